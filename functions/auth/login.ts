@@ -1,0 +1,18 @@
+import { sealSession, sessionCookie } from '#shared/auth/session';
+import { defineHandler } from '#shared/http/handler';
+import { readJson } from '#shared/http/request';
+import { json } from '#shared/http/response';
+import { login } from '#shared/users/login';
+import { toUserResource } from '#shared/users/model';
+import { loginSchema } from '#shared/validation/user';
+
+export const handler = defineHandler(async (request) => {
+  const { username, password } = readJson(request, loginSchema);
+  const session = await login(username, password);
+  const cookie = await sealSession({ userId: session.user.id, ...session });
+  return json(
+    200,
+    { user: toUserResource(session.user) },
+    { cookies: [sessionCookie(cookie, request.secure)] },
+  );
+});

@@ -1,0 +1,20 @@
+import { hashPassword } from '#shared/auth/password';
+import { forbidden } from '#shared/errors';
+import { defineHandler } from '#shared/http/handler';
+import { readJson } from '#shared/http/request';
+import { json } from '#shared/http/response';
+import { toUserResource } from '#shared/users/model';
+import { createUser, isSetupDone } from '#shared/users/store';
+import { setupSchema } from '#shared/validation/user';
+
+/** Creates the first user (SUPERADMIN). The setup marker's conditional write decides races. */
+export const handler = defineHandler(async (request) => {
+  const { username, password } = readJson(request, setupSchema);
+  // Cheap refusal before bcrypt once setup is done; the transaction still decides a race.
+  if (await isSetupDone()) throw forbidden('setup has already been done');
+  const user = await createUser(
+    { username, passwordHash: await hashPassword(password), role: 'SUPERADMIN' },
+    { firstUser: true },
+  );
+  return json(200, { user: toUserResource(user) });
+});

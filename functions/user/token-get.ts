@@ -1,0 +1,9 @@
+import { authenticate } from '#shared/auth/authenticate';
+import { issueToken } from '#shared/auth/token';
+import { defineHandler } from '#shared/http/handler';
+import { json } from '#shared/http/response';
+
+export const handler = defineHandler(async (request) => {
+  const { user } = await authenticate(request);
+  return json(200, { token: await issueToken(user.id, user.tokenNonce) });
+});

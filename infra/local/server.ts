@@ -1,0 +1,68 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { failureResponse } from '#shared/http/handler';
+import { dispatch } from './dispatch.ts';
+import { toApiGatewayEvent } from './event.ts';
+
+/** API Gateway refuses payloads over 10 MB before any function runs; so does the runner. */
+const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
+
+function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_PAYLOAD_BYTES) {
+        resolve(undefined);
+        request.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+const tooLarge = JSON.stringify({ error: 'request body is too large', statusCode: 413 });
+
+/** The local stand-in for API Gateway: each HTTP request becomes a payload-2.0 event. */
+export function createLocalServer(options: { log?: (line: string) => void } = {}): Server {
+  const log = options.log ?? ((line: string) => console.log(line));
+  return createServer(async (request, response) => {
+    const started = performance.now();
+    const body = await readBody(request);
+    let status: number;
+    if (body === undefined) {
+      status = 413;
+      response.writeHead(413, {
+        'content-type': 'application/json; charset=utf-8',
+        'access-control-allow-origin': '*',
+      });
+      response.end(tooLarge);
+    } else {
+      const event = toApiGatewayEvent({
+        method: request.method ?? 'GET',
+        url: request.url ?? '/',
+        headers: request.headers,
+        body,
+        sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+      });
+      const result = await dispatch(event).catch((error: unknown) =>
+        failureResponse(error, event.requestContext.requestId),
+      );
+      status = result.statusCode;
+      const headers: Record<string, string | string[]> = { ...result.headers };
+      if (result.cookies?.length) headers['set-cookie'] = result.cookies;
+      response.writeHead(result.statusCode, headers);
+      response.end(
+        result.body === undefined
+          ? undefined
+          : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8'),
+      );
+    }
+    log(
+      `${request.method} ${request.url?.split('?')[0]} ${status} ${(performance.now() - started).toFixed(1)}ms`,
+    );
+  });
+}

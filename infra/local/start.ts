@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { ensureTable, localClient, startDynamoDbLocal } from './dynamodb.ts';
+import { loadOrCreateLocalKeys } from './keys.ts';
+
+/**
+ * `npm start`: DynamoDB Local persisting under DATA_DIR, the table from the shared definition, the
+ * service keys from DATA_DIR (or SERVICE_KEYS), a first SUPERADMIN when there is no user, and the
+ * HTTP server that turns requests into payload-2.0 events for the handler modules.
+ */
+const dataDir = resolve(process.env.DATA_DIR ?? '.data');
+const port = Number(process.env.PORT ?? 3000);
+const host = process.env.HOST ?? '127.0.0.1';
+
+const dynamo = await startDynamoDbLocal({ dataDir: resolve(dataDir, 'dynamodb') });
+process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+process.env.TABLE_NAME ??= 'file-service';
+process.env.SERVICE_KEYS ??= loadOrCreateLocalKeys(dataDir);
+
+const stop = async (signal: string) => {
+  console.log(`${signal}: stopping`);
+  server.close();
+  await dynamo.stop();
+  process.exit(0);
+};
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);
+
+const client = localClient(dynamo.endpoint);
+await ensureTable(client, process.env.TABLE_NAME);
+client.destroy();
+
+// Handler modules read the environment at import, so they are imported only now.
+const { bootstrapAdmin } = await import('./bootstrap.ts');
+const admin = await bootstrapAdmin(
+  process.env.ADMIN_USERNAME || 'administrator',
+  process.env.ADMIN_PASSWORD || randomBytes(12).toString('base64url'),
+);
+if (admin) {
+  console.log(
+    `created SUPERADMIN "${admin.username}"${process.env.ADMIN_PASSWORD ? '' : ` with password ${admin.password}`}`,
+  );
+}
+
+const { createLocalServer } = await import('./server.ts');
+const server = createLocalServer();
+server.listen(port, host, () =>
+  console.log(`file service listening on http://${host}:${port} (data in ${dataDir})`),
+);

@@ -1,0 +1,18 @@
+// ESM all the way (iron-webcrypto 2.x ships ESM only): jest runs with --experimental-vm-modules
+// and @swc/jest strips types without converting modules to CommonJS.
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: {
+    '^.+\\.ts$': [
+      '@swc/jest',
+      { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'es6' } },
+    ],
+  },
+  moduleNameMapper: { '^#shared/(.*)$': '<rootDir>/shared/$1' },
+  testMatch: ['<rootDir>/tests/**/*.test.ts'],
+  globalSetup: '<rootDir>/tests/support/global-setup.ts',
+  globalTeardown: '<rootDir>/tests/support/global-teardown.ts',
+  setupFilesAfterEnv: ['<rootDir>/tests/support/table.ts'],
+  testTimeout: 30000,
+};

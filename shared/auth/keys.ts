@@ -1,0 +1,82 @@
+import { hkdfSync } from 'node:crypto';
+import * as v from 'valibot';
+
+/**
+ * The service's secrets come from one value: a master key, or a list of them for rotation (the first
+ * signs, all verify). Locally it is the `SERVICE_KEYS` environment variable (the runner keeps it in
+ * `DATA_DIR/keys.json`); in AWS it is a Secrets Manager secret named by `SERVICE_KEYS_SECRET_ARN`,
+ * read once per cold start. The session seal password and the token signing key are derived from each
+ * master key with HKDF, so neither is ever stored or passed around on its own.
+ */
+const masterKeySchema = v.strictObject({
+  id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,16}$/)),
+  secret: v.pipe(v.string(), v.minLength(32)),
+});
+const serviceKeysSchema = v.union([
+  masterKeySchema,
+  v.pipe(v.array(masterKeySchema), v.minLength(1), v.maxLength(8)),
+]);
+
+export type MasterKey = v.InferOutput<typeof masterKeySchema>;
+
+export interface DerivedKey {
+  id: string;
+  secret: Buffer;
+}
+
+export interface ServiceKeys {
+  /** iron seal passwords; the first one seals. */
+  session: { current: { id: string; secret: string }; byId: Record<string, string> };
+  /** HMAC keys for API tokens; the first one signs. */
+  token: { current: DerivedKey; byId: Map<string, Buffer> };
+}
+
+function derive(master: MasterKey, purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', master.secret, master.id, `file-service ${purpose}`, 32));
+}
+
+export function parseServiceKeys(raw: string): ServiceKeys {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    throw new Error('service keys are not valid JSON');
+  }
+  const result = v.safeParse(serviceKeysSchema, json);
+  if (!result.success)
+    throw new Error('service keys must be {id, secret} or a list of them (secret ≥ 32 characters)');
+  const masters = Array.isArray(result.output) ? result.output : [result.output];
+  const sessionById: Record<string, string> = Object.create(null);
+  const tokenById = new Map<string, Buffer>();
+  for (const master of masters) {
+    sessionById[master.id] = derive(master, 'session').toString('hex');
+    tokenById.set(master.id, derive(master, 'token'));
+  }
+  const first = masters[0] as MasterKey;
+  return {
+    session: { current: { id: first.id, secret: sessionById[first.id] as string }, byId: sessionById },
+    token: { current: { id: first.id, secret: tokenById.get(first.id) as Buffer }, byId: tokenById },
+  };
+}
+
+async function loadServiceKeys(): Promise<ServiceKeys> {
+  const inline = process.env.SERVICE_KEYS;
+  if (inline) return parseServiceKeys(inline);
+  const secretArn = process.env.SERVICE_KEYS_SECRET_ARN;
+  if (!secretArn) throw new Error('SERVICE_KEYS or SERVICE_KEYS_SECRET_ARN must be set');
+  const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
+  const secret = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: secretArn }));
+  if (!secret.SecretString) throw new Error('service keys secret has no string value');
+  return parseServiceKeys(secret.SecretString);
+}
+
+let cached: Promise<ServiceKeys> | undefined;
+
+/** Loaded once per process (cold start); a failed load is retried by the next request. */
+export function serviceKeys(): Promise<ServiceKeys> {
+  cached ??= loadServiceKeys().catch((error: unknown) => {
+    cached = undefined;
+    throw error;
+  });
+  return cached;
+}

@@ -1,0 +1,25 @@
+import { compare, hash } from '@node-rs/bcrypt';
+import { config } from '#shared/config';
+
+/**
+ * bcrypt lives here alone so that only the handlers that hash or verify passwords import the native
+ * module (and the deployed bundles of other routes do not carry it).
+ */
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, { cost: config().bcryptCost });
+}
+
+// Computed at cold start, so even the first unknown-username login costs one bcrypt compare, not two.
+const dummyHash = hash('not a real password', { cost: config().bcryptCost });
+
+/**
+ * Verifies a password against a stored hash; with no hash (unknown user) it still does the same
+ * bcrypt work against a dummy hash, so response time does not reveal whether a username exists.
+ */
+export async function verifyPassword(password: string, storedHash: string | undefined): Promise<boolean> {
+  if (storedHash === undefined) {
+    await compare(password, await dummyHash);
+    return false;
+  }
+  return compare(password, storedHash);
+}

@@ -1,0 +1,70 @@
+/**
+ * The one definition of the service's DynamoDB table. The CDK stack and DynamoDB Local (runner and
+ * tests) both build the table from this object, so keys and indexes cannot drift apart.
+ */
+export interface KeyAttribute {
+  name: string;
+  type: 'S' | 'N' | 'B';
+}
+
+export interface IndexDefinition {
+  name: string;
+  partitionKey: KeyAttribute;
+  sortKey: KeyAttribute;
+  /** Attributes projected besides the keys; `KEYS_ONLY` when empty. */
+  projection: 'ALL' | 'KEYS_ONLY' | string[];
+}
+
+export interface TableDefinition {
+  partitionKey: KeyAttribute;
+  sortKey: KeyAttribute;
+  globalIndexes: IndexDefinition[];
+  timeToLiveAttribute: string;
+}
+
+export const tableDefinition: TableDefinition = {
+  partitionKey: { name: 'pk', type: 'S' },
+  sortKey: { name: 'sk', type: 'S' },
+  globalIndexes: [
+    {
+      // Listing users: every user item carries gsi1pk = USERS and gsi1sk = its id.
+      name: 'gsi1',
+      partitionKey: { name: 'gsi1pk', type: 'S' },
+      sortKey: { name: 'gsi1sk', type: 'S' },
+      projection: 'ALL',
+    },
+  ],
+  timeToLiveAttribute: 'expiresAt',
+};
+
+/** The CreateTable input for this definition (DynamoDB Local, tests). */
+export function createTableInput(tableName: string) {
+  const { partitionKey, sortKey, globalIndexes } = tableDefinition;
+  const attributes = new Map<string, KeyAttribute>();
+  for (const key of [partitionKey, sortKey, ...globalIndexes.flatMap((i) => [i.partitionKey, i.sortKey])]) {
+    attributes.set(key.name, key);
+  }
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST' as const,
+    AttributeDefinitions: [...attributes.values()].map((a) => ({
+      AttributeName: a.name,
+      AttributeType: a.type,
+    })),
+    KeySchema: [
+      { AttributeName: partitionKey.name, KeyType: 'HASH' as const },
+      { AttributeName: sortKey.name, KeyType: 'RANGE' as const },
+    ],
+    GlobalSecondaryIndexes: globalIndexes.map((index) => ({
+      IndexName: index.name,
+      KeySchema: [
+        { AttributeName: index.partitionKey.name, KeyType: 'HASH' as const },
+        { AttributeName: index.sortKey.name, KeyType: 'RANGE' as const },
+      ],
+      Projection:
+        index.projection === 'ALL' || index.projection === 'KEYS_ONLY'
+          ? { ProjectionType: index.projection }
+          : { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: index.projection },
+    })),
+  };
+}

@@ -1,0 +1,85 @@
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { type FailureKind, ServiceError } from '#shared/errors';
+import { type HttpRequest, toHttpRequest } from '#shared/http/request';
+import { errorResponse, type HttpResult } from '#shared/http/response';
+
+export const STATUS_BY_KIND: Record<FailureKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  unavailable: 503,
+};
+
+/** AWS error names that mean "try again later", not "the service is broken". */
+const TRANSIENT_AWS_ERRORS = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'TransactionConflictException',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'TimeoutError',
+  'RequestTimeout',
+]);
+
+export interface HandlerOptions {
+  /** Largest accepted request body in bytes (decoded). */
+  bodyLimit?: number;
+}
+
+export type LambdaHandler = (
+  event: APIGatewayProxyEventV2,
+  context?: Pick<Context, 'awsRequestId'>,
+) => Promise<HttpResult>;
+
+export const DEFAULT_BODY_LIMIT = 16 * 1024;
+
+/**
+ * Wraps a route's function as a payload-2.0 Lambda handler: builds the request view, maps
+ * ServiceErrors to their status with their message, and turns anything else into a generic
+ * 500/503 that is logged with the request id but never shown to the caller.
+ */
+export function defineHandler(
+  run: (request: HttpRequest) => Promise<HttpResult>,
+  options: HandlerOptions = {},
+): LambdaHandler {
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  return async (event) => {
+    try {
+      return await run(toHttpRequest(event, bodyLimit));
+    } catch (error) {
+      return failureResponse(error, event.requestContext?.requestId);
+    }
+  };
+}
+
+export function failureResponse(error: unknown, requestId: string | undefined): HttpResult {
+  if (error instanceof ServiceError)
+    return errorResponse(STATUS_BY_KIND[error.kind], error.message, error.headers);
+  const name = error instanceof Error ? error.name : typeof error;
+  const transient = TRANSIENT_AWS_ERRORS.has(name) || isCancelledByConflict(error);
+  console.error(
+    JSON.stringify({
+      level: 'error',
+      requestId,
+      error: name,
+      message: error instanceof Error ? error.message : String(error),
+      stack: error instanceof Error ? error.stack : undefined,
+    }),
+  );
+  return transient
+    ? errorResponse(503, 'service is busy, try again', { 'retry-after': '1' })
+    : errorResponse(500, 'internal server error');
+}
+
+function isCancelledByConflict(error: unknown): boolean {
+  if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return false;
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  return reasons.some((reason) => reason.Code === 'TransactionConflict' || reason.Code === 'ThrottlingError');
+}

@@ -1,0 +1,136 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import * as v from 'valibot';
+import { invalid, ServiceError } from '#shared/errors';
+
+/** What handlers see of a request: payload 2.0 normalised, header names lowercased. */
+export interface HttpRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  query: Record<string, string>;
+  pathParameters: Record<string, string>;
+  cookies: Record<string, string>;
+  body: Buffer | undefined;
+  sourceIp: string;
+  requestId: string;
+  /** True when the client reached the service over HTTPS (always in AWS). */
+  secure: boolean;
+}
+
+export const MAX_HEADER_BYTES = 16 * 1024;
+
+export function toHttpRequest(event: APIGatewayProxyEventV2, bodyLimit: number): HttpRequest {
+  const headers: Record<string, string> = Object.create(null);
+  let headerBytes = 0;
+  for (const [name, value] of Object.entries(event.headers ?? {})) {
+    if (value === undefined) continue;
+    headerBytes += name.length + value.length;
+    headers[name.toLowerCase()] = value;
+  }
+  if (headerBytes > MAX_HEADER_BYTES) throw new ServiceError('too_large', 'request headers are too large');
+
+  const body = decodeBody(event, bodyLimit);
+  const forwardedProto = headers['x-forwarded-proto'];
+  return {
+    method: event.requestContext.http.method.toUpperCase(),
+    path: event.rawPath,
+    headers,
+    query: copyDefined(event.queryStringParameters),
+    pathParameters: copyDefined(event.pathParameters),
+    cookies: parseCookies(event.cookies ?? (headers.cookie ? [headers.cookie] : [])),
+    body,
+    sourceIp: event.requestContext.http.sourceIp,
+    requestId: event.requestContext.requestId,
+    secure: forwardedProto === undefined ? true : forwardedProto === 'https',
+  };
+}
+
+function copyDefined(source: Record<string, string | undefined> | undefined): Record<string, string> {
+  const copy: Record<string, string> = Object.create(null);
+  for (const [key, value] of Object.entries(source ?? {})) if (value !== undefined) copy[key] = value;
+  return copy;
+}
+
+function decodeBody(event: APIGatewayProxyEventV2, limit: number): Buffer | undefined {
+  if (event.body === undefined || event.body === null || event.body === '') return undefined;
+  // A base64 body decodes to at most 3/4 of its length: refuse before decoding anything huge.
+  const upperBound = event.isBase64Encoded
+    ? Math.ceil((event.body.length * 3) / 4)
+    : Buffer.byteLength(event.body);
+  const body = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
+  if (Math.min(upperBound, body.length) > limit)
+    throw new ServiceError('too_large', 'request body is too large');
+  return body;
+}
+
+/**
+ * Payload 2.0 delivers cookies as separate `name=value` strings; a raw `Cookie` header (sam local)
+ * separates them with `;`. Never split on commas: values may contain them.
+ */
+export function parseCookies(parts: string[]): Record<string, string> {
+  const cookies: Record<string, string> = Object.create(null);
+  for (const part of parts) {
+    for (const pair of part.split(';')) {
+      const separator = pair.indexOf('=');
+      if (separator <= 0) continue;
+      const name = pair.slice(0, separator).trim();
+      // The first occurrence wins, as browsers send the most specific cookie first.
+      if (name && !(name in cookies)) cookies[name] = pair.slice(separator + 1).trim();
+    }
+  }
+  return cookies;
+}
+
+export const MAX_JSON_DEPTH = 16;
+
+/** Parses a JSON object body and validates it; every failure is a 400 with a readable message. */
+export function readJson<const TSchema extends v.GenericSchema>(
+  request: HttpRequest,
+  schema: TSchema,
+): v.InferOutput<TSchema> {
+  const contentType = request.headers['content-type'];
+  if (contentType !== undefined && !/^application\/json\s*(;|$)/i.test(contentType)) {
+    throw new ServiceError('unsupported_media_type', 'content-type must be application/json');
+  }
+  if (request.body === undefined) throw invalid('a JSON body is required');
+  const text = request.body.toString('utf8');
+  if (jsonDepth(text) > MAX_JSON_DEPTH) throw invalid('JSON body is nested too deeply');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw invalid('body is not valid JSON');
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw invalid('body must be a JSON object');
+  }
+  return validate(schema, parsed);
+}
+
+export function validate<const TSchema extends v.GenericSchema>(
+  schema: TSchema,
+  input: unknown,
+): v.InferOutput<TSchema> {
+  const result = v.safeParse(schema, input);
+  if (result.success) return result.output;
+  const issue = result.issues[0];
+  const path = v.getDotPath(issue);
+  throw invalid(path ? `${path}: ${issue.message}` : issue.message);
+}
+
+/** Maximum nesting of arrays and objects, counted without parsing (brackets inside strings ignored). */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i);
+    if (inString) {
+      if (char === 92) i++;
+      else if (char === 34) inString = false;
+    } else if (char === 34) inString = true;
+    else if (char === 123 || char === 91) deepest = Math.max(deepest, ++depth);
+    else if (char === 125 || char === 93) depth--;
+  }
+  return deepest;
+}

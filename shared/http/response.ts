@@ -1,0 +1,38 @@
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+
+export type HttpResult = APIGatewayProxyStructuredResultV2 & {
+  statusCode: number;
+  headers: Record<string, string>;
+};
+
+/** Headers on every response, error or not. */
+export const BASE_HEADERS: Readonly<Record<string, string>> = {
+  'access-control-allow-origin': '*',
+  'x-content-type-options': 'nosniff',
+  'cache-control': 'no-store',
+};
+
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+export interface ResponseOptions {
+  headers?: Record<string, string>;
+  /** Full Set-Cookie strings; payload 2.0 sends each as its own header. */
+  cookies?: string[];
+}
+
+export function json(statusCode: number, body: unknown, options: ResponseOptions = {}): HttpResult {
+  return {
+    statusCode,
+    headers: { ...BASE_HEADERS, 'content-type': JSON_CONTENT_TYPE, ...options.headers },
+    body: JSON.stringify(body),
+    ...(options.cookies?.length ? { cookies: options.cookies } : {}),
+  };
+}
+
+export function errorResponse(
+  statusCode: number,
+  message: string,
+  headers: Record<string, string> = {},
+): HttpResult {
+  return json(statusCode, { error: message, statusCode }, { headers });
+}

@@ -1,0 +1,154 @@
+/**
+ * The one route table. The CDK stack builds a function and an API route from each entry, the local
+ * runner and the tests dispatch through it, so the three cannot drift apart.
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface Route {
+  method: HttpMethod;
+  /** API Gateway path syntax: `{name}` is a path parameter. */
+  path: string;
+  /** Module under `functions/` (without extension) exporting `handler`. */
+  handler: string;
+  /** DynamoDB access the handler needs; the stack grants exactly this. */
+  table: 'none' | 'read' | 'write';
+  /** Imports bcrypt: the bundle carries the native binary and the function gets more memory. */
+  hashesPasswords: boolean;
+  /** Reads the service keys (session seal password, token key). */
+  usesKeys: boolean;
+}
+
+export const routes: readonly Route[] = [
+  {
+    method: 'POST',
+    path: '/api/auth/login',
+    handler: 'auth/login',
+    table: 'write',
+    hashesPasswords: true,
+    usesKeys: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/logout',
+    handler: 'auth/logout',
+    table: 'write',
+    hashesPasswords: false,
+    usesKeys: true,
+  },
+  {
+    method: 'GET',
+    path: '/api/auth/logout',
+    handler: 'auth/logout',
+    table: 'write',
+    hashesPasswords: false,
+    usesKeys: true,
+  },
+  {
+    method: 'GET',
+    path: '/api/setup',
+    handler: 'setup/get',
+    table: 'read',
+    hashesPasswords: false,
+    usesKeys: false,
+  },
+  {
+    method: 'POST',
+    path: '/api/setup',
+    handler: 'setup/post',
+    table: 'write',
+    hashesPasswords: true,
+    usesKeys: false,
+  },
+  {
+    method: 'GET',
+    path: '/api/user',
+    handler: 'user/get',
+    table: 'read',
+    hashesPasswords: false,
+    usesKeys: true,
+  },
+  {
+    method: 'PATCH',
+    path: '/api/user',
+    handler: 'user/patch',
+    table: 'write',
+    hashesPasswords: true,
+    usesKeys: true,
+  },
+  {
+    method: 'GET',
+    path: '/api/user/avatar',
+    handler: 'user/avatar',
+    table: 'read',
+    hashesPasswords: false,
+    usesKeys: true,
+  },
+  {
+    method: 'GET',
+    path: '/api/user/token',
+    handler: 'user/token-get',
+    table: 'read',
+    hashesPasswords: false,
+    usesKeys: true,
+  },
+  {
+    method: 'PATCH',
+    path: '/api/user/token',
+    handler: 'user/token-reset',
+    table: 'write',
+    hashesPasswords: false,
+    usesKeys: true,
+  },
+];
+
+/** CORS as API Gateway applies it (and the local runner imitates): any origin, no credentials. */
+export const corsPolicy = {
+  allowOrigins: ['*'],
+  allowMethods: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'],
+  allowHeaders: [
+    'authorization',
+    'content-type',
+    'x-zipline-original-name',
+    'x-zipline-deletes-at',
+    'x-zipline-max-views',
+    'x-zipline-format',
+  ],
+  exposeHeaders: ['x-next-cursor', 'retry-after'],
+  maxAgeSeconds: 600,
+};
+
+/** Answers unmatched requests (API Gateway's `$default` route) with 404/405 in the error format. */
+export const FALLBACK_HANDLER = 'fallback';
+
+export type RouteMatch =
+  | { kind: 'route'; route: Route; pathParameters: Record<string, string> }
+  | { kind: 'method_not_allowed'; allow: HttpMethod[] }
+  | { kind: 'not_found' };
+
+const compiled = routes.map((route) => ({
+  route,
+  names: [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string),
+  pattern: new RegExp(`^${route.path.replace(/\{\w+\}/g, '([^/]+)')}/?$`),
+}));
+
+export function matchRoute(method: string, path: string): RouteMatch {
+  const allow: HttpMethod[] = [];
+  for (const { route, names, pattern } of compiled) {
+    const match = pattern.exec(path);
+    if (!match) continue;
+    if (route.method !== method) {
+      allow.push(route.method);
+      continue;
+    }
+    const pathParameters: Record<string, string> = {};
+    try {
+      names.forEach((name, index) => {
+        pathParameters[name] = decodeURIComponent(match[index + 1] as string);
+      });
+    } catch {
+      return { kind: 'not_found' };
+    }
+    return { kind: 'route', route, pathParameters };
+  }
+  return allow.length ? { kind: 'method_not_allowed', allow } : { kind: 'not_found' };
+}

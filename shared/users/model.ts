@@ -1,0 +1,67 @@
+/** Roles, highest first. */
+export const ROLES = ['SUPERADMIN', 'ADMIN', 'USER'] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface Quota {
+  filesQuota: 'BY_BYTES' | 'BY_FILES';
+  maxBytes: string | null;
+  maxFiles: number | null;
+}
+
+export type ViewSettings = Record<string, string | boolean>;
+
+/** A user as stored (minus the generic key attributes). Never returned as is: see `toUserResource`. */
+export interface UserRecord {
+  id: string;
+  username: string;
+  passwordHash: string;
+  role: Role;
+  view: ViewSettings;
+  quota: Quota | null;
+  totpSecret: string | null;
+  oauthProviders: unknown[];
+  passkeys: unknown[];
+  /** Session id → issue time (ms). A cookie is valid only while its id is here. */
+  sessions: Record<string, number>;
+  /** The API token's only stored part; the token itself needs the server key. */
+  tokenNonce: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The public User resource of the contract: exactly these fields, nothing secret. */
+export interface UserResource {
+  id: string;
+  username: string;
+  createdAt: string;
+  updatedAt: string;
+  role: Role;
+  view: ViewSettings;
+  oauthProviders: unknown[];
+  totpSecret: string | null;
+  passkeys: unknown[];
+  quota: Quota | null;
+  sessions: string[];
+}
+
+export function toUserResource(user: UserRecord): UserResource {
+  return {
+    id: user.id,
+    username: user.username,
+    createdAt: user.createdAt,
+    updatedAt: user.updatedAt,
+    role: user.role,
+    view: user.view,
+    oauthProviders: user.oauthProviders,
+    // TOTP enrolment does not exist yet; the secret is never sent even once it does.
+    totpSecret: null,
+    passkeys: user.passkeys,
+    quota: user.quota,
+    sessions: Object.keys(user.sessions),
+  };
+}
+
+export interface Avatar {
+  mime: string;
+  bytes: Buffer;
+}

@@ -1,0 +1,400 @@
+import { randomUUID } from 'node:crypto';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { newTokenNonce } from '#shared/auth/token';
+import { documents, tableName } from '#shared/db/client';
+import { avatarChunkKey, setupKey, USERS_PARTITION, userKey, usernameKey } from '#shared/db/keys';
+import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
+import { forbidden, invalid, notFound, ServiceError } from '#shared/errors';
+import type { Avatar, Quota, Role, UserRecord } from '#shared/users/model';
+
+export const USERNAME_TAKEN = 'username is already taken';
+
+/** An avatar (≤ 1 MiB) is split over at most this many items, each well inside DynamoDB's 400 KB. */
+export const AVATAR_CHUNK_BYTES = 350_000;
+export const MAX_AVATAR_BYTES = 1024 * 1024;
+const AVATAR_CHUNKS = Math.ceil(MAX_AVATAR_BYTES / AVATAR_CHUNK_BYTES);
+
+const nowIso = () => new Date().toISOString();
+
+export interface NewUser {
+  username: string;
+  passwordHash: string;
+  role: Role;
+  quota?: Quota | null;
+  avatar?: Avatar | null;
+}
+
+/**
+ * Creates a user, its username constraint item and (optionally) the avatar in one transaction, so a
+ * taken username writes nothing. With `firstUser`, the setup marker is part of the same transaction:
+ * of two racing first-run calls exactly one succeeds.
+ */
+export async function createUser(input: NewUser, options: { firstUser?: boolean } = {}): Promise<UserRecord> {
+  const now = nowIso();
+  const user: UserRecord = {
+    id: randomUUID(),
+    username: input.username,
+    passwordHash: input.passwordHash,
+    role: input.role,
+    view: {},
+    quota: input.quota ?? null,
+    totpSecret: null,
+    oauthProviders: [],
+    passkeys: [],
+    sessions: {},
+    tokenNonce: newTokenNonce(),
+    createdAt: now,
+    updatedAt: now,
+  };
+  const items = [
+    {
+      Put: {
+        TableName: tableName,
+        Item: { ...userKey(user.id), gsi1pk: USERS_PARTITION, gsi1sk: user.id, ...user },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    {
+      Put: {
+        TableName: tableName,
+        Item: { ...usernameKey(user.username), userId: user.id },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    ...(options.firstUser
+      ? [
+          {
+            Put: {
+              TableName: tableName,
+              Item: { ...setupKey, userId: user.id, createdAt: now },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ]
+      : []),
+    ...(input.avatar ? avatarWrites(user.id, input.avatar) : []),
+  ];
+  try {
+    await transactWrite(items);
+  } catch (error) {
+    if (!(error instanceof TransactionConditionFailed)) throw error;
+    if (error.failedIndexes.includes(2)) throw forbidden('setup has already been done');
+    if (error.failedIndexes.includes(1)) throw invalid(USERNAME_TAKEN);
+    throw error;
+  }
+  return user;
+}
+
+export async function isSetupDone(): Promise<boolean> {
+  const result = await documents.send(
+    new GetCommand({ TableName: tableName, Key: setupKey, ProjectionExpression: 'pk' }),
+  );
+  return result.Item !== undefined;
+}
+
+const USER_ATTRIBUTES = [
+  'id',
+  'username',
+  'passwordHash',
+  'role',
+  'view',
+  'quota',
+  'totpSecret',
+  'oauthProviders',
+  'passkeys',
+  'sessions',
+  'tokenNonce',
+  'createdAt',
+  'updatedAt',
+] as const satisfies readonly (keyof UserRecord)[];
+
+function fromItem(item: Record<string, unknown> | undefined): UserRecord | undefined {
+  if (!item) return undefined;
+  const user = Object.fromEntries(USER_ATTRIBUTES.map((name) => [name, item[name]])) as unknown as UserRecord;
+  user.sessions ??= {};
+  user.view ??= {};
+  return user;
+}
+
+/** One GetItem. Eventually consistent unless asked: callers re-read consistently before refusing. */
+export async function getUser(
+  userId: string,
+  options: { consistent?: boolean } = {},
+): Promise<UserRecord | undefined> {
+  const result = await documents.send(
+    new GetCommand({
+      TableName: tableName,
+      Key: userKey(userId),
+      ConsistentRead: options.consistent === true,
+    }),
+  );
+  return fromItem(result.Item);
+}
+
+export async function findUserByUsername(username: string): Promise<UserRecord | undefined> {
+  const constraint = await documents.send(
+    new GetCommand({ TableName: tableName, Key: usernameKey(username), ConsistentRead: true }),
+  );
+  const userId = constraint.Item?.userId;
+  return typeof userId === 'string' ? getUser(userId, { consistent: true }) : undefined;
+}
+
+export interface UserChanges {
+  username?: string;
+  passwordHash?: string;
+  /** With a new password: the one session that survives (the caller's), or none. */
+  keepSessionId?: string | undefined;
+  /** Ends every session (admin password reset). */
+  endAllSessions?: boolean;
+  /** Keys to set; a `null` value removes that key. */
+  view?: Record<string, string | boolean | null>;
+  avatar?: Avatar | null;
+  role?: Role;
+  quota?: Quota | null;
+}
+
+interface UpdateParts {
+  sets: string[];
+  removes: string[];
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+}
+
+function userUpdate(current: UserRecord, changes: UserChanges, now: string): UpdateParts {
+  const parts: UpdateParts = {
+    sets: ['#updatedAt = :updatedAt'],
+    removes: [],
+    names: { '#updatedAt': 'updatedAt' },
+    values: { ':updatedAt': now },
+  };
+  const set = (attribute: string, value: unknown) => {
+    parts.names[`#${attribute}`] = attribute;
+    parts.values[`:${attribute}`] = value;
+    parts.sets.push(`#${attribute} = :${attribute}`);
+  };
+  if (changes.username !== undefined) set('username', changes.username);
+  if (changes.passwordHash !== undefined) {
+    set('passwordHash', changes.passwordHash);
+    const kept = changes.keepSessionId;
+    const issuedAt = kept === undefined ? undefined : current.sessions[kept];
+    set('sessions', kept !== undefined && issuedAt !== undefined ? { [kept]: issuedAt } : {});
+  } else if (changes.endAllSessions) {
+    set('sessions', {});
+  }
+  if (changes.role !== undefined) set('role', changes.role);
+  if (changes.quota !== undefined) set('quota', changes.quota);
+  // Each view key is its own path, so concurrent PATCHes of different keys both persist.
+  Object.entries(changes.view ?? {}).forEach(([key, value], index) => {
+    parts.names['#view'] = 'view';
+    parts.names[`#view${index}`] = key;
+    if (value === null) parts.removes.push(`#view.#view${index}`);
+    else {
+      parts.values[`:view${index}`] = value;
+      parts.sets.push(`#view.#view${index} = :view${index}`);
+    }
+  });
+  return parts;
+}
+
+function expression(parts: UpdateParts): string {
+  return `SET ${parts.sets.join(', ')}${parts.removes.length ? ` REMOVE ${parts.removes.join(', ')}` : ''}`;
+}
+
+/**
+ * Applies a PATCH to a user. A change to one item is a single conditional UpdateItem; a rename or
+ * an avatar change touches several items and goes into one transaction with the user update, so a
+ * taken username or any failure leaves everything as it was.
+ */
+export async function updateUser(current: UserRecord, changes: UserChanges): Promise<UserRecord> {
+  const now = nowIso();
+  const parts = userUpdate(current, changes, now);
+  const renamesConstraint =
+    changes.username !== undefined && changes.username.toLowerCase() !== current.username.toLowerCase();
+  const touchesOtherItems = renamesConstraint || changes.avatar !== undefined;
+
+  if (!touchesOtherItems) {
+    try {
+      const result = await documents.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: userKey(current.id),
+          UpdateExpression: expression(parts),
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: parts.names,
+          ExpressionAttributeValues: parts.values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return fromItem(result.Attributes) as UserRecord;
+    } catch (error) {
+      if (error instanceof Error && error.name === 'ConditionalCheckFailedException')
+        throw notFound('user not found');
+      throw error;
+    }
+  }
+
+  parts.names['#username'] = 'username';
+  parts.values[':currentUsername'] = current.username;
+  const items = [
+    {
+      Update: {
+        TableName: tableName,
+        Key: userKey(current.id),
+        UpdateExpression: expression(parts),
+        // The username we are about to release must still be ours.
+        ConditionExpression: 'attribute_exists(pk) AND #username = :currentUsername',
+        ExpressionAttributeNames: parts.names,
+        ExpressionAttributeValues: parts.values,
+      },
+    },
+    ...(renamesConstraint
+      ? [
+          {
+            Put: {
+              TableName: tableName,
+              Item: { ...usernameKey(changes.username as string), userId: current.id },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Delete: {
+              TableName: tableName,
+              Key: usernameKey(current.username),
+              ConditionExpression: 'userId = :userId',
+              ExpressionAttributeValues: { ':userId': current.id },
+            },
+          },
+        ]
+      : []),
+    ...(changes.avatar !== undefined ? avatarWrites(current.id, changes.avatar) : []),
+  ];
+  try {
+    await transactWrite(items);
+  } catch (error) {
+    if (!(error instanceof TransactionConditionFailed)) throw error;
+    if (renamesConstraint && error.failedIndexes.includes(1)) throw invalid(USERNAME_TAKEN);
+    throw new ServiceError('conflict', 'the user was changed by another request, try again');
+  }
+  const updated = await getUser(current.id, { consistent: true });
+  if (!updated) throw notFound('user not found');
+  return updated;
+}
+
+function avatarWrites(userId: string, avatar: Avatar | null) {
+  const chunks: Buffer[] = [];
+  for (let offset = 0; avatar && offset < avatar.bytes.length; offset += AVATAR_CHUNK_BYTES) {
+    chunks.push(avatar.bytes.subarray(offset, offset + AVATAR_CHUNK_BYTES));
+  }
+  // Always write every slot: new chunks replace old ones and leftover old chunks are deleted.
+  return Array.from({ length: AVATAR_CHUNKS }, (_, index) => {
+    const chunk = chunks[index];
+    return chunk
+      ? {
+          Put: {
+            TableName: tableName,
+            Item: {
+              ...avatarChunkKey(userId, index),
+              data: chunk,
+              chunks: chunks.length,
+              mime: avatar?.mime,
+            },
+          },
+        }
+      : { Delete: { TableName: tableName, Key: avatarChunkKey(userId, index) } };
+  });
+}
+
+export async function getAvatar(userId: string): Promise<Avatar | undefined> {
+  const result = await documents.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': userKey(userId).pk, ':prefix': 'AVATAR#' },
+    }),
+  );
+  const items = (result.Items ?? []).sort((a, b) => String(a.sk).localeCompare(String(b.sk)));
+  const first = items[0];
+  if (!first || items.length !== first.chunks) return undefined;
+  return {
+    mime: String(first.mime),
+    bytes: Buffer.concat(items.map((item) => Buffer.from(item.data as Uint8Array))),
+  };
+}
+
+/**
+ * Adds a session id, dropping the oldest beyond the cap. The write is conditional on the session
+ * count it was computed from, and retried on a concurrent change, so no login's session is lost.
+ */
+export async function addSession(
+  user: UserRecord,
+  sessionId: string,
+  issuedAt: number,
+  maxSessions: number,
+): Promise<UserRecord> {
+  let sessions = user.sessions;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const oldestFirst = Object.entries(sessions).sort(([, a], [, b]) => a - b);
+    const dropped = oldestFirst.slice(0, Math.max(0, oldestFirst.length - maxSessions + 1)).map(([id]) => id);
+    const names: Record<string, string> = { '#sessions': 'sessions', '#new': sessionId };
+    dropped.forEach((id, index) => {
+      names[`#old${index}`] = id;
+    });
+    try {
+      const result = await documents.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: userKey(user.id),
+          ReturnValues: 'ALL_NEW',
+          UpdateExpression: `SET #sessions.#new = :issuedAt${dropped.length ? ` REMOVE ${dropped.map((_, i) => `#sessions.#old${i}`).join(', ')}` : ''}`,
+          ConditionExpression: 'attribute_exists(pk) AND size(#sessions) = :count',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: { ':issuedAt': issuedAt, ':count': oldestFirst.length },
+        }),
+      );
+      return fromItem(result.Attributes) as UserRecord;
+    } catch (error) {
+      if (!(error instanceof Error) || error.name !== 'ConditionalCheckFailedException') throw error;
+      const fresh = await getUser(user.id, { consistent: true });
+      if (!fresh) throw notFound('user not found');
+      sessions = fresh.sessions;
+    }
+  }
+  throw new ServiceError('unavailable', 'too many concurrent logins, try again');
+}
+
+export async function removeSession(userId: string, sessionId: string): Promise<void> {
+  await documents
+    .send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: userKey(userId),
+        UpdateExpression: 'REMOVE #sessions.#id',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#sessions': 'sessions', '#id': sessionId },
+      }),
+    )
+    .catch((error: unknown) => {
+      // Logging out of a user that no longer exists has nothing left to remove.
+      if (!(error instanceof Error) || error.name !== 'ConditionalCheckFailedException') throw error;
+    });
+}
+
+export async function resetTokenNonce(userId: string): Promise<string> {
+  const nonce = newTokenNonce();
+  try {
+    await documents.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: userKey(userId),
+        UpdateExpression: 'SET tokenNonce = :nonce, updatedAt = :now',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':nonce': nonce, ':now': nowIso() },
+      }),
+    );
+  } catch (error) {
+    if (error instanceof Error && error.name === 'ConditionalCheckFailedException')
+      throw notFound('user not found');
+    throw error;
+  }
+  return nonce;
+}

@@ -1,0 +1,71 @@
+import * as v from 'valibot';
+
+const NO_CONTROL_CHARACTERS = /^[^\p{Cc}\p{Cf}]*$/u;
+
+export const usernameSchema = v.pipe(
+  v.string('username must be a string'),
+  v.trim(),
+  v.minLength(1, 'username must not be empty'),
+  v.maxLength(64, 'username must be at most 64 characters'),
+  v.regex(NO_CONTROL_CHARACTERS, 'username must not contain control characters'),
+);
+
+/** bcrypt reads at most 72 bytes; a longer password would be silently truncated, so it is refused. */
+export const passwordSchema = v.pipe(
+  v.string('password must be a string'),
+  v.check((value) => Buffer.byteLength(value) >= 8, 'password must be at least 8 bytes'),
+  v.check((value) => Buffer.byteLength(value) <= 72, 'password must be at most 72 bytes'),
+);
+
+/** The avatar as sent (base64 or data URL); its content is checked by `decodeAvatar`. */
+export const avatarInputSchema = v.nullable(
+  v.pipe(v.string('avatar must be a base64 string or null'), v.maxLength(1_500_000, 'avatar is too large')),
+);
+
+/** For strict objects: an unknown key reads "<key>: unknown property", a non-object "must be an object". */
+export const strictMessage = (issue: v.BaseIssue<unknown>) =>
+  issue.expected === 'never' ? 'unknown property' : 'must be a JSON object';
+
+const boundedText = v.pipe(v.string(), v.maxLength(2000, 'must be at most 2000 characters'));
+const optionalNullable = <T extends v.GenericSchema>(schema: T) => v.optional(v.nullable(schema));
+
+export const viewSchema = v.strictObject(
+  {
+    enabled: optionalNullable(v.boolean()),
+    align: optionalNullable(v.picklist(['left', 'center', 'right'])),
+    showMimetype: optionalNullable(v.boolean()),
+    content: optionalNullable(boundedText),
+    embed: optionalNullable(v.boolean()),
+    embedTitle: optionalNullable(boundedText),
+    embedDescription: optionalNullable(boundedText),
+    embedColor: optionalNullable(
+      v.pipe(v.string(), v.regex(/^#[0-9a-fA-F]{6}$/, 'must be a #rrggbb colour')),
+    ),
+    embedSiteName: optionalNullable(boundedText),
+  },
+  strictMessage,
+);
+
+export const loginSchema = v.strictObject(
+  {
+    username: v.pipe(v.string('username must be a string'), v.maxLength(256, 'username is too long')),
+    password: v.pipe(v.string('password must be a string'), v.maxLength(1024, 'password is too long')),
+    code: v.optional(v.pipe(v.string('code must be a string'), v.maxLength(16, 'code is too long'))),
+  },
+  strictMessage,
+);
+
+export const setupSchema = v.strictObject(
+  { username: usernameSchema, password: passwordSchema },
+  strictMessage,
+);
+
+export const patchCurrentUserSchema = v.strictObject(
+  {
+    username: v.optional(usernameSchema),
+    password: v.optional(passwordSchema),
+    avatar: v.optional(avatarInputSchema),
+    view: v.optional(viewSchema),
+  },
+  strictMessage,
+);
