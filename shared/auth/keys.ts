@@ -29,6 +29,8 @@ export interface ServiceKeys {
   session: { current: { id: string; secret: string }; byId: Record<string, string> };
   /** HMAC keys for API tokens; the first one signs. */
   token: { current: DerivedKey; byId: Map<string, Buffer> };
+  /** HMAC key for pagination cursors (current master only: a cursor outlives no rotation). */
+  cursor: Buffer;
 }
 
 function derive(master: MasterKey, purpose: string): Buffer {
@@ -56,6 +58,7 @@ export function parseServiceKeys(raw: string): ServiceKeys {
   return {
     session: { current: { id: first.id, secret: sessionById[first.id] as string }, byId: sessionById },
     token: { current: { id: first.id, secret: tokenById.get(first.id) as Buffer }, byId: tokenById },
+    cursor: derive(first, 'cursor'),
   };
 }
 

@@ -37,16 +37,32 @@ export async function call(method: string, url: string, options: CallOptions = {
   }
   if (options.cookie !== undefined) headers.cookie = options.cookie;
   if (options.token !== undefined) headers.authorization = options.token;
-  const request: RawRequest = { method, url, headers, body, sourceIp: options.sourceIp ?? '203.0.113.7', protocol: options.protocol ?? 'https' };
+  const request: RawRequest = {
+    method,
+    url,
+    headers,
+    body,
+    sourceIp: options.sourceIp ?? '203.0.113.7',
+    protocol: options.protocol ?? 'https',
+  };
   const result = await dispatch(toApiGatewayEvent(request));
-  const text = result.body === undefined ? '' : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8').toString();
+  const text =
+    result.body === undefined
+      ? ''
+      : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8').toString();
   let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {
     parsed = undefined;
   }
-  return { status: result.statusCode, headers: result.headers, cookies: result.cookies ?? [], text, body: parsed };
+  return {
+    status: result.statusCode,
+    headers: result.headers,
+    cookies: result.cookies ?? [],
+    text,
+    body: parsed,
+  };
 }
 
 /** The `name=value` part of a Set-Cookie string, ready to send back in a Cookie header. */
@@ -56,4 +72,5 @@ export function cookieValue(setCookie: string | undefined): string {
 }
 
 let counter = 0;
-export const uniqueName = (prefix = 'user') => `${prefix}-${process.pid}-${++counter}-${Date.now().toString(36)}`;
+export const uniqueName = (prefix = 'user') =>
+  `${prefix}-${process.pid}-${++counter}-${Date.now().toString(36)}`;

@@ -8,7 +8,9 @@ import { ensureTable, localClient } from '../../infra/local/dynamodb.ts';
  */
 const tableName = `test-${randomBytes(6).toString('hex')}`;
 process.env.TABLE_NAME = tableName;
-process.env.SERVICE_KEYS = JSON.stringify([{ id: 'test', secret: 'a-test-only-master-key-of-enough-length-0123456789' }]);
+process.env.SERVICE_KEYS = JSON.stringify([
+  { id: 'test', secret: 'a-test-only-master-key-of-enough-length-0123456789' },
+]);
 process.env.BCRYPT_COST ??= '4';
 
 const endpoint = process.env.DYNAMODB_ENDPOINT as string;
