@@ -45,5 +45,7 @@ if (admin) {
 const { createLocalServer } = await import('./server.ts');
 const server = createLocalServer();
 server.listen(port, host, () =>
-  console.log(`file service listening on http://${host}:${port} (data in ${dataDir})`),
+  console.log(
+    `file service listening on http://${host}:${port} (data in ${dataDir}, DynamoDB Local at ${dynamo.endpoint})`,
+  ),
 );

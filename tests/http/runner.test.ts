@@ -1,0 +1,134 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../../infra/local/dynamodb.ts';
+
+/** `npm start` for real: a child process serving HTTP on a port, DynamoDB Local persisting in DATA_DIR. */
+interface Runner {
+  url: string;
+  dynamoEndpoint: string;
+  output: () => string;
+  /** Resolves once the output matches (log lines are written just after the response is sent). */
+  waitFor: (pattern: RegExp) => Promise<void>;
+  child: ChildProcess;
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'file-service-runner-'));
+const started: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of started) if (child.exitCode === null) child.kill('SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function startRunner(extraEnv: Record<string, string> = {}): Promise<Runner> {
+  const port = await freePort();
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    ...extraEnv,
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  started.push(child);
+  let output = '';
+  const waitFor = (pattern: RegExp) =>
+    new Promise<void>((resolve) => {
+      if (pattern.test(output)) return resolve();
+      const check = () => {
+        if (!pattern.test(output)) return;
+        child.stdout.off('data', check);
+        resolve();
+      };
+      child.stdout.on('data', check);
+    });
+  const ready = new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /DynamoDB Local at (http:\/\/[\d.:]+)\)/.exec(output);
+      if (match) resolve(match[1] as string);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`runner exited with ${code}:\n${output}`)));
+  });
+  const dynamoEndpoint = await ready;
+  return { url: `http://127.0.0.1:${port}`, dynamoEndpoint, output: () => output, waitFor, child };
+}
+
+function stopRunner(runner: Runner, signal: NodeJS.Signals): Promise<number | null> {
+  return new Promise((resolve) => {
+    runner.child.once('exit', (code) => resolve(code));
+    runner.child.kill(signal);
+  });
+}
+
+function acceptsConnections(endpoint: string): Promise<boolean> {
+  const { hostname, port } = new URL(endpoint);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+test('npm start serves the API, logs one line per request, and keeps everything across a restart', async () => {
+  const first = await startRunner();
+  const printed = /created SUPERADMIN "administrator" with password (\S+)/.exec(first.output());
+  expect(printed).not.toBeNull();
+  const password = printed?.[1] as string;
+
+  const login = await fetch(`${first.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'administrator', password }),
+  });
+  expect(login.status).toBe(200);
+  const setCookie = login.headers.getSetCookie();
+  expect(setCookie).toHaveLength(1);
+  // Plain HTTP locally: the cookie must not be Secure or browsers would drop it.
+  expect(setCookie[0]).not.toContain('Secure');
+  const cookie = (setCookie[0] as string).split(';')[0] as string;
+  const token = (
+    (await (await fetch(`${first.url}/api/user/token`, { headers: { cookie } })).json()) as { token: string }
+  ).token;
+  const patched = await fetch(`${first.url}/api/user`, {
+    method: 'PATCH',
+    headers: { cookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ view: { align: 'center' } }),
+  });
+  expect(patched.status).toBe(200);
+  expect((await fetch(`${first.url}/api/nope`)).status).toBe(404);
+
+  await first.waitFor(/^GET \/api\/nope 404 [\d.]+ms$/m);
+  const log = first.output();
+  expect(log).toMatch(/^POST \/api\/auth\/login 200 [\d.]+ms$/m);
+  expect(log).toMatch(/^GET \/api\/user\/token 200 [\d.]+ms$/m);
+  expect(log).toMatch(/^PATCH \/api\/user 200 [\d.]+ms$/m);
+  expect(log).toMatch(/^GET \/api\/nope 404 [\d.]+ms$/m);
+  expect(log).not.toContain(token);
+  expect(log).not.toContain(cookie.slice('service_session='.length));
+
+  expect(await stopRunner(first, 'SIGTERM')).toBe(0);
+  expect(await acceptsConnections(first.dynamoEndpoint)).toBe(false);
+
+  const second = await startRunner({ ADMIN_USERNAME: 'someone-else', ADMIN_PASSWORD: 'another password' });
+  expect(second.output()).not.toContain('created SUPERADMIN');
+  const me = await fetch(`${second.url}/api/user`, { headers: { cookie } });
+  expect(me.status).toBe(200);
+  const body = (await me.json()) as { user: { username: string; view: unknown }; token: string };
+  expect(body.user.username).toBe('administrator');
+  expect(body.user.view).toEqual({ align: 'center' });
+  expect(body.token).toBe(token);
+  expect((await fetch(`${second.url}/api/user`, { headers: { authorization: token } })).status).toBe(200);
+  expect(await stopRunner(second, 'SIGINT')).toBe(0);
+  expect(await acceptsConnections(second.dynamoEndpoint)).toBe(false);
+}, 120_000);
