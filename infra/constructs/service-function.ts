@@ -44,6 +44,12 @@ const BCRYPT_LOADER = join(PROJECT_ROOT, 'node_modules', '@node-rs', 'bcrypt');
 const REQUIRE_SHIM =
   "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
 
+/**
+ * Value of the variables only `sam local` fills in (DynamoDB Local's endpoint, local keys): SAM's
+ * `--env-vars` overrides only variables the template declares, and empty means unset to the code.
+ */
+const LOCAL_ONLY = '';
+
 export interface ServiceFunctionProps {
   /** Module under `functions/` exporting `handler`. */
   handler: string;
@@ -109,6 +115,7 @@ export class ServiceFunction extends Construct {
   /** Sets TABLE_NAME and grants exactly the actions of `access` on the table and its indexes. */
   useTable(table: ITable, access: 'read' | 'write' = 'read'): void {
     this.function.addEnvironment('TABLE_NAME', table.tableName);
+    this.function.addEnvironment('DYNAMODB_ENDPOINT', LOCAL_ONLY);
     const actions = access === 'write' ? [...TABLE_ACTIONS.read, ...TABLE_ACTIONS.write] : TABLE_ACTIONS.read;
     table.grant(this.function, ...actions);
   }
@@ -116,6 +123,7 @@ export class ServiceFunction extends Construct {
   /** Passes the secret's ARN (never its value) and lets the function read that secret only. */
   useServiceKeys(secret: ISecret): void {
     this.function.addEnvironment('SERVICE_KEYS_SECRET_ARN', secret.secretArn);
+    this.function.addEnvironment('SERVICE_KEYS', LOCAL_ONLY);
     secret.grantRead(this.function);
   }
 }

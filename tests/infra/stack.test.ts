@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { parseServiceKeys } from '#shared/auth/keys';
 import { createTableInput, tableDefinition } from '#shared/db/table';
-import { corsPolicy, routes } from '#shared/routes';
+import { corsPolicy, type Route, routes } from '#shared/routes';
 import { MEMORY_MB, TABLE_ACTIONS } from '../../infra/constructs/service-function.ts';
 import { functionSpecs } from '../../infra/functions.ts';
 import { FileServiceStack, type FileServiceStackProps } from '../../infra/stack.ts';
@@ -84,6 +84,33 @@ describe('functions and routes come from the route table', () => {
       expect(fn.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
     },
   );
+});
+
+describe('function specs', () => {
+  test('routes sharing a module share one function with the union of their needs', () => {
+    const base = { table: 'none', hashesPasswords: false, usesKeys: false } as const;
+    const table: Route[] = [
+      { ...base, method: 'GET', path: '/things', handler: 'things/list-all', table: 'read' },
+      {
+        ...base,
+        method: 'POST',
+        path: '/things',
+        handler: 'things/list-all',
+        table: 'write',
+        usesKeys: true,
+      },
+      { ...base, method: 'PUT', path: '/things', handler: 'things/list-all', hashesPasswords: true },
+      { ...base, method: 'GET', path: '/other', handler: 'other' },
+    ];
+    const merged = functionSpecs(table);
+    expect(merged.map((spec) => [spec.id, spec.handler, spec.routes.length])).toEqual([
+      ['ThingsListAll', 'things/list-all', 3],
+      ['Other', 'other', 1],
+      ['Fallback', 'fallback', 0],
+    ]);
+    expect(merged[0]).toMatchObject({ table: 'write', hashesPasswords: true, usesKeys: true });
+    expect(merged[1]).toMatchObject({ table: 'none', hashesPasswords: false, usesKeys: false });
+  });
 });
 
 describe('least privilege', () => {
@@ -179,7 +206,8 @@ describe('service keys', () => {
     const secretId = ofType('AWS::SecretsManager::Secret')[0]?.[0] as string;
     for (const spec of specs) {
       const variables = resources[functionLogicalId(spec.handler)]?.Properties.Environment.Variables;
-      expect(variables.SERVICE_KEYS).toBeUndefined();
+      // Declared empty only so `sam local --env-vars` can fill it in.
+      expect(variables.SERVICE_KEYS ?? '').toBe('');
       expect(variables.SERVICE_KEYS_SECRET_ARN).toEqual(spec.usesKeys ? { Ref: secretId } : undefined);
     }
     // Neither a dynamic reference to the value nor a literal SecretString anywhere in the template.
