@@ -34,14 +34,28 @@ export async function dispatch(event: APIGatewayProxyEventV2): Promise<HttpResul
       },
     };
   }
-  const match = matchRoute(method, event.rawPath);
-  if (match.kind !== 'route') return (await loadHandler(FALLBACK_HANDLER))(event);
+  const routed = routeEvent(event);
+  return (await loadHandler(routed.handler))(routed.event);
+}
+
+/**
+ * API Gateway's routing: the route table's match (or the `$default` fallback) names the handler
+ * module, and the event it receives carries the route key and path parameters.
+ */
+export function routeEvent(event: APIGatewayProxyEventV2): {
+  handler: string;
+  event: APIGatewayProxyEventV2;
+} {
+  const match = matchRoute(event.requestContext.http.method.toUpperCase(), event.rawPath);
+  if (match.kind !== 'route') return { handler: FALLBACK_HANDLER, event };
   const routeKey = `${match.route.method} ${match.route.path}`;
-  const handler = await loadHandler(match.route.handler);
-  return handler({
-    ...event,
-    routeKey,
-    requestContext: { ...event.requestContext, routeKey },
-    ...(Object.keys(match.pathParameters).length ? { pathParameters: match.pathParameters } : {}),
-  });
+  return {
+    handler: match.route.handler,
+    event: {
+      ...event,
+      routeKey,
+      requestContext: { ...event.requestContext, routeKey },
+      ...(Object.keys(match.pathParameters).length ? { pathParameters: match.pathParameters } : {}),
+    },
+  };
 }

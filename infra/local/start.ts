@@ -12,7 +12,11 @@ const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? '127.0.0.1';
 
-const dynamo = await startDynamoDbLocal({ dataDir: resolve(dataDir, 'dynamodb') });
+// A fixed DYNAMODB_PORT lets `sam local` containers reach the same DynamoDB Local (see the README).
+const dynamo = await startDynamoDbLocal({
+  dataDir: resolve(dataDir, 'dynamodb'),
+  ...(process.env.DYNAMODB_PORT ? { port: Number(process.env.DYNAMODB_PORT) } : {}),
+});
 process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
 process.env.TABLE_NAME ??= 'file-service';
 process.env.SERVICE_KEYS ??= loadOrCreateLocalKeys(dataDir);

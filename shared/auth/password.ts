@@ -6,11 +6,11 @@ import { config } from '#shared/config';
  * module (and the deployed bundles of other routes do not carry it).
  */
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, { cost: config().bcryptCost });
+  return hash(password, config().bcryptCost);
 }
 
 // Computed at cold start, so even the first unknown-username login costs one bcrypt compare, not two.
-const dummyHash = hash('not a real password', { cost: config().bcryptCost });
+const dummyHash = hash('not a real password', config().bcryptCost);
 
 /**
  * Verifies a password against a stored hash; with no hash (unknown user) it still does the same

@@ -1,3 +1,5 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { HttpResult } from '#shared/http/response';
 import { dispatch } from '../../infra/local/dispatch.ts';
 import { type RawRequest, toApiGatewayEvent } from '../../infra/local/event.ts';
 
@@ -22,11 +24,8 @@ export interface CallOptions {
   protocol?: 'http' | 'https';
 }
 
-/**
- * Sends a request the way users' requests travel: turned into the payload-2.0 event API Gateway
- * builds, routed by the route table, answered by the route's handler module.
- */
-export async function call(method: string, url: string, options: CallOptions = {}): Promise<TestResponse> {
+/** The payload-2.0 event API Gateway builds for this request, before routing. */
+export function requestEvent(method: string, url: string, options: CallOptions = {}): APIGatewayProxyEventV2 {
   const headers: Record<string, string> = { ...options.headers };
   let body: Buffer | undefined;
   if (options.json !== undefined) {
@@ -45,7 +44,19 @@ export async function call(method: string, url: string, options: CallOptions = {
     sourceIp: options.sourceIp ?? '203.0.113.7',
     protocol: options.protocol ?? 'https',
   };
-  const result = await dispatch(toApiGatewayEvent(request));
+  return toApiGatewayEvent(request);
+}
+
+/**
+ * Sends a request the way users' requests travel: turned into the payload-2.0 event API Gateway
+ * builds, routed by the route table, answered by the route's handler module.
+ */
+export async function call(method: string, url: string, options: CallOptions = {}): Promise<TestResponse> {
+  return toTestResponse(await dispatch(requestEvent(method, url, options)));
+}
+
+/** Decodes a handler's result the way a client reads the HTTP response. */
+export function toTestResponse(result: HttpResult): TestResponse {
   const text =
     result.body === undefined
       ? ''

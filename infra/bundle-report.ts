@@ -1,0 +1,91 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { functionSpecs } from './functions.ts';
+
+/** Largest JavaScript bundle a function may ship (what Lambda loads at cold start). */
+export const MAX_BUNDLE_BYTES = 1024 * 1024;
+
+export interface BundleReport {
+  /** Module under `functions/`. */
+  handler: string;
+  logicalId: string;
+  /** Absolute path of the function's asset directory in the cloud assembly. */
+  assetDir: string;
+  /** index.mjs: the code Lambda loads. */
+  codeBytes: number;
+  sourceMapBytes: number;
+  /** Everything under node_modules/ (bcrypt's loader and native binaries). */
+  nodeModulesBytes: number;
+  totalBytes: number;
+  containsBcrypt: boolean;
+}
+
+interface TemplateResource {
+  Type: string;
+  Metadata?: Record<string, string>;
+}
+
+function directoryBytes(path: string): number {
+  if (!existsSync(path)) return 0;
+  return readdirSync(path, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .reduce((sum, entry) => sum + statSync(join(entry.parentPath, entry.name)).size, 0);
+}
+
+function fileBytes(path: string): number {
+  return existsSync(path) ? statSync(path).size : 0;
+}
+
+/**
+ * Measures each function's bundle in a synthesized cloud assembly, found the way SAM finds it: the
+ * `aws:asset:path` metadata of the function resource, relative to the assembly directory.
+ */
+export function bundleReports(assemblyDir: string, stackName: string): BundleReport[] {
+  const template = JSON.parse(readFileSync(join(assemblyDir, `${stackName}.template.json`), 'utf8')) as {
+    Resources: Record<string, TemplateResource>;
+  };
+  const handlerById = new Map(functionSpecs().map((spec) => [spec.id, spec.handler]));
+  const reports: BundleReport[] = [];
+  for (const [logicalId, resource] of Object.entries(template.Resources)) {
+    if (resource.Type !== 'AWS::Lambda::Function') continue;
+    const constructPath = resource.Metadata?.['aws:cdk:path'] ?? '';
+    const handler = handlerById.get(constructPath.split('/')[1] ?? '');
+    const assetPath = resource.Metadata?.['aws:asset:path'];
+    if (!handler || !assetPath) throw new Error(`function ${logicalId} has no route handler or asset path`);
+    const assetDir = join(assemblyDir, assetPath);
+    const code = join(assetDir, 'index.mjs');
+    const nodeModules = join(assetDir, 'node_modules');
+    reports.push({
+      handler,
+      logicalId,
+      assetDir,
+      codeBytes: fileBytes(code),
+      sourceMapBytes: fileBytes(`${code}.map`),
+      nodeModulesBytes: directoryBytes(nodeModules),
+      totalBytes: directoryBytes(assetDir),
+      containsBcrypt:
+        existsSync(join(nodeModules, '@node-rs')) ||
+        (existsSync(code) && readFileSync(code, 'utf8').includes('@node-rs/bcrypt')),
+    });
+  }
+  return reports;
+}
+
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+
+export function formatBundleReports(reports: readonly BundleReport[]): string {
+  const rows = [
+    ['function', 'code', 'source map', 'node_modules', 'total', 'bcrypt'],
+    ...reports.map((report) => [
+      report.handler,
+      kib(report.codeBytes),
+      kib(report.sourceMapBytes),
+      kib(report.nodeModulesBytes),
+      kib(report.totalBytes),
+      report.containsBcrypt ? 'yes' : 'no',
+    ]),
+  ];
+  const widths =
+    rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
+  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ')).join('\n');
+}

@@ -1,0 +1,169 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Annotations, Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { LogLevel, NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+
+export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Memory per route class: bcrypt is CPU-bound and Lambda's CPU share grows with memory. */
+export const MEMORY_MB = { standard: 256, passwordHashing: 1024 } as const;
+
+/** IAM actions per table access level (TransactWriteItems is authorized by the individual actions). */
+export const TABLE_ACTIONS = {
+  read: [
+    'dynamodb:GetItem',
+    'dynamodb:BatchGetItem',
+    'dynamodb:Query',
+    'dynamodb:ConditionCheckItem',
+    'dynamodb:DescribeTable',
+  ],
+  write: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'],
+} as const;
+
+const BCRYPT = '@node-rs/bcrypt';
+/** The Lambda architecture's binary comes from `infra/native` (installed there for linux-arm64). */
+const BCRYPT_ARM64 = join(
+  PROJECT_ROOT,
+  'infra',
+  'native',
+  'node_modules',
+  '@node-rs',
+  'bcrypt-linux-arm64-gnu',
+);
+/** The x64 binary from the root install, so the same asset also runs under `sam local` on x86. */
+const BCRYPT_X64 = join(PROJECT_ROOT, 'node_modules', '@node-rs', 'bcrypt-linux-x64-gnu');
+const BCRYPT_LOADER = join(PROJECT_ROOT, 'node_modules', '@node-rs', 'bcrypt');
+
+// ESM output: bundled CommonJS code (the AWS SDK's dependencies) still calls require() for builtins.
+const REQUIRE_SHIM =
+  "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
+
+/**
+ * Value of the variables only `sam local` fills in (DynamoDB Local's endpoint, local keys): SAM's
+ * `--env-vars` overrides only variables the template declares, and empty means unset to the code.
+ */
+const LOCAL_ONLY = '';
+
+export interface ServiceFunctionProps {
+  /** Module under `functions/` exporting `handler`. */
+  handler: string;
+  /** Ships bcrypt's native module and gets the larger memory class. */
+  hashesPasswords: boolean;
+  logRetention: RetentionDays;
+}
+
+/**
+ * A route's Lambda function with the service's defaults fixed in one place: Node.js 22 on arm64, an
+ * ESM bundle that includes the AWS SDK at the lockfile's versions, minified with names kept, source
+ * maps in their own file, and its own log group with retention.
+ */
+export class ServiceFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    super(scope, id);
+    this.logGroup = new LogGroup(this, 'Logs', {
+      retention: props.logRetention,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    if (props.hashesPasswords) warnWithoutX64Binary(this);
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: join(PROJECT_ROOT, 'functions', `${props.handler}.ts`),
+      handler: 'handler',
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.hashesPasswords ? MEMORY_MB.passwordHashing : MEMORY_MB.standard,
+      timeout: Duration.seconds(10),
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+      logGroup: this.logGroup,
+      environment: { NODE_OPTIONS: '--enable-source-maps' },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        mainFields: ['module', 'main'],
+        banner: REQUIRE_SHIM,
+        minify: true,
+        keepNames: true,
+        sourceMap: true,
+        // A separate .map file (not inline), linked from the code so --enable-source-maps finds it.
+        sourceMapMode: SourceMapMode.DEFAULT,
+        sourcesContent: false,
+        logLevel: LogLevel.WARNING,
+        // Nothing external (the AWS SDK is bundled) except bcrypt, whose .node file esbuild cannot bundle.
+        externalModules: props.hashesPasswords ? [BCRYPT] : [],
+        ...(props.hashesPasswords
+          ? {
+              commandHooks: {
+                beforeBundling: () => [],
+                beforeInstall: () => [],
+                afterBundling: (_inputDir: string, outputDir: string) => copyBcryptCommands(outputDir),
+              },
+            }
+          : {}),
+      },
+    });
+  }
+
+  /** Sets TABLE_NAME and grants exactly the actions of `access` on the table and its indexes. */
+  useTable(table: ITable, access: 'read' | 'write' = 'read'): void {
+    this.function.addEnvironment('TABLE_NAME', table.tableName);
+    this.function.addEnvironment('DYNAMODB_ENDPOINT', LOCAL_ONLY);
+    const actions = access === 'write' ? [...TABLE_ACTIONS.read, ...TABLE_ACTIONS.write] : TABLE_ACTIONS.read;
+    table.grant(this.function, ...actions);
+  }
+
+  /** Passes the secret's ARN (never its value) and lets the function read that secret only. */
+  useServiceKeys(secret: ISecret): void {
+    this.function.addEnvironment('SERVICE_KEYS_SECRET_ARN', secret.secretArn);
+    this.function.addEnvironment('SERVICE_KEYS', LOCAL_ONLY);
+    secret.grantRead(this.function);
+  }
+}
+
+function packageVersion(directory: string): string {
+  return (JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** Fails synth when the arm64 binary is missing or built for another bcrypt version than the loader. */
+function bcryptPackageDirectories(): string[] {
+  if (!existsSync(BCRYPT_ARM64)) {
+    throw new Error(
+      `${BCRYPT_ARM64} is missing: run \`npm ci\` (its postinstall installs infra/native for linux-arm64)`,
+    );
+  }
+  const loaderVersion = packageVersion(BCRYPT_LOADER);
+  const directories = [BCRYPT_LOADER, BCRYPT_ARM64, ...(existsSync(BCRYPT_X64) ? [BCRYPT_X64] : [])];
+  for (const directory of directories) {
+    if (packageVersion(directory) !== loaderVersion) {
+      throw new Error(
+        `${directory} is not version ${loaderVersion} of ${BCRYPT}: pin infra/native/package.json to the root version`,
+      );
+    }
+  }
+  return directories;
+}
+
+function copyBcryptCommands(outputDir: string): string[] {
+  const target = join(outputDir, 'node_modules', '@node-rs');
+  return [
+    `mkdir -p "${target}"`,
+    ...bcryptPackageDirectories().map((source) => `cp -R "${source}" "${target}/"`),
+  ];
+}
+
+function warnWithoutX64Binary(scope: Construct): void {
+  if (!existsSync(BCRYPT_X64)) {
+    Annotations.of(scope).addWarningV2(
+      'file-service:bcryptX64Missing',
+      `${BCRYPT_X64} is not installed on this machine: the bundle carries only the arm64 binary and will not run under sam local on x86`,
+    );
+  }
+}

@@ -1,0 +1,154 @@
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import {
+  CorsHttpMethod,
+  HttpApi,
+  HttpMethod,
+  HttpStage,
+  LogGroupLogDestination,
+} from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { type AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import { type IndexDefinition, type KeyAttribute, tableDefinition } from '#shared/db/table';
+import { corsPolicy, FALLBACK_HANDLER } from '#shared/routes';
+import { ServiceFunction } from './constructs/service-function.ts';
+import { functionSpecs } from './functions.ts';
+
+export interface FileServiceStackProps extends StackProps {
+  /** Keep the table and the keys secret when the stack is deleted, and protect the table (default). */
+  retainData?: boolean;
+  logRetention?: RetentionDays;
+  /** Default stage throttling: steady requests per second and burst. */
+  throttle?: { rateLimit: number; burstLimit: number };
+}
+
+const attribute = (key: KeyAttribute) => ({ name: key.name, type: key.type as AttributeType });
+
+function projection(index: IndexDefinition) {
+  if (index.projection === 'ALL') return { projectionType: ProjectionType.ALL };
+  if (index.projection === 'KEYS_ONLY') return { projectionType: ProjectionType.KEYS_ONLY };
+  return { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: index.projection };
+}
+
+/**
+ * The whole service: the table from the shared definition, the service keys secret, one function per
+ * handler module of the route table (granted exactly what its routes declare) and the HTTP API.
+ */
+export class FileServiceStack extends Stack {
+  readonly functions: ReadonlyMap<string, ServiceFunction>;
+
+  constructor(scope: Construct, id: string, props: FileServiceStackProps = {}) {
+    super(scope, id, props);
+    const retainData = props.retainData ?? true;
+    const dataRemovalPolicy = retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    const logRetention = props.logRetention ?? RetentionDays.ONE_MONTH;
+
+    const table = new Table(this, 'Table', {
+      partitionKey: attribute(tableDefinition.partitionKey),
+      sortKey: attribute(tableDefinition.sortKey),
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: tableDefinition.timeToLiveAttribute,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: retainData,
+      removalPolicy: dataRemovalPolicy,
+    });
+    for (const index of tableDefinition.globalIndexes) {
+      table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: attribute(index.partitionKey),
+        sortKey: attribute(index.sortKey),
+        ...projection(index),
+      });
+    }
+
+    // The shape `parseServiceKeys` accepts; the session and token keys are derived from it.
+    const serviceKeys = new Secret(this, 'ServiceKeys', {
+      description: 'Master key of the file service (session seal password and token key derive from it)',
+      generateSecretString: {
+        secretStringTemplate: JSON.stringify({ id: '1' }),
+        generateStringKey: 'secret',
+        passwordLength: 64,
+        excludePunctuation: true,
+      },
+      removalPolicy: dataRemovalPolicy,
+    });
+
+    const specs = functionSpecs();
+    const functions = new Map<string, ServiceFunction>();
+    const integrations = new Map<string, HttpLambdaIntegration>();
+    for (const spec of specs) {
+      const fn = new ServiceFunction(this, spec.id, {
+        handler: spec.handler,
+        hashesPasswords: spec.hashesPasswords,
+        logRetention,
+      });
+      if (spec.table !== 'none') fn.useTable(table, spec.table);
+      if (spec.usesKeys) fn.useServiceKeys(serviceKeys);
+      functions.set(spec.handler, fn);
+      integrations.set(spec.handler, new HttpLambdaIntegration(`${spec.id}Integration`, fn.function));
+    }
+    this.functions = functions;
+
+    const api = new HttpApi(this, 'Api', {
+      description: 'File service',
+      createDefaultStage: false,
+      // API Gateway's `$default` route: anything the route table does not serve gets a 404/405 body.
+      defaultIntegration: integrations.get(FALLBACK_HANDLER),
+      corsPreflight: {
+        allowOrigins: corsPolicy.allowOrigins,
+        allowMethods: corsPolicy.allowMethods.map(
+          (method) => CorsHttpMethod[method as keyof typeof CorsHttpMethod],
+        ),
+        allowHeaders: corsPolicy.allowHeaders,
+        exposeHeaders: corsPolicy.exposeHeaders,
+        maxAge: Duration.seconds(corsPolicy.maxAgeSeconds),
+      },
+    });
+    for (const spec of specs) {
+      for (const route of spec.routes) {
+        api.addRoutes({
+          path: route.path,
+          methods: [HttpMethod[route.method]],
+          integration: integrations.get(spec.handler) as HttpLambdaIntegration,
+        });
+      }
+    }
+
+    const accessLogs = new LogGroup(this, 'ApiAccessLogs', {
+      retention: logRetention,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    const throttle = props.throttle ?? { rateLimit: 100, burstLimit: 200 };
+    const stage = new HttpStage(this, 'DefaultStage', {
+      httpApi: api,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle,
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(accessLogs),
+        format: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            ip: '$context.identity.sourceIp',
+            requestTime: '$context.requestTime',
+            method: '$context.httpMethod',
+            path: '$context.path',
+            routeKey: '$context.routeKey',
+            status: '$context.status',
+            responseLength: '$context.responseLength',
+            latency: '$context.responseLatency',
+            integrationLatency: '$context.integrationLatency',
+            integrationError: '$context.integrationErrorMessage',
+          }),
+        ),
+      },
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: stage.url, description: 'Base URL of the API' });
+    new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'ServiceKeysSecretArn', { value: serviceKeys.secretArn });
+  }
+}

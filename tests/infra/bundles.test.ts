@@ -1,0 +1,180 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { hashPassword } from '#shared/auth/password';
+import { createUser } from '#shared/users/store';
+import {
+  type BundleReport,
+  bundleReports,
+  formatBundleReports,
+  MAX_BUNDLE_BYTES,
+} from '../../infra/bundle-report.ts';
+import { functionSpecs } from '../../infra/functions.ts';
+import { routeEvent } from '../../infra/local/dispatch.ts';
+import { FileServiceStack } from '../../infra/stack.ts';
+import { invokeBundle } from '../support/bundle.ts';
+import {
+  type CallOptions,
+  call,
+  cookieValue,
+  requestEvent,
+  toTestResponse,
+  uniqueName,
+} from '../support/client.ts';
+
+const STACK = 'FileService';
+let outdir: string;
+let reports: BundleReport[];
+
+/** One synth with real bundling for the whole file, into a directory of its own. */
+beforeAll(() => {
+  outdir = mkdtempSync(join(tmpdir(), 'file-service-cdk-'));
+  // The metadata `cdk synth` asks for, which SAM reads to find each function's asset directory.
+  const app = new App({
+    outdir,
+    context: { 'aws:cdk:enable-asset-metadata': true, 'aws:cdk:enable-path-metadata': true },
+  });
+  new FileServiceStack(app, STACK);
+  app.synth();
+  reports = bundleReports(outdir, STACK);
+  console.log(
+    `Bundle sizes (JavaScript limit ${MAX_BUNDLE_BYTES / 1024} KiB):\n${formatBundleReports(reports)}`,
+  );
+}, 180_000);
+
+afterAll(() => {
+  rmSync(outdir, { recursive: true, force: true });
+});
+
+function bundleOf(handler: string): BundleReport {
+  const report = reports.find((candidate) => candidate.handler === handler);
+  if (!report) throw new Error(`no bundle for ${handler}`);
+  return report;
+}
+
+/** The request as a deployed function receives it: API Gateway's routing, then the bundle's handler. */
+async function callBundle(method: string, url: string, options: CallOptions = {}) {
+  const routed = routeEvent(requestEvent(method, url, options));
+  return toTestResponse(await invokeBundle(bundleOf(routed.handler).assetDir, routed.event));
+}
+
+/** Set-Cookie with the sealed value removed: the value is fresh randomness on every login. */
+const cookieAttributes = (setCookie: string | undefined) =>
+  setCookie?.replace(/^([^=]+)=[^;]*/, '$1=<sealed>');
+
+describe('assets', () => {
+  test('every function has an asset directory with its ESM bundle and external source map', () => {
+    expect(reports.map((report) => report.handler).sort()).toEqual(
+      functionSpecs()
+        .map((spec) => spec.handler)
+        .sort(),
+    );
+    for (const report of reports) {
+      expect(existsSync(join(report.assetDir, 'index.mjs'))).toBe(true);
+      expect(report.sourceMapBytes).toBeGreaterThan(0);
+      // Linked, so --enable-source-maps finds the map from the code.
+      const code = readFileSync(join(report.assetDir, 'index.mjs'), 'utf8');
+      expect(code.trimEnd().endsWith('//# sourceMappingURL=index.mjs.map')).toBe(true);
+    }
+  });
+
+  test('no JavaScript bundle exceeds the size limit', () => {
+    const tooLarge = reports.filter((report) => report.codeBytes > MAX_BUNDLE_BYTES);
+    expect(tooLarge.map((report) => `${report.handler}: ${report.codeBytes} bytes`)).toEqual([]);
+  });
+
+  test('the AWS SDK is bundled, not left to the runtime', () => {
+    const code = readFileSync(join(bundleOf('user/get').assetDir, 'index.mjs'), 'utf8');
+    expect(code).not.toMatch(/from\s*["']@aws-sdk\//);
+    expect(code).toContain('DynamoDB');
+  });
+
+  test.each(functionSpecs().map((spec) => [spec.handler, spec.hashesPasswords]))(
+    '%s carries bcrypt only if it hashes passwords (%s)',
+    (handler, hashesPasswords) => {
+      const report = bundleOf(handler as string);
+      expect(report.containsBcrypt).toBe(hashesPasswords);
+      const modules = join(report.assetDir, 'node_modules', '@node-rs');
+      for (const binary of [
+        'bcrypt-linux-arm64-gnu/bcrypt.linux-arm64-gnu.node',
+        'bcrypt-linux-x64-gnu/bcrypt.linux-x64-gnu.node',
+      ]) {
+        expect(existsSync(join(modules, binary))).toBe(hashesPasswords);
+      }
+    },
+  );
+
+  test('the arm64 binary is an aarch64 ELF object of the loader version', () => {
+    const modules = join(bundleOf('auth/login').assetDir, 'node_modules', '@node-rs');
+    const binary = readFileSync(join(modules, 'bcrypt-linux-arm64-gnu', 'bcrypt.linux-arm64-gnu.node'));
+    expect(binary.subarray(0, 4).toString('latin1')).toBe('\x7fELF');
+    expect(binary.readUInt16LE(18)).toBe(0xb7); // e_machine EM_AARCH64
+    const version = (name: string) =>
+      JSON.parse(readFileSync(join(modules, name, 'package.json'), 'utf8')).version;
+    expect(version('bcrypt-linux-arm64-gnu')).toBe(version('bcrypt'));
+    expect(version('bcrypt-linux-x64-gnu')).toBe(version('bcrypt'));
+  });
+});
+
+describe('bundles answer like the local runner', () => {
+  const password = 'correct horse battery';
+  let username: string;
+
+  beforeAll(async () => {
+    username = uniqueName('bundle');
+    await createUser({ username, passwordHash: await hashPassword(password), role: 'USER' });
+  });
+
+  test('login (bcrypt loaded from the asset, session written to DynamoDB Local)', async () => {
+    const options = { json: { username, password } };
+    const local = await call('POST', '/api/auth/login', options);
+    const bundled = await callBundle('POST', '/api/auth/login', options);
+    expect(bundled.status).toBe(200);
+    // The same user, now with one session more: the bundle's login.
+    const { sessions: localSessions, ...localUser } = local.body.user;
+    const { sessions: bundledSessions, ...bundledUser } = bundled.body.user;
+    expect(bundledUser).toEqual(localUser);
+    expect(bundledSessions).toEqual(expect.arrayContaining(localSessions));
+    expect(bundledSessions).toHaveLength(localSessions.length + 1);
+    expect(bundled.headers).toEqual(local.headers);
+    expect(bundled.cookies.map(cookieAttributes)).toEqual(local.cookies.map(cookieAttributes));
+  });
+
+  test('a wrong password is the same 401 from both', async () => {
+    const options = { json: { username, password: 'not the password' } };
+    const [local, bundled] = await Promise.all([
+      call('POST', '/api/auth/login', options),
+      callBundle('POST', '/api/auth/login', options),
+    ]);
+    expect(bundled.status).toBe(401);
+    expect(bundled).toEqual(local);
+  });
+
+  test('GET /api/user with the session the bundle issued', async () => {
+    const login = await callBundle('POST', '/api/auth/login', { json: { username, password } });
+    const cookie = cookieValue(login.cookies[0]);
+    const [local, bundled] = await Promise.all([
+      call('GET', '/api/user', { cookie }),
+      callBundle('GET', '/api/user', { cookie }),
+    ]);
+    expect(bundled.status).toBe(200);
+    expect(bundled.body.user.username).toBe(username);
+    expect(bundled).toEqual(local);
+  });
+
+  test('GET /api/user without a session is the same 401', async () => {
+    const [local, bundled] = await Promise.all([call('GET', '/api/user'), callBundle('GET', '/api/user')]);
+    expect(bundled.status).toBe(401);
+    expect(bundled).toEqual(local);
+  });
+
+  test('an unknown path reaches the fallback bundle: the same 404', async () => {
+    const [local, bundled] = await Promise.all([
+      call('GET', '/api/nothing'),
+      callBundle('GET', '/api/nothing'),
+    ]);
+    expect(bundled.status).toBe(404);
+    expect(bundled).toEqual(local);
+  });
+});
