@@ -4,14 +4,20 @@ import { BASE_HEADERS, type HttpResult } from '#shared/http/response';
 import { corsPolicy, FALLBACK_HANDLER, matchRoute } from '#shared/routes';
 
 const handlers = new Map<string, Promise<LambdaHandler>>();
+let previousImport: Promise<unknown> = Promise.resolve();
 
-/** Imports a handler module once, as a warm Lambda keeps its module loaded. */
+/**
+ * Imports a handler module once, as a warm Lambda keeps its module loaded. First imports run one
+ * at a time: jest's ESM loader fails on concurrent first imports of shared modules.
+ */
 export function loadHandler(name: string): Promise<LambdaHandler> {
   let loaded = handlers.get(name);
   if (!loaded) {
-    loaded = import(`../../functions/${name}.ts`).then(
-      (module: { handler: LambdaHandler }) => module.handler,
-    );
+    loaded = previousImport
+      .catch(() => undefined)
+      .then(() => import(`../../functions/${name}.ts`))
+      .then((module: { handler: LambdaHandler }) => module.handler);
+    previousImport = loaded;
     handlers.set(name, loaded);
   }
   return loaded;
