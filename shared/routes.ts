@@ -99,6 +99,46 @@ export const routes: readonly Route[] = [
     hashesPasswords: false,
     usesKeys: true,
   },
+  {
+    method: 'GET',
+    path: '/api/users',
+    handler: 'users/list',
+    table: 'read',
+    hashesPasswords: false,
+    usesKeys: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/users',
+    handler: 'users/create',
+    table: 'write',
+    hashesPasswords: true,
+    usesKeys: true,
+  },
+  {
+    method: 'GET',
+    path: '/api/users/{id}',
+    handler: 'users/get',
+    table: 'read',
+    hashesPasswords: false,
+    usesKeys: true,
+  },
+  {
+    method: 'PATCH',
+    path: '/api/users/{id}',
+    handler: 'users/patch',
+    table: 'write',
+    hashesPasswords: true,
+    usesKeys: true,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/users/{id}',
+    handler: 'users/delete',
+    table: 'write',
+    hashesPasswords: false,
+    usesKeys: true,
+  },
 ];
 
 /** CORS as API Gateway applies it (and the local runner imitates): any origin, no credentials. */

@@ -18,12 +18,25 @@ export interface Caller {
  * consistent read before refusing, so a session created a moment ago is not refused. Every failure
  * is the same 401.
  */
-export async function authenticate(request: HttpRequest): Promise<Caller> {
+export interface AuthenticateOptions {
+  /**
+   * Read the caller's user item strongly consistently: for routes that decide by the caller's role,
+   * so a role change or a deletion applies to the very next request.
+   */
+  consistent?: boolean;
+}
+
+export async function authenticate(request: HttpRequest, options: AuthenticateOptions = {}): Promise<Caller> {
+  const consistent = options.consistent === true;
   const authorization = request.headers.authorization;
   if (authorization !== undefined) {
     const claims = await verifyToken(authorization.replace(/^Bearer\s+/i, '').trim());
     if (!claims) throw unauthenticated();
-    const user = await findConfirmed(claims.userId, (found) => safeEqual(found.tokenNonce, claims.nonce));
+    const user = await findConfirmed(
+      claims.userId,
+      (found) => safeEqual(found.tokenNonce, claims.nonce),
+      consistent,
+    );
     return { user, sessionId: undefined, via: 'token' };
   }
   const cookie = request.cookies[SESSION_COOKIE];
@@ -33,14 +46,24 @@ export async function authenticate(request: HttpRequest): Promise<Caller> {
   const user = await findConfirmed(
     claims.userId,
     (found) => found.sessions[claims.sessionId] === claims.issuedAt,
+    consistent,
   );
   return { user, sessionId: claims.sessionId, via: 'cookie' };
 }
 
-async function findConfirmed(userId: string, accepts: (user: UserRecord) => boolean): Promise<UserRecord> {
-  const user = await getUser(userId);
-  if (user && accepts(user)) return user;
+async function findConfirmed(
+  userId: string,
+  accepts: (user: UserRecord) => boolean,
+  consistent: boolean,
+): Promise<UserRecord> {
+  // A user whose deletion has started is refused like one that is gone.
+  const usable = (user: UserRecord | undefined): user is UserRecord =>
+    user !== undefined && user.deletingAt === undefined && accepts(user);
+  if (!consistent) {
+    const user = await getUser(userId);
+    if (usable(user)) return user;
+  }
   const fresh = await getUser(userId, { consistent: true });
-  if (fresh && accepts(fresh)) return fresh;
+  if (usable(fresh)) return fresh;
   throw unauthenticated();
 }

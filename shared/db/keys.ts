@@ -12,3 +12,17 @@ export const avatarChunkKey = (userId: string, index: number) => ({
 export const setupKey = { pk: 'SETUP', sk: 'SETUP' };
 export const USERS_INDEX = 'gsi1';
 export const USERS_PARTITION = 'USERS';
+/**
+ * A user's gsi1 keys. The sort key leads with the rank of the user's role (0 = highest), so the users
+ * a caller may act on (a contiguous band of ranks) are one key range: full pages, no filtering.
+ */
+export const userIndexKey = (roleRank: number, userId: string) => ({
+  gsi1pk: USERS_PARTITION,
+  gsi1sk: `${roleRank}#${userId}`,
+});
+/** The gsi1 sort-key range holding every user whose role rank lies in [from, to]. */
+export const userIndexRange = (fromRank: number, toRank: number) => ({
+  from: `${fromRank}#`,
+  // '$' follows '#': the bound lies after every `${toRank}#<id>`.
+  to: `${toRank}$`,
+});

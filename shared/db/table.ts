@@ -27,7 +27,7 @@ export const tableDefinition: TableDefinition = {
   sortKey: { name: 'sk', type: 'S' },
   globalIndexes: [
     {
-      // Listing users: every user item carries gsi1pk = USERS and gsi1sk = its id.
+      // Listing users: every user item carries gsi1pk = USERS and gsi1sk = <role rank>#<id> (db/keys.ts).
       name: 'gsi1',
       partitionKey: { name: 'gsi1pk', type: 'S' },
       sortKey: { name: 'gsi1sk', type: 'S' },

@@ -15,7 +15,9 @@ export interface LoggedIn {
 
 /** Checks the credentials and opens a session. Unknown user and wrong password look the same. */
 export async function login(username: string, password: string): Promise<LoggedIn> {
-  const user = await findUserByUsername(username.trim());
+  const found = await findUserByUsername(username.trim());
+  // A user being deleted cannot sign in; it costs the same bcrypt work as an unknown one.
+  const user = found?.deletingAt === undefined ? found : undefined;
   const valid = await verifyPassword(password, user?.passwordHash);
   if (!user || !valid) throw new ServiceError('unauthenticated', INVALID_CREDENTIALS);
   const sessionId = newSessionId();

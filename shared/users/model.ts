@@ -1,6 +1,8 @@
 /** Roles, highest first. */
 export const ROLES = ['SUPERADMIN', 'ADMIN', 'USER'] as const;
 export type Role = (typeof ROLES)[number];
+/** 0 for the highest role; orders users in the listing index. */
+export const roleRank = (role: Role) => ROLES.indexOf(role);
 
 export interface Quota {
   filesQuota: 'BY_BYTES' | 'BY_FILES';
@@ -27,6 +29,8 @@ export interface UserRecord {
   tokenNonce: string;
   createdAt: string;
   updatedAt: string;
+  /** Set once a deletion has started: the user can no longer sign in and is removed in batches. */
+  deletingAt?: string;
 }
 
 /** The public User resource of the contract: exactly these fields, nothing secret. */

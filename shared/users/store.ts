@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { newTokenNonce } from '#shared/auth/token';
 import { documents, tableName } from '#shared/db/client';
-import { avatarChunkKey, setupKey, USERS_PARTITION, userKey, usernameKey } from '#shared/db/keys';
+import { avatarChunkKey, setupKey, userIndexKey, userKey, usernameKey } from '#shared/db/keys';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { forbidden, invalid, notFound, ServiceError } from '#shared/errors';
-import type { Avatar, Quota, Role, UserRecord } from '#shared/users/model';
+import { type Avatar, type Quota, type Role, roleRank, type UserRecord } from '#shared/users/model';
 
 export const USERNAME_TAKEN = 'username is already taken';
 
@@ -50,7 +50,7 @@ export async function createUser(input: NewUser, options: { firstUser?: boolean 
     {
       Put: {
         TableName: tableName,
-        Item: { ...userKey(user.id), gsi1pk: USERS_PARTITION, gsi1sk: user.id, ...user },
+        Item: { ...userKey(user.id), ...userIndexKey(roleRank(user.role), user.id), ...user },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -106,9 +106,10 @@ const USER_ATTRIBUTES = [
   'tokenNonce',
   'createdAt',
   'updatedAt',
+  'deletingAt',
 ] as const satisfies readonly (keyof UserRecord)[];
 
-function fromItem(item: Record<string, unknown> | undefined): UserRecord | undefined {
+export function fromItem(item: Record<string, unknown> | undefined): UserRecord | undefined {
   if (!item) return undefined;
   const user = Object.fromEntries(USER_ATTRIBUTES.map((name) => [name, item[name]])) as unknown as UserRecord;
   user.sessions ??= {};
@@ -151,6 +152,8 @@ export interface UserChanges {
   avatar?: Avatar | null;
   role?: Role;
   quota?: Quota | null;
+  /** Applies the changes only while the user still has this role (the one an admin was allowed to act on). */
+  expectedRole?: Role;
 }
 
 interface UpdateParts {
@@ -181,7 +184,10 @@ function userUpdate(current: UserRecord, changes: UserChanges, now: string): Upd
   } else if (changes.endAllSessions) {
     set('sessions', {});
   }
-  if (changes.role !== undefined) set('role', changes.role);
+  if (changes.role !== undefined) {
+    set('role', changes.role);
+    set('gsi1sk', userIndexKey(roleRank(changes.role), current.id).gsi1sk);
+  }
   if (changes.quota !== undefined) set('quota', changes.quota);
   // Each view key is its own path, so concurrent PATCHes of different keys both persist.
   Object.entries(changes.view ?? {}).forEach(([key, value], index) => {
@@ -208,6 +214,14 @@ function expression(parts: UpdateParts): string {
 export async function updateUser(current: UserRecord, changes: UserChanges): Promise<UserRecord> {
   const now = nowIso();
   const parts = userUpdate(current, changes, now);
+  // A user being deleted takes no more writes, so nothing written now can outlive the deletion.
+  parts.names['#deletingAt'] = 'deletingAt';
+  let condition = 'attribute_exists(pk) AND attribute_not_exists(#deletingAt)';
+  if (changes.expectedRole !== undefined) {
+    parts.names['#role'] = 'role';
+    parts.values[':expectedRole'] = changes.expectedRole;
+    condition += ' AND #role = :expectedRole';
+  }
   const renamesConstraint =
     changes.username !== undefined && changes.username.toLowerCase() !== current.username.toLowerCase();
   const touchesOtherItems = renamesConstraint || changes.avatar !== undefined;
@@ -219,7 +233,7 @@ export async function updateUser(current: UserRecord, changes: UserChanges): Pro
           TableName: tableName,
           Key: userKey(current.id),
           UpdateExpression: expression(parts),
-          ConditionExpression: 'attribute_exists(pk)',
+          ConditionExpression: condition,
           ExpressionAttributeNames: parts.names,
           ExpressionAttributeValues: parts.values,
           ReturnValues: 'ALL_NEW',
@@ -242,7 +256,7 @@ export async function updateUser(current: UserRecord, changes: UserChanges): Pro
         Key: userKey(current.id),
         UpdateExpression: expression(parts),
         // The username we are about to release must still be ours.
-        ConditionExpression: 'attribute_exists(pk) AND #username = :currentUsername',
+        ConditionExpression: `${condition} AND #username = :currentUsername`,
         ExpressionAttributeNames: parts.names,
         ExpressionAttributeValues: parts.values,
       },

@@ -1,0 +1,29 @@
+import { authenticate } from '#shared/auth/authenticate';
+import { hashPassword } from '#shared/auth/password';
+import { defineHandler } from '#shared/http/handler';
+import { readJson } from '#shared/http/request';
+import { json } from '#shared/http/response';
+import { createUserAs, requireMayCreate, requireUserAdministrator } from '#shared/users/admin';
+import { decodeAvatar } from '#shared/users/avatar';
+import { toUserResource } from '#shared/users/model';
+import { AVATAR_BODY_LIMIT, createUserSchema } from '#shared/validation/users';
+
+export const handler = defineHandler(
+  async (request) => {
+    const { user: actor } = await authenticate(request, { consistent: true });
+    requireUserAdministrator(actor);
+    const input = readJson(request, createUserSchema);
+    const avatar = input.avatar === undefined || input.avatar === null ? null : decodeAvatar(input.avatar);
+    // Judged before the password is hashed: refused requests cost no bcrypt work.
+    requireMayCreate(actor, input.role);
+    const user = await createUserAs(actor, {
+      username: input.username,
+      passwordHash: await hashPassword(input.password),
+      role: input.role,
+      quota: input.quota,
+      avatar,
+    });
+    return json(200, toUserResource(user));
+  },
+  { bodyLimit: AVATAR_BODY_LIMIT },
+);

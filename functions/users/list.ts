@@ -1,0 +1,15 @@
+import { authenticate } from '#shared/auth/authenticate';
+import { defineHandler } from '#shared/http/handler';
+import { validate } from '#shared/http/request';
+import { json } from '#shared/http/response';
+import { listUsersFor, requireUserAdministrator } from '#shared/users/admin';
+import { listUsersQuerySchema } from '#shared/validation/users';
+
+/** A JSON array of the users the caller may act on; the next page's cursor in `x-next-cursor`. */
+export const handler = defineHandler(async (request) => {
+  const { user: actor } = await authenticate(request, { consistent: true });
+  requireUserAdministrator(actor);
+  const query = validate(listUsersQuerySchema, request.query);
+  const page = await listUsersFor(actor, { limit: query.limit, cursor: query.cursor });
+  return json(200, page.users, page.nextCursor ? { headers: { 'x-next-cursor': page.nextCursor } } : {});
+});

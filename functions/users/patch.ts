@@ -1,0 +1,30 @@
+import { authenticate } from '#shared/auth/authenticate';
+import { hashPassword } from '#shared/auth/password';
+import { defineHandler } from '#shared/http/handler';
+import { readJson } from '#shared/http/request';
+import { json } from '#shared/http/response';
+import { requireUserAdministrator, updateUserAs, userToActOn } from '#shared/users/admin';
+import { decodeAvatar } from '#shared/users/avatar';
+import { toUserResource } from '#shared/users/model';
+import { AVATAR_BODY_LIMIT, patchUserSchema } from '#shared/validation/users';
+
+export const handler = defineHandler(
+  async (request) => {
+    const { user: actor } = await authenticate(request, { consistent: true });
+    requireUserAdministrator(actor);
+    const patch = readJson(request, patchUserSchema);
+    const avatar =
+      patch.avatar === undefined || patch.avatar === null ? patch.avatar : decodeAvatar(patch.avatar);
+    // Judged before the password is hashed: refused requests cost no bcrypt work.
+    const target = await userToActOn(actor, request.pathParameters.id as string, 'update', patch.role);
+    const user = await updateUserAs(actor, target, {
+      username: patch.username,
+      role: patch.role,
+      quota: patch.quota,
+      avatar,
+      ...(patch.password === undefined ? {} : { passwordHash: await hashPassword(patch.password) }),
+    });
+    return json(200, toUserResource(user));
+  },
+  { bodyLimit: AVATAR_BODY_LIMIT },
+);

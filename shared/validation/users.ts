@@ -1,0 +1,126 @@
+import * as v from 'valibot';
+import { ROLES } from '#shared/users/model';
+import { avatarInputSchema, passwordSchema, strictMessage, usernameSchema } from '#shared/validation/user';
+
+/** Room for a 1 MiB avatar in base64 plus the other properties. */
+export const AVATAR_BODY_LIMIT = 1_500_000 + 64 * 1024;
+
+const roleSchema = v.picklist(ROLES, `role must be one of ${ROLES.join(', ')}`);
+
+/** Binary multiples, as the `bytes` parser Zipline clients are used to: 1 kb = 1024 bytes. */
+const UNIT_BYTES: Record<string, number> = {
+  b: 1,
+  kb: 1024,
+  kib: 1024,
+  mb: 1024 ** 2,
+  mib: 1024 ** 2,
+  gb: 1024 ** 3,
+  gib: 1024 ** 3,
+  tb: 1024 ** 4,
+  tib: 1024 ** 4,
+  pb: 1024 ** 5,
+  pib: 1024 ** 5,
+};
+const BYTE_SIZE = /^(\d{1,16}(?:\.\d{1,6})?)\s*([a-z]*)$/i;
+
+/**
+ * `maxBytes` as a decimal byte count ("10737418240") or with a unit ("10gb", "1.5 GiB"); stored and
+ * returned as the decimal byte count. Undefined when the text is not a positive whole byte size.
+ */
+export function parseByteSize(text: string): string | undefined {
+  const match = BYTE_SIZE.exec(text.trim());
+  if (!match) return undefined;
+  const unit = UNIT_BYTES[(match[2] as string).toLowerCase() || 'b'];
+  if (unit === undefined) return undefined;
+  const bytes = Math.floor(Number(match[1]) * unit);
+  return bytes >= 1 && bytes <= Number.MAX_SAFE_INTEGER ? String(bytes) : undefined;
+}
+
+const maxBytesSchema = v.pipe(
+  v.string('maxBytes must be a string such as "10737418240" or "10gb", or null'),
+  v.maxLength(32, 'maxBytes is too long'),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const bytes = parseByteSize(dataset.value);
+    if (bytes !== undefined) return bytes;
+    addIssue({ message: `maxBytes must be a positive byte size such as "10737418240" or "10gb"` });
+    return NEVER;
+  }),
+);
+
+const maxFilesSchema = v.pipe(
+  v.number('maxFiles must be a number or null'),
+  v.safeInteger('maxFiles must be a whole number'),
+  v.minValue(1, 'maxFiles must be at least 1'),
+);
+
+/**
+ * A quota names what it limits; that limit is required and the other one must be null, so a stored
+ * quota never carries a number that does nothing. `null` removes the quota.
+ */
+export const quotaSchema = v.nullable(
+  v.pipe(
+    v.strictObject(
+      {
+        filesQuota: v.picklist(['BY_BYTES', 'BY_FILES'], 'filesQuota must be BY_BYTES or BY_FILES'),
+        maxBytes: v.optional(v.nullable(maxBytesSchema), null),
+        maxFiles: v.optional(v.nullable(maxFilesSchema), null),
+      },
+      strictMessage,
+    ),
+    v.check(
+      (quota) => (quota.filesQuota === 'BY_BYTES') === (quota.maxBytes !== null),
+      'quota: maxBytes is required with BY_BYTES and must be null with BY_FILES',
+    ),
+    v.check(
+      (quota) => (quota.filesQuota === 'BY_FILES') === (quota.maxFiles !== null),
+      'quota: maxFiles is required with BY_FILES and must be null with BY_BYTES',
+    ),
+  ),
+);
+
+export const createUserSchema = v.strictObject(
+  {
+    username: usernameSchema,
+    password: passwordSchema,
+    role: v.optional(roleSchema, 'USER'),
+    quota: v.optional(quotaSchema, null),
+    avatar: v.optional(avatarInputSchema),
+  },
+  strictMessage,
+);
+
+export const patchUserSchema = v.strictObject(
+  {
+    username: v.optional(usernameSchema),
+    password: v.optional(passwordSchema),
+    role: v.optional(roleSchema),
+    quota: v.optional(quotaSchema),
+    avatar: v.optional(avatarInputSchema),
+  },
+  strictMessage,
+);
+
+/** `delete: true` also removes stored file contents (once files exist; see docs/users-api.md). */
+export const deleteUserSchema = v.strictObject(
+  { delete: v.optional(v.boolean('delete must be a boolean')) },
+  strictMessage,
+);
+
+export const MAX_LIST_LIMIT = 1000;
+
+export const listUsersQuerySchema = v.strictObject(
+  {
+    limit: v.optional(
+      v.pipe(
+        v.string(),
+        v.regex(/^[0-9]{1,4}$/, `limit must be a whole number from 1 to ${MAX_LIST_LIMIT}`),
+        v.transform(Number),
+        v.minValue(1, `limit must be a whole number from 1 to ${MAX_LIST_LIMIT}`),
+        v.maxValue(MAX_LIST_LIMIT, `limit must be a whole number from 1 to ${MAX_LIST_LIMIT}`),
+      ),
+      String(MAX_LIST_LIMIT),
+    ),
+    cursor: v.optional(v.pipe(v.string(), v.minLength(1, 'cursor must not be empty'))),
+  },
+  (issue) => (issue.expected === 'never' ? 'unknown query parameter' : 'invalid query'),
+);
