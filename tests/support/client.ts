@@ -8,7 +8,8 @@ export interface TestResponse {
   headers: Record<string, string>;
   cookies: string[];
   text: string;
-  /** Parsed JSON body (undefined when there is none). */
+  /** Parsed JSON body (undefined when there is none); loosely typed so assertions stay short. */
+  // biome-ignore lint/suspicious/noExplicitAny: test responses are asserted field by field
   body: any;
 }
 
