@@ -1,3 +1,5 @@
+export {};
+
 // The allowed list is read once per process, when configuration first loads: set it before any import.
 process.env.ALLOWED_ORIGINS = 'https://dashboard.example.test, https://Other.Example.test';
 
@@ -20,14 +22,15 @@ describe('CSRF defence on cookie-authenticated writes', () => {
     async (_, route) => {
       const admin = await signedInUser('SUPERADMIN');
       const before = await tableSnapshot();
-      for (const headers of [
+      const crossSite: Record<string, string>[] = [
         { 'sec-fetch-site': 'cross-site' },
         { 'Sec-Fetch-Site': 'Cross-Site', host: HOST },
         { origin: 'https://evil.example' },
         { origin: 'null' },
         { origin: `http://${HOST}`, host: HOST },
         { origin: `https://${HOST}.evil.example`, host: HOST },
-      ]) {
+      ];
+      for (const headers of crossSite) {
         const response = await call(route.method, urlFor(route), {
           cookie: admin.cookie,
           headers,
@@ -84,7 +87,11 @@ describe('CSRF defence on cookie-authenticated writes', () => {
   test('login from a cross-site page is refused (login CSRF) before anything is counted or written', async () => {
     const me = await signedInUser();
     const before = await tableSnapshot();
-    for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { origin: 'https://evil.example' }]) {
+    const crossSite: Record<string, string>[] = [
+      { 'sec-fetch-site': 'cross-site' },
+      { origin: 'https://evil.example' },
+    ];
+    for (const headers of crossSite) {
       const response = await call('POST', '/api/auth/login', {
         json: { username: me.username, password: me.password },
         headers,
