@@ -1,12 +1,8 @@
-export {};
-
-// The allowed list is read once per process, when configuration first loads: set it before any import.
-process.env.ALLOWED_ORIGINS = 'https://dashboard.example.test, https://Other.Example.test';
-
-const { call } = await import('../support/client.ts');
-const { signedInUser } = await import('../support/users.ts');
-const { everyRoute, urlFor, writeRoutes } = await import('../support/routes.ts');
-const { changedKeys, tableSnapshot } = await import('../support/snapshot.ts');
+import '../support/allowed-origins.ts';
+import { call } from '../support/client.ts';
+import { everyRoute, urlFor, writeRoutes } from '../support/routes.ts';
+import { changedKeys, tableSnapshot } from '../support/snapshot.ts';
+import { signedInUser } from '../support/users.ts';
 
 const HOST = 'files.example.test';
 /** A body each write route refuses after authentication (400), so a pass changes nothing. */
