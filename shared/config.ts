@@ -25,6 +25,28 @@ export interface Config {
   bcryptCost: number;
   /** Session ids kept per user; the oldest is dropped first. */
   maxSessions: number;
+  /** Attempt limits per fixed window (see `throttle/counter.ts`). */
+  throttle: {
+    windowSeconds: number;
+    loginPerUsername: number;
+    loginPerAddress: number;
+    setupPerAddress: number;
+    tokenResetsPerUser: number;
+  };
+  /** Origins (besides the service's own) whose browser pages may write with the session cookie. */
+  allowedOrigins: string[];
+}
+
+function originList(name: string): string[] {
+  const origins = (process.env[name] ?? '')
+    .split(',')
+    .map((origin) => origin.trim().toLowerCase())
+    .filter(Boolean);
+  for (const origin of origins) {
+    if (!/^https?:\/\/[^/\s]+$/.test(origin))
+      throw new Error(`${name}: "${origin}" is not an origin such as https://example.com`);
+  }
+  return origins;
 }
 
 let loaded: Config | undefined;
@@ -35,6 +57,14 @@ export function config(): Config {
     dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT || undefined,
     bcryptCost: readInteger('BCRYPT_COST', 10, 4, 15),
     maxSessions: readInteger('MAX_SESSIONS', 10, 1, 100),
+    throttle: {
+      windowSeconds: readInteger('THROTTLE_WINDOW_SECONDS', 900, 60, 86400),
+      loginPerUsername: readInteger('LOGIN_LIMIT_PER_USERNAME', 10, 1, 10000),
+      loginPerAddress: readInteger('LOGIN_LIMIT_PER_ADDRESS', 50, 1, 100000),
+      setupPerAddress: readInteger('SETUP_LIMIT_PER_ADDRESS', 10, 1, 10000),
+      tokenResetsPerUser: readInteger('TOKEN_RESET_LIMIT_PER_USER', 10, 1, 10000),
+    },
+    allowedOrigins: originList('ALLOWED_ORIGINS'),
   };
   return loaded;
 }

@@ -1,3 +1,4 @@
+import { refuseCrossSite } from '#shared/auth/authenticate';
 import { sealSession, sessionCookie } from '#shared/auth/session';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
@@ -6,9 +7,11 @@ import { login } from '#shared/users/login';
 import { toUserResource } from '#shared/users/model';
 import { loginSchema } from '#shared/validation/user';
 
+/** Login CSRF (a page signing the visitor in as someone else) gets the cookie routes' origin check. */
 export const handler = defineHandler(async (request) => {
+  refuseCrossSite(request);
   const { username, password } = readJson(request, loginSchema);
-  const session = await login(username, password);
+  const session = await login(username, password, request.sourceIp);
   const cookie = await sealSession({ userId: session.user.id, ...session });
   return json(
     200,

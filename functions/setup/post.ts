@@ -1,8 +1,10 @@
 import { hashPassword } from '#shared/auth/password';
+import { config } from '#shared/config';
 import { forbidden } from '#shared/errors';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
+import { countAttempt } from '#shared/throttle/counter';
 import { toUserResource } from '#shared/users/model';
 import { createUser, isSetupDone } from '#shared/users/store';
 import { setupSchema } from '#shared/validation/user';
@@ -12,6 +14,12 @@ export const handler = defineHandler(async (request) => {
   const { username, password } = readJson(request, setupSchema);
   // Cheap refusal before bcrypt once setup is done; the transaction still decides a race.
   if (await isSetupDone()) throw forbidden('setup has already been done');
+  // Each attempt hashes a password: limit them per address so setup cannot be used to burn CPU.
+  await countAttempt({
+    scope: 'setup-address',
+    subject: request.sourceIp,
+    max: config().throttle.setupPerAddress,
+  });
   const user = await createUser(
     { username, passwordHash: await hashPassword(password), role: 'SUPERADMIN' },
     { firstUser: true },

@@ -1,6 +1,7 @@
 import { SESSION_COOKIE, unsealSession } from '#shared/auth/session';
 import { safeEqual, verifyToken } from '#shared/auth/token';
-import { unauthenticated } from '#shared/errors';
+import { config } from '#shared/config';
+import { forbidden, unauthenticated } from '#shared/errors';
 import type { HttpRequest } from '#shared/http/request';
 import type { UserRecord } from '#shared/users/model';
 import { getUser } from '#shared/users/store';
@@ -41,6 +42,8 @@ export async function authenticate(request: HttpRequest, options: AuthenticateOp
   }
   const cookie = request.cookies[SESSION_COOKIE];
   if (cookie === undefined) throw unauthenticated();
+  // The browser attaches the cookie to any site's request: a write must come from an allowed page.
+  if (!SAFE_METHODS.has(request.method)) refuseCrossSite(request);
   const claims = await unsealSession(cookie);
   if (!claims) throw unauthenticated();
   const user = await findConfirmed(
@@ -66,4 +69,25 @@ async function findConfirmed(
   const fresh = await getUser(userId, { consistent: true });
   if (usable(fresh)) return fresh;
   throw unauthenticated();
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export const CROSS_SITE_REFUSED = 'cross-site request refused';
+
+/**
+ * CSRF defence for requests a browser may send on another site's behalf: refused (403) when the
+ * browser says the request is cross-site (`Sec-Fetch-Site`) or names an `Origin` that is neither
+ * the service's own nor in `ALLOWED_ORIGINS`. Clients that send neither header (CLIs, ShareX,
+ * scripts) are not browsers acting for someone else and pass.
+ */
+export function refuseCrossSite(request: HttpRequest): void {
+  if (request.headers['sec-fetch-site']?.toLowerCase() === 'cross-site') throw forbidden(CROSS_SITE_REFUSED);
+  const origin = request.headers.origin;
+  if (origin === undefined) return;
+  const given = origin.toLowerCase();
+  const host = request.headers.host?.toLowerCase();
+  const own = host === undefined ? undefined : `${request.secure ? 'https' : 'http'}://${host}`;
+  const allowed = given === own || config().allowedOrigins.includes(given);
+  if (!allowed) throw forbidden(CROSS_SITE_REFUSED);
 }

@@ -83,3 +83,11 @@ export function serviceKeys(): Promise<ServiceKeys> {
   });
   return cached;
 }
+
+/**
+ * Test-only: forgets the keys loaded by this process, so a test can rotate `SERVICE_KEYS` the way a
+ * new deployment (cold start) would see it. Production code never calls this.
+ */
+export function forgetServiceKeysForTests(): void {
+  cached = undefined;
+}

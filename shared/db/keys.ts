@@ -26,3 +26,11 @@ export const userIndexRange = (fromRank: number, toRank: number) => ({
   // '$' follows '#': the bound lies after every `${toRank}#<id>`.
   to: `${toRank}$`,
 });
+/**
+ * An attempt counter: one item per limited subject (a hashed username, address or user id) and fixed
+ * window, so a new window starts from zero without anything having to reset it.
+ */
+export const throttleKey = (scope: string, subjectHash: string, windowStart: number) => ({
+  pk: `THROTTLE#${scope}#${subjectHash}`,
+  sk: `WINDOW#${windowStart}`,
+});

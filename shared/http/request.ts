@@ -17,7 +17,10 @@ export interface HttpRequest {
   secure: boolean;
 }
 
+/** Headers and cookies together (API Gateway itself stops at about 10 KB). */
 export const MAX_HEADER_BYTES = 16 * 1024;
+export const MAX_QUERY_BYTES = 4096;
+export const MAX_QUERY_PARAMETERS = 32;
 
 export function toHttpRequest(event: APIGatewayProxyEventV2, bodyLimit: number): HttpRequest {
   const headers: Record<string, string> = Object.create(null);
@@ -27,7 +30,11 @@ export function toHttpRequest(event: APIGatewayProxyEventV2, bodyLimit: number):
     headerBytes += name.length + value.length;
     headers[name.toLowerCase()] = value;
   }
+  for (const cookie of event.cookies ?? []) headerBytes += cookie.length;
   if (headerBytes > MAX_HEADER_BYTES) throw new ServiceError('too_large', 'request headers are too large');
+  const query = copyDefined(event.queryStringParameters);
+  if ((event.rawQueryString ?? '').length > MAX_QUERY_BYTES) throw invalid('query string is too long');
+  if (Object.keys(query).length > MAX_QUERY_PARAMETERS) throw invalid('too many query parameters');
 
   const body = decodeBody(event, bodyLimit);
   const forwardedProto = headers['x-forwarded-proto'];
@@ -35,7 +42,7 @@ export function toHttpRequest(event: APIGatewayProxyEventV2, bodyLimit: number):
     method: event.requestContext.http.method.toUpperCase(),
     path: event.rawPath,
     headers,
-    query: copyDefined(event.queryStringParameters),
+    query,
     pathParameters: copyDefined(event.pathParameters),
     cookies: parseCookies(event.cookies ?? (headers.cookie ? [headers.cookie] : [])),
     body,
@@ -83,6 +90,12 @@ export function parseCookies(parts: string[]): Record<string, string> {
 
 export const MAX_JSON_DEPTH = 16;
 
+/**
+ * Keys that could reach an object's prototype if parsed data were ever merged into another object:
+ * refused at any depth, whatever the route's schema, so no later code has to think about them.
+ */
+const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
 /** Parses a JSON object body and validates it; every failure is a 400 with a readable message. */
 export function readJson<const TSchema extends v.GenericSchema>(
   request: HttpRequest,
@@ -96,11 +109,16 @@ export function readJson<const TSchema extends v.GenericSchema>(
   const text = request.body.toString('utf8');
   if (jsonDepth(text) > MAX_JSON_DEPTH) throw invalid('JSON body is nested too deeply');
   let parsed: unknown;
+  let unsafeKey: string | undefined;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(text, (key, value) => {
+      if (UNSAFE_KEYS.has(key)) unsafeKey = key;
+      return value;
+    });
   } catch {
     throw invalid('body is not valid JSON');
   }
+  if (unsafeKey !== undefined) throw invalid(`${unsafeKey}: property name is not allowed`);
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw invalid('body must be a JSON object');
   }

@@ -2,6 +2,7 @@ import { verifyPassword } from '#shared/auth/password';
 import { newSessionId } from '#shared/auth/session';
 import { config } from '#shared/config';
 import { ServiceError } from '#shared/errors';
+import { countAttempt, refundAttempt, resetCounter } from '#shared/throttle/counter';
 import type { UserRecord } from '#shared/users/model';
 import { addSession, findUserByUsername } from '#shared/users/store';
 
@@ -13,13 +14,31 @@ export interface LoggedIn {
   issuedAt: number;
 }
 
-/** Checks the credentials and opens a session. Unknown user and wrong password look the same. */
-export async function login(username: string, password: string): Promise<LoggedIn> {
-  const found = await findUserByUsername(username.trim());
+/**
+ * Checks the credentials and opens a session. Unknown user and wrong password look the same.
+ * Every attempt is counted against the client address and the username before any bcrypt work, so a
+ * throttled attempt (429) costs one conditional write and no hashing; a good login clears the
+ * username's count and gives the address its attempt back, so only failures add up.
+ */
+export async function login(username: string, password: string, sourceIp: string): Promise<LoggedIn> {
+  const limits = config().throttle;
+  const name = username.trim();
+  const byAddress = await countAttempt({
+    scope: 'login-address',
+    subject: sourceIp,
+    max: limits.loginPerAddress,
+  });
+  const byUsername = await countAttempt({
+    scope: 'login-username',
+    subject: name.toLowerCase(),
+    max: limits.loginPerUsername,
+  });
+  const found = await findUserByUsername(name);
   // A user being deleted cannot sign in; it costs the same bcrypt work as an unknown one.
   const user = found?.deletingAt === undefined ? found : undefined;
   const valid = await verifyPassword(password, user?.passwordHash);
   if (!user || !valid) throw new ServiceError('unauthenticated', INVALID_CREDENTIALS);
+  await Promise.all([resetCounter(byUsername), refundAttempt(byAddress)]);
   const sessionId = newSessionId();
   const issuedAt = Date.now();
   return { user: await addSession(user, sessionId, issuedAt, config().maxSessions), sessionId, issuedAt };

@@ -1,0 +1,83 @@
+import { createHash } from 'node:crypto';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '#shared/config';
+import { documents, tableName } from '#shared/db/client';
+import { throttleKey } from '#shared/db/keys';
+import { ServiceError } from '#shared/errors';
+
+/** What is being limited, e.g. login attempts for one username. */
+export interface Limit {
+  scope: 'login-username' | 'login-address' | 'setup-address' | 'token-reset-user';
+  subject: string;
+  /** Attempts allowed per window. */
+  max: number;
+}
+
+/** A counted attempt; the caller can give it back (`refund`) or clear its counter (`reset`). */
+export interface Attempt {
+  key: { pk: string; sk: string };
+}
+
+export const TOO_MANY_ATTEMPTS = 'too many attempts, try again later';
+
+/**
+ * Counts an attempt against a limit before the work it guards is done, in one conditional
+ * UpdateItem (ADD): of any number of concurrent attempts exactly `max` per window get through, and
+ * a refused attempt writes nothing. Refused: 429 with `Retry-After` = seconds until the window ends.
+ * The item expires (TTL) after its window; the window in the key, not the TTL, decides.
+ */
+export async function countAttempt(limit: Limit, now = Date.now()): Promise<Attempt> {
+  const windowSeconds = config().throttle.windowSeconds;
+  const nowSeconds = Math.floor(now / 1000);
+  const windowStart = nowSeconds - (nowSeconds % windowSeconds);
+  const windowEnd = windowStart + windowSeconds;
+  // Hashed: bounded key size, and no typed-in usernames (or passwords typed as one) stored in the clear.
+  const subjectHash = createHash('sha256').update(limit.subject).digest('base64url');
+  const key = throttleKey(limit.scope, subjectHash, windowStart);
+  try {
+    await documents.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: key,
+        UpdateExpression: 'ADD #attempts :one SET #expiresAt = :expiresAt',
+        ConditionExpression: 'attribute_not_exists(#attempts) OR #attempts < :max',
+        ExpressionAttributeNames: { '#attempts': 'attempts', '#expiresAt': 'expiresAt' },
+        ExpressionAttributeValues: { ':one': 1, ':max': limit.max, ':expiresAt': windowEnd },
+      }),
+    );
+  } catch (error) {
+    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') {
+      throw new ServiceError('rate_limited', TOO_MANY_ATTEMPTS, {
+        'retry-after': String(Math.max(1, windowEnd - nowSeconds)),
+      });
+    }
+    throw error;
+  }
+  return { key };
+}
+
+/** Takes a counted attempt back (it turned out not to be abuse, e.g. a successful login). */
+export async function refundAttempt(attempt: Attempt): Promise<void> {
+  await documents
+    .send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: attempt.key,
+        UpdateExpression: 'ADD #attempts :minusOne',
+        // Never recreate a counter that has expired meanwhile.
+        ConditionExpression: 'attribute_exists(#attempts)',
+        ExpressionAttributeNames: { '#attempts': 'attempts' },
+        ExpressionAttributeValues: { ':minusOne': -1 },
+      }),
+    )
+    .catch(ignoreConditionFailure);
+}
+
+/** Clears the counter an attempt was counted on (e.g. a username's failures after a good login). */
+export async function resetCounter(attempt: Attempt): Promise<void> {
+  await documents.send(new DeleteCommand({ TableName: tableName, Key: attempt.key }));
+}
+
+function ignoreConditionFailure(error: unknown): void {
+  if (!(error instanceof Error) || error.name !== 'ConditionalCheckFailedException') throw error;
+}

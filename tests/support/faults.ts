@@ -1,0 +1,81 @@
+import {
+  DynamoDBServiceException,
+  ProvisionedThroughputExceededException,
+  TransactionCanceledException,
+} from '@aws-sdk/client-dynamodb';
+import { dynamodb } from '#shared/db/client';
+
+/** A failure injected on the wire for the next `times` attempts of one DynamoDB command. */
+export interface Fault {
+  command: string;
+  error: () => Error;
+  times: number;
+  /** Attempts of that command let through untouched before the fault starts. */
+  skip?: number;
+  /** Let the request reach DynamoDB first (it is applied), then lose the answer: a timeout. */
+  afterSend?: boolean;
+}
+
+/**
+ * Fault injection on the module-scope DynamoDB client (the only AWS-client mock the house rules
+ * allow): the middleware sits below the SDK's retry step, so it sees every attempt the way a real
+ * throttled or timed-out network would, and the SDK's own retry strategy reacts to it.
+ */
+export function faultInjector() {
+  const faults: Fault[] = [];
+  const attempts: string[] = [];
+  dynamodb.middlewareStack.add(
+    (next, context) => async (args) => {
+      const command = context.commandName as string;
+      attempts.push(command);
+      const fault = faults.find((candidate) => candidate.command === command && candidate.times > 0);
+      if (!fault) return next(args);
+      if (fault.skip) {
+        fault.skip--;
+        return next(args);
+      }
+      fault.times--;
+      if (fault.afterSend) await next(args);
+      throw fault.error();
+    },
+    { step: 'deserialize', name: 'injectFaults' },
+  );
+  return {
+    /** Command names of every attempt on the wire, retries included. */
+    attempts,
+    inject(fault: Fault) {
+      faults.push(fault);
+    },
+    clear() {
+      faults.length = 0;
+      attempts.length = 0;
+    },
+  };
+}
+
+export const provisionedThroughputExceeded = () =>
+  new ProvisionedThroughputExceededException({
+    message: 'injected: rate of requests exceeds throughput',
+    $metadata: {},
+  });
+
+export const throttlingException = () =>
+  new DynamoDBServiceException({
+    name: 'ThrottlingException',
+    $fault: 'client',
+    $metadata: { httpStatusCode: 400 },
+    message: 'injected: rate exceeded',
+  });
+
+/** A transaction cancelled because another one was working on the same items. */
+export const transactionConflict = (items: number) => () =>
+  new TransactionCanceledException({
+    message: 'injected: transaction cancelled',
+    $metadata: {},
+    CancellationReasons: Array.from({ length: items }, (_, index) =>
+      index === 0 ? { Code: 'TransactionConflict', Message: 'conflict' } : { Code: 'None' },
+    ),
+  });
+
+export const socketTimeout = () =>
+  Object.assign(new Error('injected: socket timed out'), { name: 'TimeoutError' });

@@ -1,0 +1,14 @@
+import { type Route, routes } from '#shared/routes';
+
+/** A concrete URL for a route (path parameters filled with an id that names nobody). */
+export function urlFor(route: Route, id = '00000000-0000-4000-8000-000000000000'): string {
+  return route.path.replace(/\{\w+\}/g, encodeURIComponent(id));
+}
+
+export const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Every route of the table, as `[label, route]` rows for `test.each`. */
+export const everyRoute = routes.map((route) => [`${route.method} ${route.path}`, route] as const);
+
+/** Routes whose requests change state (the ones a cross-site page could abuse with a cookie). */
+export const writeRoutes = everyRoute.filter(([, route]) => !SAFE_METHODS.has(route.method));

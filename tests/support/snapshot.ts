@@ -1,0 +1,34 @@
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { documents, tableName } from '#shared/db/client';
+
+/** Every item of this test file's table, keyed by `pk|sk`, each as canonical JSON. */
+export type TableSnapshot = Map<string, string>;
+
+export async function tableSnapshot(): Promise<TableSnapshot> {
+  const items = new Map<string, string>();
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await documents.send(
+      new ScanCommand({ TableName: tableName, ConsistentRead: true, ExclusiveStartKey: start }),
+    );
+    for (const item of page.Items ?? []) items.set(`${item.pk}|${item.sk}`, canonical(item));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+/** Keys of the items added, removed or changed between two snapshots. */
+export function changedKeys(before: TableSnapshot, after: TableSnapshot): string[] {
+  const keys = new Set([...before.keys(), ...after.keys()]);
+  return [...keys].filter((key) => before.get(key) !== after.get(key)).sort();
+}
+
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_, inner) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner) && !(inner instanceof Uint8Array)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a.localeCompare(b)))
+      : inner instanceof Uint8Array
+        ? Buffer.from(inner).toString('base64')
+        : inner,
+  );
+}
