@@ -83,8 +83,9 @@ interface Walk {
 }
 
 /**
- * Walks a source in order from `start`, taking `need` items that pass the filters. Without filters
- * each request is limited to exactly what is still needed, so nothing past the page is read.
+ * Walks a source in order from `start`, taking `need` items that pass the filters (and `accept`, a
+ * match made in memory). Without either each request asks for exactly what is still needed, so
+ * nothing past the page is read; with them a request asks for more, growing while matches are rare.
  */
 async function walk(
   from: Source,
@@ -92,15 +93,15 @@ async function walk(
   start: Key | undefined,
   need: number,
   keep: boolean,
-  accept: (item: Key) => boolean = () => true,
+  accept?: (item: Key) => boolean,
 ): Promise<Walk> {
   const filter = filterExpression(options);
   const items: Key[] = [];
   let taken = 0;
   let last: Key | undefined;
   let exclusiveStart = start;
+  let slack = filter || accept ? 50 : 0;
   for (;;) {
-    const remaining = need - taken;
     const result = await queryPage({
       ...(from.index ? { IndexName: from.index } : {}),
       KeyConditionExpression: from.keyCondition.KeyConditionExpression,
@@ -111,19 +112,21 @@ async function walk(
       },
       ScanIndexForward: options.order === 'asc',
       ExclusiveStartKey: exclusiveStart,
-      // One more than needed tells whether anything follows; a filter needs some slack.
-      Limit: filter ? Math.min(remaining + 50, 1000) : Math.min(remaining + 1, 10_000),
+      Limit: Math.min(need - taken + slack, 10_000),
     });
-    const page = result.Items ?? [];
-    for (const item of page) {
-      if (!accept(item)) continue;
+    for (const item of result.Items ?? []) {
+      if (accept && !accept(item)) continue;
       if (taken === need) return { items, last, more: true };
       taken++;
       last = keyOf(item, from.keyNames);
       if (keep) items.push(item);
     }
-    if (!result.LastEvaluatedKey) return { items, last, more: false };
+    // Limit reached exactly also leaves a LastEvaluatedKey: "more" may then lead to an empty page.
+    if (!result.LastEvaluatedKey || taken === need) {
+      return { items, last, more: result.LastEvaluatedKey !== undefined };
+    }
     exclusiveStart = result.LastEvaluatedKey;
+    slack = Math.min(slack * 4, 10_000);
   }
 }
 
@@ -139,7 +142,7 @@ function checkAfter(userId: string, from: Source, after: Key): Key {
 
 /**
  * One page of a user's files in any order. The first page, and a page after a cursor, read `perpage`
- * (+1) items: from the base table for id/createdAt, else `perpage` compact index entries plus a
+ * items: from the base table for id/createdAt, else `perpage` compact index entries plus a
  * BatchGet of the page. A numbered deep page first skips `(page - 1) × perpage` entries of the
  * order's compact index. The total comes from the counters, not from counting.
  */

@@ -50,7 +50,8 @@ export function fromFileItem(item: Record<string, unknown>): FileRecord {
   return file;
 }
 
-function toFileItem(userId: string, file: FileRecord) {
+/** The stored item of a file: its record, keys and index attributes (also the benchmark's fill). */
+export function toFileItem(userId: string, file: FileRecord) {
   const { maxViews, deletesAt, ...rest } = file;
   return {
     ...fileKey(userId, file.id),
