@@ -346,13 +346,19 @@ export async function countView(name: string, now = new Date()): Promise<FileRec
   return updated;
 }
 
-/** Reads items by key in pages of 100, retrying what DynamoDB leaves unprocessed; keeps key order. */
+/** Items per BatchGetItem, and how many of those run at once. */
+const BATCH_GET_SIZE = 100;
+const BATCH_GET_CONCURRENCY = 8;
+
+/** Reads items by key in batches of 100 (8 at a time), retrying what DynamoDB leaves unprocessed; keeps key order. */
 export async function batchGetFiles(keys: { pk: unknown; sk: unknown }[]): Promise<FileRecord[]> {
   const found = new Map<string, FileRecord>();
-  for (let offset = 0; offset < keys.length; offset += 100) {
-    let pending: Record<string, unknown>[] = keys
-      .slice(offset, offset + 100)
-      .map(({ pk, sk }) => ({ pk, sk }));
+  const batches: Record<string, unknown>[][] = [];
+  for (let offset = 0; offset < keys.length; offset += BATCH_GET_SIZE) {
+    batches.push(keys.slice(offset, offset + BATCH_GET_SIZE).map(({ pk, sk }) => ({ pk, sk })));
+  }
+  const readBatch = async (batch: Record<string, unknown>[]) => {
+    let pending = batch;
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** Math.min(attempt, 6)));
       const result = await documents.send(
@@ -361,7 +367,12 @@ export async function batchGetFiles(keys: { pk: unknown; sk: unknown }[]): Promi
       for (const item of result.Responses?.[tableName] ?? []) found.set(String(item.sk), fromFileItem(item));
       pending = result.UnprocessedKeys?.[tableName]?.Keys ?? [];
     }
-  }
+  };
+  let next = 0;
+  const worker = async () => {
+    while (next < batches.length) await readBatch(batches[next++] as Record<string, unknown>[]);
+  };
+  await Promise.all(Array.from({ length: Math.min(BATCH_GET_CONCURRENCY, batches.length) }, worker));
   return keys.flatMap(({ sk }) => {
     const file = found.get(String(sk));
     return file ? [file] : [];

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { TransactionConditionFailed } from '#shared/db/transact';
 import { invalid, notFound, ServiceError } from '#shared/errors';
 import type { FileRecord } from '#shared/files/model';
 import { type NameFormat, newFileId, newPublicName } from '#shared/files/names';

@@ -245,3 +245,43 @@ describe('GET /api/user/files listing', () => {
     expect(withSearch.status).toBe(400);
   });
 });
+
+describe('deep numbered pages', () => {
+  test('a filtered deep page starts exactly where paging by cursor gets to', async () => {
+    const user = await signedInUser();
+    for (let batch = 0; batch < 8; batch++) {
+      await upload(
+        user.token,
+        Array.from({ length: 32 }, (_, i) => ({
+          fileName: `f${batch}-${i}`,
+          type: i % 2 ? 'image/png' : 'application/zip',
+          content: Buffer.alloc(1 + ((i * 37) % 50)),
+        })),
+      );
+    }
+    for (const sortBy of ['createdAt', 'size']) {
+      const viaCursor: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const response = await call(
+          'GET',
+          `/api/user/files?filter=dashboard&sortBy=${sortBy}&perpage=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+          { token: user.token },
+        );
+        viaCursor.push(...response.body.page.map((file: FileResource) => file.id));
+        cursor = response.headers['x-next-cursor'];
+      } while (cursor);
+      expect(viaCursor).toHaveLength(128);
+      // Page 12 of 10 skips 110 matches: counted in bulk first, the last stretch entry by entry.
+      const deep = await call('GET', `/api/user/files?filter=dashboard&sortBy=${sortBy}&perpage=10&page=12`, {
+        token: user.token,
+      });
+      expect(deep.body.total).toBe(128);
+      expect(deep.body.page.map((file: FileResource) => file.id)).toEqual(viaCursor.slice(110, 120));
+      const unfiltered = await call('GET', `/api/user/files?sortBy=${sortBy}&perpage=25&page=11`, {
+        token: user.token,
+      });
+      expect(unfiltered.body.page).toHaveLength(6);
+    }
+  });
+});
