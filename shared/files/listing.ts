@@ -1,9 +1,9 @@
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { FILE_PREFIX, filesPartition, userKey } from '#shared/db/keys';
 import { invalid } from '#shared/errors';
-import { indexAttributes, SEARCH_INDEX, SORT_INDEXES, searchableValue } from '#shared/files/indexing';
+import { SEARCH_INDEX, SORT_INDEXES, searchableValue } from '#shared/files/indexing';
 import type { FileRecord, FileStats, ListFilter, SearchField, SortField } from '#shared/files/model';
-import { batchGetFiles, fromFileItem, getFileStats, queryPage } from '#shared/files/store';
+import { batchGetFiles, batchGetItems, fromFileItem, getFileStats, queryPage } from '#shared/files/store';
 
 type Key = Record<string, NativeAttributeValue>;
 
@@ -222,8 +222,8 @@ export interface SearchOptions extends Omit<ListOptions, 'after'> {
 /**
  * A search reads the search index (keys, flags and the lowercased searchable fields; a few dozen bytes
  * per file) in id order and matches in memory; DynamoDB cannot match substrings on a key. In
- * id/createdAt order it stops once the requested page is full. In another order every match is
- * read (one item per match) and sorted by the same encoding as that order's index.
+ * id/createdAt order it stops once the requested page is full. In another order the order's sort
+ * key of every match is read (one small item read per match), and then the page.
  */
 export async function searchFiles(userId: string, options: SearchOptions): Promise<FileRecord[]> {
   const query = options.query.toLowerCase();
@@ -236,10 +236,14 @@ export async function searchFiles(userId: string, options: SearchOptions): Promi
     return batchGetFiles(found.items.slice(skipped) as { pk: string; sk: string }[]);
   }
   const found = await walk(from, options, undefined, Number.MAX_SAFE_INTEGER, true, accept);
+  // Only the order's own sort key of each match, then the page itself.
   const sortKey = `${index}sk`;
   const direction = options.order === 'asc' ? 1 : -1;
-  const files = (await batchGetFiles(found.items as { pk: string; sk: string }[]))
-    .map((file) => ({ file, key: String(indexAttributes(userId, file)[sortKey]) }))
-    .sort((a, b) => (a.key < b.key ? -direction : a.key > b.key ? direction : 0));
-  return files.slice(skipped, skipped + options.perpage).map(({ file }) => file);
+  const ranked = (await batchGetItems(found.items as { pk: string; sk: string }[], [sortKey])).sort(
+    (a, b) => {
+      const [x, y] = [String(a[sortKey]), String(b[sortKey])];
+      return x < y ? -direction : x > y ? direction : 0;
+    },
+  );
+  return batchGetFiles(ranked.slice(skipped, skipped + options.perpage) as { pk: string; sk: string }[]);
 }

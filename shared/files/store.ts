@@ -350,21 +350,35 @@ export async function countView(name: string, now = new Date()): Promise<FileRec
 const BATCH_GET_SIZE = 100;
 const BATCH_GET_CONCURRENCY = 8;
 
-/** Reads items by key in batches of 100 (8 at a time), retrying what DynamoDB leaves unprocessed; keeps key order. */
-export async function batchGetFiles(keys: { pk: unknown; sk: unknown }[]): Promise<FileRecord[]> {
-  const found = new Map<string, FileRecord>();
+/**
+ * Reads items by key in batches of 100 (8 at a time), retrying what DynamoDB leaves unprocessed.
+ * Returns the items found, in key order; `attributes` limits what is sent back.
+ */
+export async function batchGetItems(
+  keys: { pk: unknown; sk: unknown }[],
+  attributes?: string[],
+): Promise<Record<string, unknown>[]> {
+  const found = new Map<string, Record<string, unknown>>();
   const batches: Record<string, unknown>[][] = [];
   for (let offset = 0; offset < keys.length; offset += BATCH_GET_SIZE) {
     batches.push(keys.slice(offset, offset + BATCH_GET_SIZE).map(({ pk, sk }) => ({ pk, sk })));
   }
+  const projection = attributes
+    ? {
+        ProjectionExpression: ['pk', 'sk', ...attributes].map((_, index) => `#p${index}`).join(', '),
+        ExpressionAttributeNames: Object.fromEntries(
+          ['pk', 'sk', ...attributes].map((name, index) => [`#p${index}`, name]),
+        ),
+      }
+    : {};
   const readBatch = async (batch: Record<string, unknown>[]) => {
     let pending = batch;
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** Math.min(attempt, 6)));
       const result = await documents.send(
-        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } }),
+        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ...projection } } }),
       );
-      for (const item of result.Responses?.[tableName] ?? []) found.set(String(item.sk), fromFileItem(item));
+      for (const item of result.Responses?.[tableName] ?? []) found.set(String(item.sk), item);
       pending = result.UnprocessedKeys?.[tableName]?.Keys ?? [];
     }
   };
@@ -374,9 +388,13 @@ export async function batchGetFiles(keys: { pk: unknown; sk: unknown }[]): Promi
   };
   await Promise.all(Array.from({ length: Math.min(BATCH_GET_CONCURRENCY, batches.length) }, worker));
   return keys.flatMap(({ sk }) => {
-    const file = found.get(String(sk));
-    return file ? [file] : [];
+    const item = found.get(String(sk));
+    return item ? [item] : [];
   });
+}
+
+export async function batchGetFiles(keys: { pk: unknown; sk: unknown }[]): Promise<FileRecord[]> {
+  return (await batchGetItems(keys)).map(fromFileItem);
 }
 
 /** One page of a query, as DynamoDB returns it (the listing code walks these). */
