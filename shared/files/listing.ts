@@ -113,6 +113,8 @@ async function walk(
       ScanIndexForward: options.order === 'asc',
       ExclusiveStartKey: exclusiveStart,
       Limit: Math.min(need - taken + slack, 10_000),
+      // Skipping needs only where it stops: the keys, not the projected search fields.
+      ...(keep || accept ? {} : { ProjectionExpression: from.keyNames.join(', ') }),
     });
     for (const item of result.Items ?? []) {
       if (accept && !accept(item)) continue;
@@ -134,6 +136,7 @@ function checkAfter(userId: string, from: Source, after: Key): Key {
   const names = Object.keys(after).sort();
   const valid =
     after.pk === userKey(userId).pk &&
+    (from.index === undefined || after[`${from.index}pk`] === filesPartition(userId)) &&
     names.join() === [...from.keyNames].sort().join() &&
     names.every((name) => typeof after[name] === 'string');
   if (!valid) throw invalid('invalid cursor');
@@ -167,13 +170,9 @@ export async function listFiles(userId: string, options: ListOptions): Promise<F
   };
 }
 
-/** Below this many entries still to skip, the skip reads entries instead of counting them. */
-const COUNTED_SKIP_MIN = 100;
-
 /**
- * The key to start a numbered page after: undefined for page 1, null past the end. The bulk of the
- * skip runs as `Select: COUNT` queries limited to what is still to skip: DynamoDB reads the compact
- * entries but sends none back, and a limit on evaluated entries can never overshoot the matches.
+ * The key to start a numbered page after: undefined for page 1, null past the end. The skip walks
+ * the order's compact index asking only for the keys back.
  */
 async function skip(
   userId: string,
@@ -182,37 +181,12 @@ async function skip(
 ): Promise<Key | undefined | null> {
   const count = (options.page - 1) * options.perpage;
   if (count === 0) return undefined;
-  const from = source(userId, skipIndex);
-  const filter = filterExpression(options);
-  let skipped = 0;
-  let start: Key | undefined;
-  while (count - skipped >= COUNTED_SKIP_MIN || (!filter && skipped < count)) {
-    const result = await queryPage({
-      IndexName: skipIndex,
-      Select: 'COUNT',
-      KeyConditionExpression: from.keyCondition.KeyConditionExpression,
-      ...(filter ? { FilterExpression: filter.FilterExpression } : {}),
-      ExpressionAttributeValues: {
-        ...from.keyCondition.ExpressionAttributeValues,
-        ...filter?.ExpressionAttributeValues,
-      },
-      ScanIndexForward: options.order === 'asc',
-      ExclusiveStartKey: start,
-      Limit: Math.min(count - skipped, 100_000),
-    });
-    skipped += result.Count ?? 0;
-    if (!result.LastEvaluatedKey) return null;
-    start = result.LastEvaluatedKey;
-  }
-  let last = start;
-  if (skipped < count) {
-    const rest = await walk(from, options, start, count - skipped, false);
-    if (!rest.more || !rest.last) return null;
-    last = rest.last;
-  }
+  const skipped = await walk(source(userId, skipIndex), options, undefined, count, false);
+  if (!skipped.more || !skipped.last) return null;
   const { index } = SORT_INDEXES[options.sortBy];
-  return index === undefined ? { pk: last?.pk, sk: last?.sk } : (last as Key);
+  return index === undefined ? { pk: skipped.last.pk, sk: skipped.last.sk } : skipped.last;
 }
+
 export interface SearchOptions extends Omit<ListOptions, 'after'> {
   field: SearchField;
   /** Matched case-insensitively as a substring. */

@@ -217,6 +217,13 @@ async function runCases(library: number): Promise<void> {
       async () => (await listFiles(userId, base({ sortBy, page: last }))).files,
     );
   }
+  const filteredPage = Math.floor(middle / 2);
+  await measure(
+    library,
+    `deep page ${filteredPage} filter=dashboard sortBy=size`,
+    async () =>
+      (await listFiles(userId, base({ sortBy: 'size', filter: 'dashboard', page: filteredPage }))).files,
+  );
   await measure(
     library,
     'first page filter=dashboard&favorite=true',
@@ -229,7 +236,7 @@ async function runCases(library: number): Promise<void> {
   await measure(library, 'search originalName "zebra-77" (few matches)', search('zebra-77'));
   await measure(library, 'search originalName "holiday" (10% match)', search('holiday'));
   await measure(library, 'search originalName "holiday" sortBy=size', search('holiday', { sortBy: 'size' }));
-  await measure(library, 'search type "pdf" page 20', search('pdf', { page: 20 }));
+  await measure(library, 'search originalName "pdf" page 20', search('pdf', { page: 20 }));
 }
 
 let filled = 0;
