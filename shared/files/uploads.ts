@@ -177,8 +177,7 @@ export async function completeUpload(user: Uploader, uploadId: string): Promise<
   } catch (error) {
     await deleteObjects([file.objectKey]);
     // The pending item is the transaction's second item: gone means completed by a racing call.
-    if (error instanceof Error && error.name === 'TransactionConditionFailed')
-      throw notFound('upload not found');
+    if (error instanceof TransactionConditionFailed) throw notFound('upload not found');
     throw error;
   }
   await deleteObjects([upload.objectKey]);
