@@ -16,7 +16,15 @@ export interface Route {
   hashesPasswords: boolean;
   /** Reads the service keys (session seal password, token key). */
   usesKeys: boolean;
+  /**
+   * Access to the files bucket; absent means `none`. `read`: GetObject (presigned downloads, sizes).
+   * `write`: also PutObject, CopyObject and DeleteObject (uploads, presigned PUT URLs, deletes).
+   * A presigned URL carries the function's own permission, so it needs the grant it hands out.
+   */
+  bucket?: 'none' | 'read' | 'write';
 }
+
+export const bucketAccess = (route: Route) => route.bucket ?? 'none';
 
 export const routes: readonly Route[] = [
   {
@@ -138,6 +146,75 @@ export const routes: readonly Route[] = [
     table: 'write',
     hashesPasswords: false,
     usesKeys: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/upload',
+    handler: 'files/upload',
+    table: 'write',
+    hashesPasswords: false,
+    usesKeys: true,
+    bucket: 'write',
+  },
+  {
+    method: 'GET',
+    path: '/api/user/files',
+    handler: 'files/list',
+    table: 'read',
+    hashesPasswords: false,
+    usesKeys: true,
+  },
+  {
+    method: 'POST',
+    path: '/api/user/files/uploads',
+    handler: 'files/upload-start',
+    table: 'write',
+    hashesPasswords: false,
+    usesKeys: true,
+    bucket: 'write',
+  },
+  {
+    method: 'POST',
+    path: '/api/user/files/uploads/{id}/complete',
+    handler: 'files/upload-complete',
+    table: 'write',
+    hashesPasswords: false,
+    usesKeys: true,
+    bucket: 'write',
+  },
+  {
+    method: 'GET',
+    path: '/api/user/files/{id}',
+    handler: 'files/get',
+    table: 'read',
+    hashesPasswords: false,
+    usesKeys: true,
+  },
+  {
+    method: 'PATCH',
+    path: '/api/user/files/{id}',
+    handler: 'files/patch',
+    table: 'write',
+    hashesPasswords: false,
+    usesKeys: true,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/user/files/{id}',
+    handler: 'files/delete',
+    table: 'write',
+    hashesPasswords: false,
+    usesKeys: true,
+    bucket: 'write',
+  },
+  {
+    method: 'GET',
+    path: '/raw/{name}',
+    handler: 'files/raw',
+    table: 'write',
+    hashesPasswords: false,
+    usesKeys: false,
+    bucket: 'read',
   },
 ];
 

@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { ensureTable, localClient, startDynamoDbLocal } from './dynamodb.ts';
 import { loadOrCreateLocalKeys } from './keys.ts';
+import { startS3Local } from './s3.ts';
 
 /**
- * `npm start`: DynamoDB Local persisting under DATA_DIR, the table from the shared definition, the
+ * `npm start`: DynamoDB Local persisting under DATA_DIR, an S3-compatible server (s3rver) persisting
+ * under DATA_DIR/s3 with the files bucket, the table from the shared definition, the
  * service keys from DATA_DIR (or SERVICE_KEYS), a first SUPERADMIN when there is no user, and the
  * HTTP server that turns requests into payload-2.0 events for the handler modules.
  */
@@ -20,11 +22,18 @@ const dynamo = await startDynamoDbLocal({
 process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
 process.env.TABLE_NAME ??= 'file-service';
 process.env.SERVICE_KEYS ??= loadOrCreateLocalKeys(dataDir);
+process.env.BUCKET_NAME ??= 'file-service-files';
+const s3 = await startS3Local({
+  directory: resolve(dataDir, 's3'),
+  bucketName: process.env.BUCKET_NAME,
+  ...(process.env.S3_PORT ? { port: Number(process.env.S3_PORT) } : {}),
+});
+process.env.S3_ENDPOINT = s3.endpoint;
 
 const stop = async (signal: string) => {
   console.log(`${signal}: stopping`);
   server.close();
-  await dynamo.stop();
+  await Promise.all([dynamo.stop(), s3.stop()]);
   process.exit(0);
 };
 process.once('SIGINT', stop);

@@ -22,6 +22,19 @@ export interface TableDefinition {
   timeToLiveAttribute: string;
 }
 
+/**
+ * File indexes: partitioned by `FILES#<userId>`, sorted by an encoded value with the file id as
+ * tiebreak. They project only the keys plus the two filter flags, so skipping to a deep page reads a
+ * few dozen bytes per file; the page itself is then read from the base table.
+ */
+const FILE_FLAGS = ['favorite', 'media'];
+const fileIndex = (name: string, projection: string[]): IndexDefinition => ({
+  name,
+  partitionKey: { name: `${name}pk`, type: 'S' },
+  sortKey: { name: `${name}sk`, type: 'S' },
+  projection,
+});
+
 export const tableDefinition: TableDefinition = {
   partitionKey: { name: 'pk', type: 'S' },
   sortKey: { name: 'sk', type: 'S' },
@@ -33,6 +46,16 @@ export const tableDefinition: TableDefinition = {
       sortKey: { name: 'gsi1sk', type: 'S' },
       projection: 'ALL',
     },
+    // Files (see files/indexing.ts): gsi2 orders by id (= createdAt) and carries the search fields.
+    fileIndex('gsi2', [...FILE_FLAGS, 'gsi5sk', 'gsi6sk', 'gsi8sk']),
+    fileIndex('gsi3', FILE_FLAGS), // updatedAt
+    fileIndex('gsi4', FILE_FLAGS), // deletesAt
+    fileIndex('gsi5', FILE_FLAGS), // name
+    fileIndex('gsi6', FILE_FLAGS), // originalName
+    fileIndex('gsi7', FILE_FLAGS), // size
+    fileIndex('gsi8', FILE_FLAGS), // type
+    fileIndex('gsi9', FILE_FLAGS), // views
+    fileIndex('gsi10', FILE_FLAGS), // favorite
   ],
   timeToLiveAttribute: 'expiresAt',
 };

@@ -1,0 +1,15 @@
+import { authenticate } from '#shared/auth/authenticate';
+import { requireFile } from '#shared/files/access';
+import { toFileResource } from '#shared/files/model';
+import { getFile } from '#shared/files/store';
+import { defineHandler } from '#shared/http/handler';
+import { requestOrigin } from '#shared/http/origin';
+import { json } from '#shared/http/response';
+import { fileIdOf } from '#shared/validation/files';
+
+/** The key holds the caller's id: another user's file is simply not found. */
+export const handler = defineHandler(async (request) => {
+  const { user } = await authenticate(request);
+  const file = requireFile(await getFile(user.id, fileIdOf(request.pathParameters.id)));
+  return json(200, toFileResource(file, requestOrigin(request)));
+});

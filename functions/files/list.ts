@@ -1,0 +1,45 @@
+import { authenticate } from '#shared/auth/authenticate';
+import { decodeCursor, encodeCursor } from '#shared/db/cursor';
+import { invalid } from '#shared/errors';
+import { cursorScope, type ListOptions, listFiles, searchFiles } from '#shared/files/listing';
+import { toFileResource } from '#shared/files/model';
+import { defineHandler } from '#shared/http/handler';
+import { requestOrigin } from '#shared/http/origin';
+import { validate } from '#shared/http/request';
+import { json } from '#shared/http/response';
+import { listQuerySchema } from '#shared/validation/files';
+
+export const handler = defineHandler(async (request) => {
+  const { user } = await authenticate(request);
+  const query = validate(listQuerySchema, request.query);
+  const origin = requestOrigin(request);
+  const options: ListOptions = {
+    sortBy: query.sortBy,
+    order: query.order,
+    filter: query.filter,
+    favoriteOnly: query.favorite,
+    perpage: query.perpage,
+    page: query.page,
+  };
+  const searchQuery = query.searchQuery?.trim();
+  if (searchQuery) {
+    if (query.cursor !== undefined) throw invalid('cursor cannot be combined with searchQuery');
+    const files = await searchFiles(user.id, { ...options, field: query.searchField, query: searchQuery });
+    return json(200, {
+      page: files.map((file) => toFileResource(file, origin)),
+      search: { field: query.searchField, query: searchQuery },
+    });
+  }
+  const scope = cursorScope(user.id, options);
+  if (query.cursor !== undefined) options.after = await decodeCursor(scope, query.cursor);
+  const result = await listFiles(user.id, options);
+  return json(
+    200,
+    {
+      page: result.files.map((file) => toFileResource(file, origin)),
+      total: result.total,
+      pages: Math.ceil(result.total / options.perpage),
+    },
+    { headers: result.nextKey ? { 'x-next-cursor': await encodeCursor(scope, result.nextKey) } : {} },
+  );
+});

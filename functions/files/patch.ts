@@ -1,0 +1,16 @@
+import { authenticate } from '#shared/auth/authenticate';
+import { toFileResource } from '#shared/files/model';
+import { updateFile } from '#shared/files/store';
+import { defineHandler } from '#shared/http/handler';
+import { requestOrigin } from '#shared/http/origin';
+import { readJson } from '#shared/http/request';
+import { json } from '#shared/http/response';
+import { fileIdOf, patchFileSchema } from '#shared/validation/files';
+
+export const handler = defineHandler(async (request) => {
+  const { user } = await authenticate(request);
+  const fileId = fileIdOf(request.pathParameters.id);
+  const changes = readJson(request, patchFileSchema);
+  const file = await updateFile(user.id, fileId, changes);
+  return json(200, toFileResource(file, requestOrigin(request)));
+});

@@ -1,0 +1,21 @@
+import { authenticate } from '#shared/auth/authenticate';
+import { startUpload } from '#shared/files/uploads';
+import { defineHandler } from '#shared/http/handler';
+import { readJson } from '#shared/http/request';
+import { json } from '#shared/http/response';
+import { readUploadOptions, startUploadSchema } from '#shared/validation/files';
+
+/** Starts a presigned upload for a file too large for `/api/upload`; same `x-zipline-*` options. */
+export const handler = defineHandler(async (request) => {
+  const { user } = await authenticate(request);
+  const options = readUploadOptions(request.headers);
+  const file = readJson(request, startUploadSchema);
+  const upload = await startUpload(user, file, options);
+  return json(200, {
+    id: upload.id,
+    url: upload.url,
+    method: 'PUT',
+    headers: { 'content-type': file.type },
+    expiresAt: upload.expiresAt,
+  });
+});

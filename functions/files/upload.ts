@@ -1,0 +1,42 @@
+import { basename } from 'node:path';
+import { authenticate } from '#shared/auth/authenticate';
+import { toFileResource } from '#shared/files/model';
+import { storeFiles } from '#shared/files/uploads';
+import { defineHandler } from '#shared/http/handler';
+import { readFileParts } from '#shared/http/multipart';
+import { requestOrigin } from '#shared/http/origin';
+import { validate } from '#shared/http/request';
+import { json } from '#shared/http/response';
+import { fileNameSchema, MIME_TYPE, readUploadOptions } from '#shared/validation/files';
+
+/**
+ * Lambda takes at most 6 MB of request payload, and API Gateway base64-encodes a binary body (4/3),
+ * so 4 MiB of multipart body (5.6 MB encoded, plus headers) is what surely arrives; beyond it: 413,
+ * and larger files go through a presigned upload (`POST /api/user/files/uploads`).
+ */
+export const UPLOAD_BODY_LIMIT = 4 * 1024 * 1024;
+/** One transaction records a whole upload: 2 items per file plus the counters, within 100. */
+export const MAX_FILES_PER_UPLOAD = 32;
+
+export const handler = defineHandler(
+  async (request) => {
+    const { user } = await authenticate(request);
+    const options = readUploadOptions(request.headers);
+    const parts = await readFileParts(request, { files: MAX_FILES_PER_UPLOAD });
+    const incoming = parts.map((part) => ({
+      // Browsers send a bare name, some clients a path: keep the last segment.
+      originalName: validate(fileNameSchema, basename(part.fileName.replaceAll('\\', '/')) || 'file'),
+      type: MIME_TYPE.test(part.mimeType) ? part.mimeType.toLowerCase() : 'application/octet-stream',
+      bytes: part.bytes,
+    }));
+    const files = await storeFiles(user, incoming, options);
+    const origin = requestOrigin(request);
+    return json(200, {
+      files: files.map((file) => {
+        const { id, name, type, url } = toFileResource(file, origin);
+        return { id, name, type, url };
+      }),
+    });
+  },
+  { bodyLimit: UPLOAD_BODY_LIMIT },
+);

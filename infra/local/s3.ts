@@ -1,0 +1,32 @@
+import { mkdirSync } from 'node:fs';
+import S3rver from 's3rver';
+
+export interface S3Local {
+  /** Path-style endpoint for `S3_ENDPOINT`. */
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+/** Lets a browser (the dashboard) PUT to presigned upload URLs and follow download redirects. */
+const CORS = `<CORSConfiguration><CORSRule><AllowedOrigin>*</AllowedOrigin><AllowedMethod>GET</AllowedMethod><AllowedMethod>PUT</AllowedMethod><AllowedMethod>HEAD</AllowedMethod><AllowedHeader>*</AllowedHeader><MaxAgeSeconds>600</MaxAgeSeconds></CORSRule></CORSConfiguration>`;
+
+/**
+ * Starts s3rver, an S3-compatible server in this process, storing objects under `directory` and
+ * creating `bucketName` if needed, so the service's S3 code runs unchanged against it.
+ */
+export async function startS3Local(options: {
+  directory: string;
+  bucketName: string;
+  port?: number;
+}): Promise<S3Local> {
+  mkdirSync(options.directory, { recursive: true });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: options.port ?? 0,
+    silent: true,
+    directory: options.directory,
+    configureBuckets: [{ name: options.bucketName, configs: [CORS] }],
+  });
+  const { port } = await server.run();
+  return { endpoint: `http://127.0.0.1:${port}`, stop: () => server.close() };
+}

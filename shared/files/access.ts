@@ -1,0 +1,33 @@
+import { notFound } from '#shared/errors';
+import type { FileRecord } from '#shared/files/model';
+import { deleteObjects, presignDownload } from '#shared/files/objects';
+import { countView, deleteFileRecord } from '#shared/files/store';
+
+/**
+ * A download: counts the view (refused when the file is unknown, expired or out of views, all alike
+ * a 404) and answers a short-lived presigned URL for the bytes.
+ */
+export async function openDownload(name: string): Promise<string> {
+  const file = await countView(name);
+  if (!file) throw notFound('file not found');
+  return presignDownload(
+    file.objectKey,
+    file.type,
+    file.downloadAsOriginalName ? file.originalName : file.name,
+  );
+}
+
+/**
+ * Deletes the metadata (and the counters' share) first, then the bytes: a failure between the two
+ * leaves an unreferenced object, never a listed file without bytes.
+ */
+export async function deleteFile(userId: string, fileId: string): Promise<FileRecord> {
+  const file = await deleteFileRecord(userId, fileId);
+  await deleteObjects([file.objectKey]);
+  return file;
+}
+
+export const requireFile = (file: FileRecord | undefined): FileRecord => {
+  if (!file) throw notFound('file not found');
+  return file;
+};

@@ -1,0 +1,89 @@
+/** A file's metadata as stored (minus the generic key and index attributes). */
+export interface FileRecord {
+  id: string;
+  /** Public, unique name: the download URL is `/raw/<name>`. */
+  name: string;
+  /** The client's file name; private to the owner. */
+  originalName: string;
+  size: number;
+  type: string;
+  views: number;
+  maxViews: number | null;
+  favorite: boolean;
+  createdAt: string;
+  updatedAt: string;
+  deletesAt: string | null;
+  /** Downloads are named `originalName` instead of `name` (`x-zipline-original-name: true`). */
+  downloadAsOriginalName: boolean;
+  objectKey: string;
+  /** Bumped by every metadata change: the optimistic lock of PATCH and DELETE. */
+  version: number;
+}
+
+/** The File resource of the API: no owner id, no storage details. */
+export interface FileResource {
+  id: string;
+  name: string;
+  originalName: string;
+  size: number;
+  type: string;
+  views: number;
+  maxViews: number | null;
+  favorite: boolean;
+  createdAt: string;
+  updatedAt: string;
+  deletesAt: string | null;
+  url: string;
+}
+
+export const downloadPath = (name: string) => `/raw/${encodeURIComponent(name)}`;
+
+export function toFileResource(file: FileRecord, baseUrl: string): FileResource {
+  return {
+    id: file.id,
+    name: file.name,
+    originalName: file.originalName,
+    size: file.size,
+    type: file.type,
+    views: file.views,
+    maxViews: file.maxViews,
+    favorite: file.favorite,
+    createdAt: file.createdAt,
+    updatedAt: file.updatedAt,
+    deletesAt: file.deletesAt,
+    url: `${baseUrl}${downloadPath(file.name)}`,
+  };
+}
+
+export const SORT_FIELDS = [
+  'id',
+  'createdAt',
+  'updatedAt',
+  'deletesAt',
+  'name',
+  'originalName',
+  'size',
+  'type',
+  'views',
+  'favorite',
+] as const;
+export type SortField = (typeof SORT_FIELDS)[number];
+
+export const SEARCH_FIELDS = ['name', 'originalName', 'type', 'id'] as const;
+export type SearchField = (typeof SEARCH_FIELDS)[number];
+
+/** `dashboard` keeps what the dashboard previews; `none` (no folder or tag) is every file here. */
+export const LIST_FILTERS = ['all', 'none', 'dashboard'] as const;
+export type ListFilter = (typeof LIST_FILTERS)[number];
+
+const MEDIA_TYPE = /^(image|video|audio|text)\//i;
+export const isMedia = (type: string) => MEDIA_TYPE.test(type);
+
+/** Per-user counters, kept exact by the transactions that write file metadata. */
+export interface FileStats {
+  files: number;
+  bytes: number;
+  favorites: number;
+  media: number;
+  favoriteMedia: number;
+}

@@ -1,0 +1,455 @@
+import {
+  BatchGetCommand,
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  type QueryCommandInput,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { documents, tableName } from '#shared/db/client';
+import { fileKey, fileNameKey, fileStatsKey, uploadKey } from '#shared/db/keys';
+import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
+import { notFound, ServiceError } from '#shared/errors';
+import { indexAttributes, viewsSortKey } from '#shared/files/indexing';
+import { type FileRecord, type FileStats, isMedia } from '#shared/files/model';
+import type { QuotaLimits } from '#shared/files/quota';
+
+export const QUOTA_EXCEEDED = 'this upload would exceed your quota';
+
+/** A public name that another file already has; the caller may pick another and retry. */
+export class NameTaken extends Error {
+  constructor(readonly fileName: string) {
+    super(`a file named ${fileName} already exists`);
+    this.name = 'NameTaken';
+  }
+}
+
+const FILE_ATTRIBUTES = [
+  'id',
+  'name',
+  'originalName',
+  'size',
+  'type',
+  'views',
+  'maxViews',
+  'favorite',
+  'createdAt',
+  'updatedAt',
+  'deletesAt',
+  'downloadAsOriginalName',
+  'objectKey',
+  'version',
+] as const satisfies readonly (keyof FileRecord)[];
+
+export function fromFileItem(item: Record<string, unknown>): FileRecord {
+  const file = Object.fromEntries(FILE_ATTRIBUTES.map((name) => [name, item[name]])) as unknown as FileRecord;
+  // Absent means "no limit" / "never": a null is never stored, so conditions can use attribute_not_exists.
+  file.maxViews ??= null;
+  file.deletesAt ??= null;
+  return file;
+}
+
+/** The stored item of a file: its record, keys and index attributes (also the benchmark's fill). */
+export function toFileItem(userId: string, file: FileRecord) {
+  const { maxViews, deletesAt, ...rest } = file;
+  return {
+    ...fileKey(userId, file.id),
+    entity: 'FILE',
+    ...rest,
+    ...(maxViews === null ? {} : { maxViews }),
+    ...(deletesAt === null ? {} : { deletesAt }),
+    ...indexAttributes(userId, file),
+  };
+}
+
+function statsOf(files: FileRecord[], sign: 1 | -1): FileStats {
+  const stats: FileStats = { files: 0, bytes: 0, favorites: 0, media: 0, favoriteMedia: 0 };
+  for (const file of files) {
+    const media = isMedia(file.type);
+    stats.files += sign;
+    stats.bytes += sign * file.size;
+    if (file.favorite) stats.favorites += sign;
+    if (media) stats.media += sign;
+    if (file.favorite && media) stats.favoriteMedia += sign;
+  }
+  return stats;
+}
+
+/** Checks a quota before any byte is stored; the transaction below is what enforces it. */
+export function assertWithinQuota(limits: QuotaLimits, stats: Pick<FileStats, 'files' | 'bytes'>): void {
+  if (
+    (limits.maxFiles !== undefined && stats.files > limits.maxFiles) ||
+    (limits.maxBytes !== undefined && stats.bytes > limits.maxBytes)
+  ) {
+    throw new ServiceError('too_large', QUOTA_EXCEEDED);
+  }
+}
+
+/** The counters update of a transaction; with limits it fails when the result would exceed them. */
+function statsUpdate(userId: string, delta: FileStats, limits?: QuotaLimits) {
+  const conditions: string[] = [];
+  const values: Record<string, number> = {
+    ':files': delta.files,
+    ':bytes': delta.bytes,
+    ':favorites': delta.favorites,
+    ':media': delta.media,
+    ':favoriteMedia': delta.favoriteMedia,
+  };
+  if (limits?.maxFiles !== undefined) {
+    conditions.push('(attribute_not_exists(#files) OR #files <= :filesLimit)');
+    values[':filesLimit'] = limits.maxFiles - delta.files;
+  }
+  if (limits?.maxBytes !== undefined) {
+    conditions.push('(attribute_not_exists(#bytes) OR #bytes <= :bytesLimit)');
+    values[':bytesLimit'] = limits.maxBytes - delta.bytes;
+  }
+  return {
+    Update: {
+      TableName: tableName,
+      Key: fileStatsKey(userId),
+      UpdateExpression:
+        'ADD #files :files, #bytes :bytes, favorites :favorites, media :media, favoriteMedia :favoriteMedia',
+      ExpressionAttributeNames: { '#files': 'files', '#bytes': 'bytes' },
+      ExpressionAttributeValues: values,
+      ...(conditions.length ? { ConditionExpression: conditions.join(' AND ') } : {}),
+    },
+  };
+}
+
+type TransactItem = Parameters<typeof transactWrite>[0][number];
+
+/**
+ * Records new files: each file item, the claim on its public name and the owner's counters, in one
+ * transaction that also enforces the quota. `extra` joins the same transaction (completing a
+ * presigned upload deletes its pending item there, so an upload completes once).
+ */
+export async function insertFiles(
+  userId: string,
+  files: FileRecord[],
+  limits: QuotaLimits,
+  extra: TransactItem[] = [],
+): Promise<void> {
+  const items: TransactItem[] = [
+    statsUpdate(userId, statsOf(files, 1), limits),
+    ...extra,
+    ...files.flatMap((file) => [
+      {
+        Put: {
+          TableName: tableName,
+          Item: toFileItem(userId, file),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Put: {
+          TableName: tableName,
+          Item: { ...fileNameKey(file.name), userId, fileId: file.id },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    ]),
+  ];
+  try {
+    await transactWrite(items);
+  } catch (error) {
+    if (!(error instanceof TransactionConditionFailed)) throw error;
+    if (error.failedIndexes.includes(0)) throw new ServiceError('too_large', QUOTA_EXCEEDED);
+    const firstFile = 1 + extra.length;
+    const nameIndex = error.failedIndexes.find(
+      (index) => index >= firstFile && (index - firstFile) % 2 === 1,
+    );
+    if (nameIndex !== undefined) {
+      throw new NameTaken((files[(nameIndex - firstFile - 1) / 2] as FileRecord).name);
+    }
+    throw error;
+  }
+}
+
+export async function getFile(
+  userId: string,
+  fileId: string,
+  options: { consistent?: boolean } = {},
+): Promise<FileRecord | undefined> {
+  const result = await documents.send(
+    new GetCommand({
+      TableName: tableName,
+      Key: fileKey(userId, fileId),
+      ConsistentRead: options.consistent,
+    }),
+  );
+  return result.Item ? fromFileItem(result.Item) : undefined;
+}
+
+export async function getFileStats(userId: string): Promise<FileStats> {
+  const result = await documents.send(new GetCommand({ TableName: tableName, Key: fileStatsKey(userId) }));
+  const item = result.Item ?? {};
+  return {
+    files: Number(item.files ?? 0),
+    bytes: Number(item.bytes ?? 0),
+    favorites: Number(item.favorites ?? 0),
+    media: Number(item.media ?? 0),
+    favoriteMedia: Number(item.favoriteMedia ?? 0),
+  };
+}
+
+export interface FileChanges {
+  favorite?: boolean;
+  originalName?: string;
+  maxViews?: number | null;
+  deletesAt?: string | null;
+}
+
+const MAX_ATTEMPTS = 5;
+
+/**
+ * Applies a PATCH. The write is conditional on the version it was computed from and retried on a
+ * concurrent change, so no update is lost; a change of `favorite` moves the counters in the same
+ * transaction. Views are counted with ADD and never bump the version, so downloads do not conflict.
+ */
+export async function updateFile(userId: string, fileId: string, changes: FileChanges): Promise<FileRecord> {
+  for (let attempt = 1; ; attempt++) {
+    const current = await getFile(userId, fileId, { consistent: true });
+    if (!current) throw notFound('file not found');
+    const next: FileRecord = { ...current, ...changes, updatedAt: new Date().toISOString() };
+    next.version = current.version + 1;
+    const indexes = indexAttributes(userId, next);
+    const sets: Record<string, unknown> = {
+      updatedAt: next.updatedAt,
+      version: next.version,
+      favorite: next.favorite,
+      originalName: next.originalName,
+      gsi3sk: indexes.gsi3sk,
+      gsi4sk: indexes.gsi4sk,
+      gsi6sk: indexes.gsi6sk,
+      gsi10sk: indexes.gsi10sk,
+    };
+    const removes: string[] = [];
+    for (const name of ['maxViews', 'deletesAt'] as const) {
+      if (next[name] === null) removes.push(name);
+      else sets[name] = next[name];
+    }
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = { ':expected': current.version };
+    const assignments = Object.entries(sets).map(([name, value], index) => {
+      names[`#a${index}`] = name;
+      values[`:a${index}`] = value;
+      return `#a${index} = :a${index}`;
+    });
+    const items: TransactItem[] = [
+      {
+        Update: {
+          TableName: tableName,
+          Key: fileKey(userId, fileId),
+          UpdateExpression: `SET ${assignments.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+          ConditionExpression: 'version = :expected',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        },
+      },
+    ];
+    if (current.favorite !== next.favorite) {
+      const delta = statsOf([next], 1);
+      const removed = statsOf([current], -1);
+      items.push(
+        statsUpdate(userId, {
+          files: 0,
+          bytes: 0,
+          favorites: delta.favorites + removed.favorites,
+          media: 0,
+          favoriteMedia: delta.favoriteMedia + removed.favoriteMedia,
+        }),
+      );
+    }
+    try {
+      await transactWrite(items);
+      return { ...next, views: current.views };
+    } catch (error) {
+      if (!(error instanceof TransactionConditionFailed) || attempt >= MAX_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/** Deletes a file's metadata, its name claim and its share of the counters, atomically. */
+export async function deleteFileRecord(userId: string, fileId: string): Promise<FileRecord> {
+  for (let attempt = 1; ; attempt++) {
+    const current = await getFile(userId, fileId, { consistent: true });
+    if (!current) throw notFound('file not found');
+    try {
+      await transactWrite([
+        {
+          Delete: {
+            TableName: tableName,
+            Key: fileKey(userId, fileId),
+            ConditionExpression: 'version = :expected',
+            ExpressionAttributeValues: { ':expected': current.version },
+          },
+        },
+        { Delete: { TableName: tableName, Key: fileNameKey(current.name) } },
+        statsUpdate(userId, statsOf([current], -1)),
+      ]);
+      return current;
+    } catch (error) {
+      if (!(error instanceof TransactionConditionFailed) || attempt >= MAX_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/**
+ * Counts one view of the file published under `name`, refusing (undefined) a file that is unknown,
+ * past its `deletesAt` or out of views. The increment is a single conditional ADD, so concurrent
+ * downloads never exceed `maxViews`; the views index entry follows in a second write that only the
+ * latest count can make.
+ */
+export async function countView(name: string, now = new Date()): Promise<FileRecord | undefined> {
+  const claim = await documents.send(new GetCommand({ TableName: tableName, Key: fileNameKey(name) }));
+  if (!claim.Item) return undefined;
+  const userId = String(claim.Item.userId);
+  const fileId = String(claim.Item.fileId);
+  let updated: FileRecord;
+  try {
+    const result = await documents.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: fileKey(userId, fileId),
+        UpdateExpression: 'ADD #views :one',
+        ConditionExpression:
+          'attribute_exists(pk) AND (attribute_not_exists(maxViews) OR #views < maxViews) AND (attribute_not_exists(deletesAt) OR deletesAt > :now)',
+        ExpressionAttributeNames: { '#views': 'views' },
+        ExpressionAttributeValues: { ':one': 1, ':now': now.toISOString() },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    updated = fromFileItem(result.Attributes ?? {});
+  } catch (error) {
+    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return undefined;
+    throw error;
+  }
+  await documents
+    .send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: fileKey(userId, fileId),
+        UpdateExpression: 'SET gsi9sk = :sortKey',
+        ConditionExpression: '#views = :views',
+        ExpressionAttributeNames: { '#views': 'views' },
+        ExpressionAttributeValues: {
+          ':sortKey': viewsSortKey(updated.views, fileId),
+          ':views': updated.views,
+        },
+      }),
+    )
+    .catch((error: unknown) => {
+      // A later view already wrote a newer count; its own second write positions the file.
+      if (!(error instanceof Error) || error.name !== 'ConditionalCheckFailedException') throw error;
+    });
+  return updated;
+}
+
+/** Items per BatchGetItem, and how many of those run at once. */
+const BATCH_GET_SIZE = 100;
+const BATCH_GET_CONCURRENCY = 8;
+
+/**
+ * Reads items by key in batches of 100 (8 at a time), retrying what DynamoDB leaves unprocessed.
+ * Returns the items found, in key order; `attributes` limits what is sent back.
+ */
+export async function batchGetItems(
+  keys: { pk: unknown; sk: unknown }[],
+  attributes?: string[],
+): Promise<Record<string, unknown>[]> {
+  const found = new Map<string, Record<string, unknown>>();
+  const batches: Record<string, unknown>[][] = [];
+  for (let offset = 0; offset < keys.length; offset += BATCH_GET_SIZE) {
+    batches.push(keys.slice(offset, offset + BATCH_GET_SIZE).map(({ pk, sk }) => ({ pk, sk })));
+  }
+  const projection = attributes
+    ? {
+        ProjectionExpression: ['pk', 'sk', ...attributes].map((_, index) => `#p${index}`).join(', '),
+        ExpressionAttributeNames: Object.fromEntries(
+          ['pk', 'sk', ...attributes].map((name, index) => [`#p${index}`, name]),
+        ),
+      }
+    : {};
+  const readBatch = async (batch: Record<string, unknown>[]) => {
+    let pending = batch;
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** Math.min(attempt, 6)));
+      const result = await documents.send(
+        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ...projection } } }),
+      );
+      for (const item of result.Responses?.[tableName] ?? []) found.set(String(item.sk), item);
+      pending = result.UnprocessedKeys?.[tableName]?.Keys ?? [];
+    }
+  };
+  let next = 0;
+  const worker = async () => {
+    while (next < batches.length) await readBatch(batches[next++] as Record<string, unknown>[]);
+  };
+  await Promise.all(Array.from({ length: Math.min(BATCH_GET_CONCURRENCY, batches.length) }, worker));
+  return keys.flatMap(({ sk }) => {
+    const item = found.get(String(sk));
+    return item ? [item] : [];
+  });
+}
+
+export async function batchGetFiles(keys: { pk: unknown; sk: unknown }[]): Promise<FileRecord[]> {
+  return (await batchGetItems(keys)).map(fromFileItem);
+}
+
+/** One page of a query, as DynamoDB returns it (the listing code walks these). */
+export async function queryPage(input: Omit<QueryCommandInput, 'TableName'>) {
+  return documents.send(new QueryCommand({ TableName: tableName, ...input }));
+}
+
+export interface PendingUpload {
+  id: string;
+  originalName: string;
+  size: number;
+  type: string;
+  objectKey: string;
+  format: string;
+  maxViews: number | null;
+  deletesAt: string | null;
+  downloadAsOriginalName: boolean;
+  createdAt: string;
+}
+
+export const PENDING_UPLOAD_TTL_SECONDS = 24 * 3600;
+
+export async function putUpload(userId: string, upload: PendingUpload): Promise<void> {
+  await documents.send(
+    new PutCommand({
+      TableName: tableName,
+      Item: {
+        ...uploadKey(userId, upload.id),
+        entity: 'UPLOAD',
+        ...upload,
+        expiresAt: Math.floor(Date.parse(upload.createdAt) / 1000) + PENDING_UPLOAD_TTL_SECONDS,
+      },
+    }),
+  );
+}
+
+export async function getUpload(userId: string, uploadId: string): Promise<PendingUpload | undefined> {
+  const result = await documents.send(
+    new GetCommand({ TableName: tableName, Key: uploadKey(userId, uploadId), ConsistentRead: true }),
+  );
+  const item = result.Item;
+  // TTL deletion lags; an expired upload is gone as far as callers are concerned.
+  if (!item || Number(item.expiresAt) * 1000 < Date.now()) return undefined;
+  return item as unknown as PendingUpload;
+}
+
+export async function deleteUpload(userId: string, uploadId: string): Promise<void> {
+  await documents.send(new DeleteCommand({ TableName: tableName, Key: uploadKey(userId, uploadId) }));
+}
+
+/** The transaction item that consumes a pending upload exactly once. */
+export const consumeUpload = (userId: string, uploadId: string): TransactItem => ({
+  Delete: {
+    TableName: tableName,
+    Key: uploadKey(userId, uploadId),
+    ConditionExpression: 'attribute_exists(pk)',
+  },
+});

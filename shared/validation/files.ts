@@ -1,0 +1,189 @@
+import * as v from 'valibot';
+import { invalid, notFound } from '#shared/errors';
+import { LIST_FILTERS, SEARCH_FIELDS, SORT_FIELDS } from '#shared/files/model';
+import { NAME_FORMATS } from '#shared/files/names';
+import type { UploadOptions } from '#shared/files/uploads';
+import { strictMessage } from '#shared/validation/user';
+
+const NO_CONTROL_CHARACTERS = /^[^\p{Cc}\p{Cf}]*$/u;
+/** Names are sort keys of the file indexes: bounded well inside DynamoDB's 1,024-byte key limit. */
+export const MAX_NAME_BYTES = 255;
+
+export const fileNameSchema = v.pipe(
+  v.string('must be a string'),
+  v.trim(),
+  v.minLength(1, 'must not be empty'),
+  v.check((value) => Buffer.byteLength(value) <= MAX_NAME_BYTES, `must be at most ${MAX_NAME_BYTES} bytes`),
+  v.regex(NO_CONTROL_CHARACTERS, 'must not contain control characters'),
+);
+
+export const MIME_TYPE = /^[a-z0-9!#$&^_.+-]{1,63}\/[a-z0-9!#$&^_.+-]{1,63}$/i;
+
+const integerText = (name: string, min: number, max: number) =>
+  v.pipe(
+    v.string(),
+    v.regex(/^\d{1,9}$/, `${name} must be an integer from ${min} to ${max}`),
+    v.transform(Number),
+    v.minValue(min, `${name} must be an integer from ${min} to ${max}`),
+    v.maxValue(max, `${name} must be an integer from ${min} to ${max}`),
+  );
+
+/** `GET /api/user/files` query parameters (all strings, as API Gateway passes them). */
+export const listQuerySchema = v.strictObject(
+  {
+    page: v.optional(integerText('page', 1, 1_000_000), '1'),
+    perpage: v.optional(integerText('perpage', 1, 100), '15'),
+    filter: v.optional(v.picklist(LIST_FILTERS, `filter must be one of ${LIST_FILTERS.join(', ')}`), 'all'),
+    favorite: v.optional(
+      v.pipe(
+        v.picklist(['true', 'false'], 'favorite must be true or false'),
+        v.transform((value) => value === 'true'),
+      ),
+      'false',
+    ),
+    sortBy: v.optional(
+      v.picklist(SORT_FIELDS, `sortBy must be one of ${SORT_FIELDS.join(', ')}`),
+      'createdAt',
+    ),
+    order: v.optional(v.picklist(['asc', 'desc'], 'order must be asc or desc'), 'desc'),
+    searchField: v.optional(
+      v.picklist(SEARCH_FIELDS, `searchField must be one of ${SEARCH_FIELDS.join(', ')}`),
+      'name',
+    ),
+    searchQuery: v.optional(
+      v.pipe(v.string(), v.maxLength(255, 'searchQuery must be at most 255 characters')),
+    ),
+    cursor: v.optional(v.string()),
+  },
+  strictMessage,
+);
+
+const MAX_VIEWS = 2 ** 31 - 1;
+
+/** ISO 8601 with a time zone; stored normalised to UTC with `Z`. */
+const isoDate = v.pipe(
+  v.string('must be an ISO 8601 date'),
+  v.regex(
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i,
+    'must be an ISO 8601 date',
+  ),
+  v.check((value) => !Number.isNaN(Date.parse(value)), 'must be an ISO 8601 date'),
+  v.transform((value) => new Date(value).toISOString()),
+);
+
+export const patchFileSchema = v.pipe(
+  v.strictObject(
+    {
+      favorite: v.optional(v.boolean('must be a boolean')),
+      originalName: v.optional(fileNameSchema),
+      maxViews: v.optional(
+        v.nullable(
+          v.pipe(
+            v.number('must be an integer or null'),
+            v.integer('must be an integer'),
+            v.minValue(1, 'must be at least 1'),
+            v.maxValue(MAX_VIEWS),
+          ),
+        ),
+      ),
+      deletesAt: v.optional(v.nullable(isoDate)),
+    },
+    strictMessage,
+  ),
+  v.check(
+    (patch) => Object.keys(patch).length > 0,
+    'give at least one of favorite, originalName, maxViews, deletesAt',
+  ),
+);
+
+export const startUploadSchema = v.strictObject(
+  {
+    originalName: fileNameSchema,
+    size: v.pipe(
+      v.number('must be a number'),
+      v.integer('must be an integer'),
+      v.minValue(0),
+      v.maxValue(2 ** 53 - 1),
+    ),
+    type: v.optional(
+      v.pipe(v.string(), v.regex(MIME_TYPE, 'must be a MIME type')),
+      'application/octet-stream',
+    ),
+  },
+  strictMessage,
+);
+
+/** `x-zipline-*` header values, as sent. */
+export const uploadHeadersSchema = v.object({
+  'x-zipline-format': v.optional(
+    v.pipe(
+      v.string(),
+      v.toLowerCase(),
+      v.picklist(NAME_FORMATS, `x-zipline-format must be one of ${NAME_FORMATS.join(', ')}`),
+    ),
+    'random',
+  ),
+  'x-zipline-max-views': v.optional(integerText('x-zipline-max-views', 1, MAX_VIEWS)),
+  'x-zipline-original-name': v.optional(
+    v.pipe(
+      v.string(),
+      v.toLowerCase(),
+      v.picklist(['true', 'false'], 'x-zipline-original-name must be true or false'),
+      v.transform((value) => value === 'true'),
+    ),
+    'false',
+  ),
+  'x-zipline-deletes-at': v.optional(v.string()),
+});
+
+const UNIT_MS: Record<string, number> = {
+  s: 1000,
+  m: 60_000,
+  min: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 604_800_000,
+  y: 31_557_600_000,
+};
+const MAX_LIFETIME_MS = 10 * 31_557_600_000;
+
+/**
+ * `x-zipline-deletes-at`: a lifetime (`30m`, `1h`, `7d`, `2w`, `1y`), `never`, or a date
+ * (`date=2030-01-01T00:00:00Z` or the bare date); the moment must lie ahead, at most ten years out.
+ */
+export function parseDeletesAt(value: string | undefined, now = Date.now()): string | null | undefined {
+  if (value === undefined || value.trim().toLowerCase() === 'never') return null;
+  const text = value.trim();
+  const lifetime = /^(\d{1,9})\s*(s|m|min|h|d|w|y)$/i.exec(text);
+  let at: number;
+  if (lifetime) at = now + Number(lifetime[1]) * (UNIT_MS[(lifetime[2] as string).toLowerCase()] as number);
+  else {
+    const parsed = v.safeParse(isoDate, text.replace(/^date=/i, ''));
+    if (!parsed.success) return undefined;
+    at = Date.parse(parsed.output);
+  }
+  if (at <= now || at > now + MAX_LIFETIME_MS) return undefined;
+  return new Date(at).toISOString();
+}
+
+/** The upload options of a request's `x-zipline-*` headers; anything unreadable is a 400. */
+export function readUploadOptions(headers: Record<string, string>): UploadOptions {
+  const result = v.safeParse(uploadHeadersSchema, headers);
+  if (!result.success) throw invalid(result.issues[0].message);
+  const deletesAt = parseDeletesAt(result.output['x-zipline-deletes-at']);
+  if (deletesAt === undefined) {
+    throw invalid('x-zipline-deletes-at must be a lifetime (30m, 1h, 7d), never, or a future ISO 8601 date');
+  }
+  return {
+    format: result.output['x-zipline-format'],
+    maxViews: result.output['x-zipline-max-views'] ?? null,
+    downloadAsOriginalName: result.output['x-zipline-original-name'],
+    deletesAt,
+  };
+}
+
+/** A path's file id; anything that cannot be one is simply not found. */
+export function fileIdOf(value: string | undefined): string {
+  if (value === undefined || !/^[0-9a-z]{26}$/.test(value)) throw notFound('file not found');
+  return value;
+}
