@@ -9,8 +9,8 @@ import { fileIdOf, patchFileSchema } from '#shared/validation/files';
 
 export const handler = defineHandler(async (request) => {
   const { user } = await authenticate(request);
-  const fileId = fileIdOf(request.pathParameters.id);
   const changes = readJson(request, patchFileSchema);
+  const fileId = fileIdOf(request.pathParameters.id);
   const file = await updateFile(user.id, fileId, changes);
   return json(200, toFileResource(file, requestOrigin(request)));
 });

@@ -1,6 +1,6 @@
 import '../support/allowed-origins.ts';
 import { call } from '../support/client.ts';
-import { everyRoute, urlFor, writeRoutes } from '../support/routes.ts';
+import { everyRoute, jsonBodyRoutes, PUBLIC_HANDLERS, urlFor, writeRoutes } from '../support/routes.ts';
 import { changedKeys, tableSnapshot } from '../support/snapshot.ts';
 import { signedInUser } from '../support/users.ts';
 
@@ -133,7 +133,7 @@ describe('input limits', () => {
         ...refusedBody,
       });
       expect(response.status).toBeLessThan(500);
-      if (route.path !== '/api/setup' && route.path !== '/api/auth/login') {
+      if (!PUBLIC_HANDLERS.has(route.handler)) {
         expect(response.body).toEqual({ error: 'not logged in', statusCode: 401 });
       }
     },
@@ -174,11 +174,7 @@ describe('input limits', () => {
         `{"view":{"enabled":true},"quota":{"filesQuota":"BY_FILES","maxFiles":1,"x":[{"${key}":1}]}}`,
         `{"username":"fine","password":"long enough","${key}":null}`,
       ];
-      // Logout and token reset read no body.
-      const jsonRoutes = writeRoutes.filter(
-        ([, r]) => !['/api/auth/logout', '/api/user/token'].includes(r.path),
-      );
-      for (const [, route] of jsonRoutes) {
+      for (const [, route] of jsonBodyRoutes) {
         for (const raw of bodies) {
           const response = await call(route.method, urlFor(route), {
             raw,
