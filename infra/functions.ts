@@ -1,4 +1,4 @@
-import { FALLBACK_HANDLER, type Route, routes } from '#shared/routes';
+import { bucketAccess, FALLBACK_HANDLER, type Route, routes } from '#shared/routes';
 
 /** One Lambda function: a handler module and what it needs, merged over every route it serves. */
 export interface FunctionSpec {
@@ -9,11 +9,15 @@ export interface FunctionSpec {
   /** API routes it answers; empty for the `$default` fallback. */
   routes: Route[];
   table: Route['table'];
+  bucket: NonNullable<Route['bucket']>;
   hashesPasswords: boolean;
   usesKeys: boolean;
 }
 
-const TABLE_ACCESS_ORDER: readonly Route['table'][] = ['none', 'read', 'write'];
+/** Access levels from least to most; a function serving several routes gets the highest. */
+const ACCESS_ORDER = ['none', 'read', 'write'] as const;
+type Access = (typeof ACCESS_ORDER)[number];
+const widest = (a: Access, b: Access): Access => (ACCESS_ORDER.indexOf(a) >= ACCESS_ORDER.indexOf(b) ? a : b);
 
 export function constructId(handler: string): string {
   return handler
@@ -36,14 +40,15 @@ export function functionSpecs(table: readonly Route[] = routes): FunctionSpec[] 
         handler: route.handler,
         routes: [route],
         table: route.table,
+        bucket: bucketAccess(route),
         hashesPasswords: route.hashesPasswords,
         usesKeys: route.usesKeys,
       });
       continue;
     }
     spec.routes.push(route);
-    if (TABLE_ACCESS_ORDER.indexOf(route.table) > TABLE_ACCESS_ORDER.indexOf(spec.table))
-      spec.table = route.table;
+    spec.table = widest(spec.table, route.table);
+    spec.bucket = widest(spec.bucket, bucketAccess(route));
     spec.hashesPasswords ||= route.hashesPasswords;
     spec.usesKeys ||= route.usesKeys;
   }
@@ -54,6 +59,7 @@ export function functionSpecs(table: readonly Route[] = routes): FunctionSpec[] 
       handler: FALLBACK_HANDLER,
       routes: [],
       table: 'none',
+      bucket: 'none',
       hashesPasswords: false,
       usesKeys: false,
     },

@@ -10,6 +10,13 @@ import {
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { type AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import {
+  BlockPublicAccess,
+  Bucket,
+  BucketEncryption,
+  HttpMethods,
+  ObjectOwnership,
+} from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { type IndexDefinition, type KeyAttribute, tableDefinition } from '#shared/db/table';
@@ -23,6 +30,8 @@ export interface FileServiceStackProps extends StackProps {
   logRetention?: RetentionDays;
   /** Default stage throttling: steady requests per second and burst. */
   throttle?: { rateLimit: number; burstLimit: number };
+  /** Browser origins (besides the API's own) allowed to make cookie-authenticated writes. */
+  allowedOrigins?: string[];
 }
 
 const attribute = (key: KeyAttribute) => ({ name: key.name, type: key.type as AttributeType });
@@ -76,6 +85,28 @@ export class FileServiceStack extends Stack {
       removalPolicy: dataRemovalPolicy,
     });
 
+    // File bytes: private, encrypted, TLS only; abandoned presigned uploads expire after a day.
+    const files = new Bucket(this, 'Files', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      removalPolicy: dataRemovalPolicy,
+      lifecycleRules: [
+        { id: 'AbortIncompleteMultipartUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        { id: 'ExpireAbandonedUploads', prefix: 'uploads/', expiration: Duration.days(1) },
+      ],
+      // Browsers PUT to presigned upload URLs and follow download redirects.
+      cors: [
+        {
+          allowedOrigins: ['*'],
+          allowedMethods: [HttpMethods.PUT, HttpMethods.GET, HttpMethods.HEAD],
+          allowedHeaders: ['*'],
+          maxAge: 3600,
+        },
+      ],
+    });
+
     const specs = functionSpecs();
     const functions = new Map<string, ServiceFunction>();
     const integrations = new Map<string, HttpLambdaIntegration>();
@@ -87,6 +118,9 @@ export class FileServiceStack extends Stack {
       });
       if (spec.table !== 'none') fn.useTable(table, spec.table);
       if (spec.usesKeys) fn.useServiceKeys(serviceKeys);
+      if (spec.bucket !== 'none') fn.useBucket(files, spec.bucket);
+      if (props.allowedOrigins?.length)
+        fn.function.addEnvironment('ALLOWED_ORIGINS', props.allowedOrigins.join(','));
       functions.set(spec.handler, fn);
       integrations.set(spec.handler, new HttpLambdaIntegration(`${spec.id}Integration`, fn.function));
     }
@@ -149,6 +183,7 @@ export class FileServiceStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { value: stage.url, description: 'Base URL of the API' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'BucketName', { value: files.bucketName });
     new CfnOutput(this, 'ServiceKeysSecretArn', { value: serviceKeys.secretArn });
   }
 }

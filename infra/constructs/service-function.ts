@@ -3,9 +3,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Annotations, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 
@@ -24,6 +26,12 @@ export const TABLE_ACTIONS = {
     'dynamodb:DescribeTable',
   ],
   write: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'],
+} as const;
+
+/** S3 object actions per bucket access level (HeadObject and presigned GETs are GetObject). */
+export const BUCKET_ACTIONS = {
+  read: ['s3:GetObject'],
+  write: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
 } as const;
 
 const BCRYPT = '@node-rs/bcrypt';
@@ -118,6 +126,32 @@ export class ServiceFunction extends Construct {
     this.function.addEnvironment('DYNAMODB_ENDPOINT', LOCAL_ONLY);
     const actions = access === 'write' ? [...TABLE_ACTIONS.read, ...TABLE_ACTIONS.write] : TABLE_ACTIONS.read;
     table.grant(this.function, ...actions);
+  }
+
+  /**
+   * Sets BUCKET_NAME and grants the object actions of `access` under the service's prefixes only:
+   * `read` downloads (presigned GETs carry this permission); `write` adds uploads, presigned PUTs,
+   * copies and deletes, and listing (to delete a user's objects).
+   */
+  useBucket(bucket: IBucket, access: 'read' | 'write'): void {
+    this.function.addEnvironment('BUCKET_NAME', bucket.bucketName);
+    this.function.addEnvironment('S3_ENDPOINT', LOCAL_ONLY);
+    const prefixes = access === 'read' ? ['files/'] : ['files/', 'uploads/'];
+    this.function.addToRolePolicy(
+      new PolicyStatement({
+        actions: [...BUCKET_ACTIONS[access]],
+        resources: prefixes.map((prefix) => bucket.arnForObjects(`${prefix}*`)),
+      }),
+    );
+    if (access === 'write') {
+      this.function.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['s3:ListBucket'],
+          resources: [bucket.bucketArn],
+          conditions: { StringLike: { 's3:prefix': prefixes.map((prefix) => `${prefix}*`) } },
+        }),
+      );
+    }
   }
 
   /** Passes the secret's ARN (never its value) and lets the function read that secret only. */

@@ -3,7 +3,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { parseServiceKeys } from '#shared/auth/keys';
 import { createTableInput, tableDefinition } from '#shared/db/table';
 import { corsPolicy, type Route, routes } from '#shared/routes';
-import { MEMORY_MB, TABLE_ACTIONS } from '../../infra/constructs/service-function.ts';
+import { BUCKET_ACTIONS, MEMORY_MB, TABLE_ACTIONS } from '../../infra/constructs/service-function.ts';
 import { functionSpecs } from '../../infra/functions.ts';
 import { FileServiceStack, type FileServiceStackProps } from '../../infra/stack.ts';
 
@@ -127,7 +127,15 @@ describe('least privilege', () => {
             ? TABLE_ACTIONS.read
             : [...TABLE_ACTIONS.read, ...TABLE_ACTIONS.write];
       const secret = spec.usesKeys ? ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'] : [];
-      expect(actions).toEqual([...table, ...secret].sort());
+      const bucket =
+        spec.bucket === 'none'
+          ? []
+          : spec.bucket === 'read'
+            ? BUCKET_ACTIONS.read
+            : [...BUCKET_ACTIONS.write, 's3:ListBucket'];
+      expect(actions).toEqual([...table, ...secret, ...bucket].sort());
+      const variables = resources[functionLogicalId(spec.handler)]?.Properties.Environment.Variables;
+      expect(variables.BUCKET_NAME !== undefined).toBe(spec.bucket !== 'none');
       if (spec.table === 'read') {
         for (const action of writeActions) expect(actions).not.toContain(action);
       }
@@ -185,6 +193,62 @@ describe('table', () => {
       DeletionPolicy: 'Delete',
       Properties: Match.objectLike({ DeletionProtectionEnabled: false }),
     });
+  });
+});
+
+describe('files bucket', () => {
+  test('private, encrypted, TLS only, retained by default, abandoned uploads expire', () => {
+    template.hasResource('AWS::S3::Bucket', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
+        OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
+        BucketEncryption: {
+          ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+        },
+        LifecycleConfiguration: {
+          Rules: Match.arrayWith([
+            Match.objectLike({
+              AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+              Status: 'Enabled',
+            }),
+            Match.objectLike({ Prefix: 'uploads/', ExpirationInDays: 1, Status: 'Enabled' }),
+          ]),
+        },
+      }),
+    });
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+  });
+
+  test('a read-only download function can neither write nor delete objects', () => {
+    const { actions } = grantsOf('files/raw');
+    expect(actions).toContain('s3:GetObject');
+    for (const action of ['s3:PutObject', 's3:DeleteObject', 's3:ListBucket'])
+      expect(actions).not.toContain(action);
+  });
+
+  test('object grants are limited to the service prefixes', () => {
+    const bucketId = ofType('AWS::S3::Bucket')[0]?.[0] as string;
+    const bucketArn = JSON.stringify({ 'Fn::GetAtt': [bucketId, 'Arn'] });
+    const prefixed = (prefix: string) =>
+      JSON.stringify({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, `/${prefix}*`]] });
+    for (const spec of specs.filter((candidate) => candidate.bucket !== 'none')) {
+      const onBucket = grantsOf(spec.handler).resources.filter((resource) => resource.includes(bucketId));
+      const allowed =
+        spec.bucket === 'read' ? [prefixed('files/')] : [prefixed('files/'), prefixed('uploads/'), bucketArn];
+      expect([...new Set(onBucket)].sort()).toEqual([...allowed].sort());
+    }
   });
 });
 
