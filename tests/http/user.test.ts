@@ -1,21 +1,8 @@
 import { getAvatar, getUser } from '#shared/users/store';
 import { call, uniqueName } from '../support/client.ts';
 import { GIF_1X1, JPEG_HEADER, PNG_1X1, WEBP_HEADER } from '../support/pixels.ts';
-import { signedInUser } from '../support/users.ts';
+import { signedInUser, USER_RESOURCE_FIELDS } from '../support/users.ts';
 
-const USER_FIELDS = [
-  'createdAt',
-  'id',
-  'oauthProviders',
-  'passkeys',
-  'quota',
-  'role',
-  'sessions',
-  'totpSecret',
-  'updatedAt',
-  'username',
-  'view',
-];
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe('GET /api/user', () => {
@@ -27,7 +14,7 @@ describe('GET /api/user', () => {
     expect(response.headers['cache-control']).toBe('no-store');
     expect(Object.keys(response.body).sort()).toEqual(['token', 'user']);
     const { user } = response.body;
-    expect(Object.keys(user).sort()).toEqual(USER_FIELDS);
+    expect(Object.keys(user).sort()).toEqual(USER_RESOURCE_FIELDS);
     expect(user).toMatchObject({
       id: me.id,
       username: me.username,

@@ -3,24 +3,10 @@ import { documents, dynamodb, tableName } from '#shared/db/client';
 import { userIndexKey, userKey } from '#shared/db/keys';
 import type { Role } from '#shared/users/model';
 import { call, uniqueName } from '../support/client.ts';
-import { PASSWORD, signedInUser } from '../support/users.ts';
+import { PASSWORD, signedInUser, USER_RESOURCE_FIELDS } from '../support/users.ts';
 
 type Signed = Awaited<ReturnType<typeof signedInUser>>;
 type TargetKind = Role | 'self' | 'unknown';
-
-const USER_FIELDS = [
-  'createdAt',
-  'id',
-  'oauthProviders',
-  'passkeys',
-  'quota',
-  'role',
-  'sessions',
-  'totpSecret',
-  'updatedAt',
-  'username',
-  'view',
-].sort();
 
 /** Expected status of GET/PATCH/DELETE /api/users/{id}, per actor role and target. */
 const STATUS: Record<Role, Record<TargetKind, number>> = {
@@ -54,7 +40,7 @@ describe.each(cases)('%s acting on %s', (actorRole, kind, status) => {
     const response = await call('GET', `/api/users/${id}`, { token: actor.token });
     expect(response.status).toBe(status);
     if (status === 200) {
-      expect(Object.keys(response.body).sort()).toEqual(USER_FIELDS);
+      expect(Object.keys(response.body).sort()).toEqual(USER_RESOURCE_FIELDS);
       expect(response.body).toMatchObject({ id, role: kind, quota: null });
     } else {
       expect(response.body).toEqual({
@@ -134,7 +120,7 @@ describe('granting roles', () => {
     expect(response.status).toBe(status);
     const login = await call('POST', '/api/auth/login', { json: { username, password: PASSWORD } });
     if (status === 200) {
-      expect(Object.keys(response.body).sort()).toEqual(USER_FIELDS);
+      expect(Object.keys(response.body).sort()).toEqual(USER_RESOURCE_FIELDS);
       expect(response.body).toMatchObject({ username, role: created, quota: null, sessions: [] });
       expect(login.status).toBe(200);
       expect(login.body.user.id).toBe(response.body.id);

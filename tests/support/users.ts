@@ -5,6 +5,21 @@ import { call, cookieValue, uniqueName } from './client.ts';
 
 export const PASSWORD = 'correct horse battery';
 
+/** Exactly the fields of the contract's User resource, sorted. */
+export const USER_RESOURCE_FIELDS = [
+  'createdAt',
+  'id',
+  'oauthProviders',
+  'passkeys',
+  'quota',
+  'role',
+  'sessions',
+  'totpSecret',
+  'updatedAt',
+  'username',
+  'view',
+];
+
 /** A user written straight through the store (fixture), then logged in through the API. */
 export async function signedInUser(role: Role = 'USER', password = PASSWORD) {
   const username = uniqueName(role.toLowerCase());
