@@ -23,6 +23,8 @@ export interface FileServiceStackProps extends StackProps {
   logRetention?: RetentionDays;
   /** Default stage throttling: steady requests per second and burst. */
   throttle?: { rateLimit: number; burstLimit: number };
+  /** Writes each bundle's esbuild metafile into its asset (the benchmark reads it; deploys leave it off). */
+  bundleMetafile?: boolean;
 }
 
 const attribute = (key: KeyAttribute) => ({ name: key.name, type: key.type as AttributeType });
@@ -84,6 +86,7 @@ export class FileServiceStack extends Stack {
         handler: spec.handler,
         hashesPasswords: spec.hashesPasswords,
         logRetention,
+        metafile: props.bundleMetafile === true,
       });
       if (spec.table !== 'none') fn.useTable(table, spec.table);
       if (spec.usesKeys) fn.useServiceKeys(serviceKeys);
