@@ -32,6 +32,8 @@ export interface FileServiceStackProps extends StackProps {
   throttle?: { rateLimit: number; burstLimit: number };
   /** Browser origins (besides the API's own) allowed to make cookie-authenticated writes. */
   allowedOrigins?: string[];
+  /** Writes each bundle's esbuild metafile into its asset (the benchmark reads it; deploys leave it off). */
+  bundleMetafile?: boolean;
 }
 
 const attribute = (key: KeyAttribute) => ({ name: key.name, type: key.type as AttributeType });
@@ -115,6 +117,7 @@ export class FileServiceStack extends Stack {
         handler: spec.handler,
         hashesPasswords: spec.hashesPasswords,
         logRetention,
+        metafile: props.bundleMetafile === true,
       });
       if (spec.table !== 'none') fn.useTable(table, spec.table);
       if (spec.usesKeys) fn.useServiceKeys(serviceKeys);

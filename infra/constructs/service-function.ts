@@ -64,6 +64,8 @@ export interface ServiceFunctionProps {
   /** Ships bcrypt's native module and gets the larger memory class. */
   hashesPasswords: boolean;
   logRetention: RetentionDays;
+  /** Writes esbuild's metafile (`index.meta.json`) next to the bundle: for the benchmark, not for deploys. */
+  metafile?: boolean;
 }
 
 /**
@@ -105,6 +107,7 @@ export class ServiceFunction extends Construct {
         sourceMapMode: SourceMapMode.DEFAULT,
         sourcesContent: false,
         logLevel: LogLevel.WARNING,
+        metafile: props.metafile === true,
         // Nothing external (the AWS SDK is bundled) except bcrypt, whose .node file esbuild cannot bundle.
         externalModules: props.hashesPasswords ? [BCRYPT] : [],
         ...(props.hashesPasswords

@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { failureResponse } from '#shared/http/handler';
-import { dispatch } from './dispatch.ts';
+import type { HttpResult } from '#shared/http/response';
+import { dispatch as dispatchByRoute } from './dispatch.ts';
 import { toApiGatewayEvent } from './event.ts';
 
 /** API Gateway refuses payloads over 10 MB before any function runs; so does the runner. */
@@ -26,9 +28,16 @@ function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
 
 const tooLarge = JSON.stringify({ error: 'request body is too large', statusCode: 413 });
 
+export interface LocalServerOptions {
+  log?: (line: string) => void;
+  /** Answers the events; the route table's dispatcher unless the benchmark swaps in its baseline. */
+  dispatch?: (event: APIGatewayProxyEventV2) => Promise<HttpResult>;
+}
+
 /** The local stand-in for API Gateway: each HTTP request becomes a payload-2.0 event. */
-export function createLocalServer(options: { log?: (line: string) => void } = {}): Server {
+export function createLocalServer(options: LocalServerOptions = {}): Server {
   const log = options.log ?? ((line: string) => console.log(line));
+  const dispatch = options.dispatch ?? dispatchByRoute;
   return createServer(async (request, response) => {
     const started = performance.now();
     const body = await readBody(request);

@@ -1,0 +1,106 @@
+import type { BundleFigures } from './bundles.ts';
+import type { CostFigures } from './cost.ts';
+import type { LatencyFigures } from './latency.ts';
+import type { ThroughputFigures } from './throughput.ts';
+
+export interface BudgetCheck {
+  budget: string;
+  limit: string;
+  measured: string;
+  ok: boolean;
+}
+
+/** Decimal units, the stricter reading of "600 KB" and "1 MB". */
+export const BUDGETS = {
+  oneReadScenarios: ['GET /api/user (token)', 'GET /api/user (cookie)', 'GET /api/user/token'],
+  maxReadUnits: 0.5,
+  maxBundleBytesWithoutBcrypt: 600_000,
+  maxBundleBytes: 1_000_000,
+  overheadScenario: 'GET /api/user (token)',
+  maxOverheadP50Ms: 1,
+  costScenario: 'GET /api/user (token)',
+  maxCostPerMillionUsd: 1.5,
+  runnerConnections: 10,
+  maxRunnerCpuMsPerRequest: 0.5,
+  maxRunnerRssMb: 150,
+} as const;
+
+function find<T>(items: readonly T[], matches: (item: T) => boolean, what: string): T {
+  const item = items.find(matches);
+  if (!item) throw new Error(`no measurement for ${what}`);
+  return item;
+}
+
+export function checkBudgets(figures: {
+  bundles: readonly BundleFigures[];
+  latency: readonly LatencyFigures[];
+  costs: readonly CostFigures[];
+  throughput: readonly ThroughputFigures[];
+}): BudgetCheck[] {
+  const checks: BudgetCheck[] = [];
+  for (const name of BUDGETS.oneReadScenarios) {
+    const { dynamo } = find(figures.latency, (latency) => latency.scenario === name, name);
+    checks.push({
+      budget: `${name}: DynamoDB work`,
+      limit: `exactly GetItem×1 on every request, ≤ ${BUDGETS.maxReadUnits} read units`,
+      measured: `${dynamo.operations}, ${dynamo.readUnitsPerRequest} RRU, ${dynamo.writeUnitsPerRequest} WRU`,
+      ok:
+        dynamo.operations === 'GetItem×1' &&
+        dynamo.readUnitsPerRequest <= BUDGETS.maxReadUnits &&
+        dynamo.writeUnitsPerRequest === 0,
+    });
+  }
+  for (const bundle of figures.bundles) {
+    const limit = bundle.containsBcrypt ? BUDGETS.maxBundleBytes : BUDGETS.maxBundleBytesWithoutBcrypt;
+    checks.push({
+      budget: `bundle ${bundle.handler} (index.mjs)`,
+      limit: `≤ ${limit / 1000} KB`,
+      measured: `${(bundle.codeBytes / 1000).toFixed(1)} KB`,
+      ok: bundle.codeBytes <= limit,
+    });
+  }
+  const overhead = find(
+    figures.latency,
+    (latency) => latency.scenario === BUDGETS.overheadScenario,
+    BUDGETS.overheadScenario,
+  );
+  checks.push({
+    budget: `${BUDGETS.overheadScenario}: handler overhead p50 (DynamoDB round trip excluded)`,
+    limit: `≤ ${BUDGETS.maxOverheadP50Ms} ms`,
+    measured: `${overhead.overheadMs.p50} ms`,
+    ok: overhead.overheadMs.p50 <= BUDGETS.maxOverheadP50Ms,
+  });
+  const cost = find(figures.costs, (item) => item.scenario === BUDGETS.costScenario, BUDGETS.costScenario);
+  checks.push({
+    budget: `${BUDGETS.costScenario}: cost per million at ${cost.memoryMb} MB`,
+    limit: `≤ $${BUDGETS.maxCostPerMillionUsd}`,
+    measured: `$${cost.totalUsd.toFixed(3)}`,
+    ok: cost.totalUsd <= BUDGETS.maxCostPerMillionUsd,
+  });
+  const run = find(
+    figures.throughput,
+    (item) => item.handler === 'GET /api/user' && item.connections === BUDGETS.runnerConnections,
+    `${BUDGETS.runnerConnections} connections`,
+  );
+  checks.push(
+    {
+      budget: `runner GET /api/user (token), ${run.connections} connections: CPU per request`,
+      limit: `≤ ${BUDGETS.maxRunnerCpuMsPerRequest} ms`,
+      measured: `${run.cpuMsPerRequest} ms`,
+      ok: run.cpuMsPerRequest <= BUDGETS.maxRunnerCpuMsPerRequest,
+    },
+    {
+      budget: `runner GET /api/user (token), ${run.connections} connections: peak RSS`,
+      limit: `≤ ${BUDGETS.maxRunnerRssMb} MB`,
+      measured: `${run.maxRssMb} MB`,
+      ok: run.maxRssMb <= BUDGETS.maxRunnerRssMb,
+    },
+    {
+      budget: `runner GET /api/user (token), ${run.connections} connections: errors`,
+      limit: '0',
+      measured: String(run.errors),
+      ok: run.errors === 0,
+    },
+  );
+  return checks;
+}

@@ -1,0 +1,23 @@
+// One cold start of a synthesized bundle, as Lambda's Node.js runtime does it: a fresh process
+// imports the asset's index.mjs (the Init phase), then calls handler(event) once. Plain JavaScript,
+// so plain `node` runs it with no TypeScript loader in the way. Prints the two timings as JSON.
+// Usage: node cold-start.mjs <asset dir> < event.json
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const [assetDir] = process.argv.slice(2);
+let input = '';
+for await (const chunk of process.stdin) input += chunk;
+const event = JSON.parse(input);
+const importStarted = performance.now();
+const { handler } = await import(pathToFileURL(join(assetDir, 'index.mjs')).href);
+const imported = performance.now();
+const result = await handler(event, { awsRequestId: 'bench-cold-start' });
+const answered = performance.now();
+process.stdout.write(
+  JSON.stringify({
+    moduleLoadMs: imported - importStarted,
+    firstRequestMs: answered - imported,
+    statusCode: result.statusCode,
+  }),
+);

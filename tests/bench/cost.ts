@@ -1,0 +1,54 @@
+import { MEMORY_MB } from '../../infra/constructs/service-function.ts';
+import { functionSpecs } from '../../infra/functions.ts';
+import { cpuStretch } from './bcrypt.ts';
+import type { LatencyFigures } from './latency.ts';
+import { LAMBDA_MODEL, PRICES } from './prices.ts';
+import { round } from './stats.ts';
+
+export interface CostFigures {
+  scenario: string;
+  memoryMb: number;
+  /** Predicted billed Lambda duration (1 ms granularity). */
+  billedMs: number;
+  lambdaUsd: number;
+  httpApiUsd: number;
+  dynamoUsd: number;
+  /** Everything per million requests. */
+  totalUsd: number;
+}
+
+/** The memory the stack gives a handler's function (the route table's `hashesPasswords` decides). */
+export function memoryOf(handler: string): number {
+  const spec = functionSpecs().find((candidate) => candidate.handler === handler);
+  return spec?.hashesPasswords ? MEMORY_MB.passwordHashing : MEMORY_MB.standard;
+}
+
+/**
+ * Cost per million requests: our measured CPU work stretched to the function's CPU share, plus each
+ * DynamoDB call at in-region latency (or what DynamoDB Local took, if more), billed per 1 ms.
+ */
+export function costPerMillion(latency: LatencyFigures): CostFigures {
+  const memoryMb = memoryOf(latency.handler);
+  const dynamoMs = Math.max(
+    latency.dynamo.operationsPerRequest * LAMBDA_MODEL.dynamoCallMs,
+    latency.dynamoRoundTripMs.p50,
+  );
+  const billedMs = Math.ceil(latency.overheadMs.p50 * cpuStretch(memoryMb) + dynamoMs);
+  const million = 1e6;
+  const lambdaUsd =
+    (PRICES.lambdaRequestUsd + (memoryMb / 1024) * (billedMs / 1000) * PRICES.lambdaArmGbSecondUsd) * million;
+  const httpApiUsd = PRICES.httpApiRequestUsd * million;
+  const dynamoUsd =
+    (latency.dynamo.readUnitsPerRequest * PRICES.dynamoReadUnitUsd +
+      latency.dynamo.writeUnitsPerRequest * PRICES.dynamoWriteUnitUsd) *
+    million;
+  return {
+    scenario: latency.scenario,
+    memoryMb,
+    billedMs,
+    lambdaUsd: round(lambdaUsd, 4),
+    httpApiUsd: round(httpApiUsd, 4),
+    dynamoUsd: round(dynamoUsd, 4),
+    totalUsd: round(lambdaUsd + httpApiUsd + dynamoUsd, 4),
+  };
+}

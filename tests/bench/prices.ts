@@ -1,0 +1,31 @@
+/**
+ * Prices the cost figures use: AWS list prices for us-east-1 (N. Virginia), first pricing tier,
+ * as published on the Lambda, API Gateway and DynamoDB pricing pages. The benchmark machine has no
+ * network, so they are constants: check them against the pricing pages when this date gets old.
+ */
+export const PRICES_AS_OF = '2025-06-01';
+export const REGION = 'us-east-1';
+
+export const PRICES = {
+  /** Lambda, per request. */
+  lambdaRequestUsd: 0.2 / 1e6,
+  /** Lambda on arm64 (Graviton), per GB-second of billed duration (billed per 1 ms). */
+  lambdaArmGbSecondUsd: 0.0000133334,
+  /** HTTP API, per request (up to 512 KB), first 300 million a month. */
+  httpApiRequestUsd: 1.0 / 1e6,
+  /** DynamoDB on-demand (since the November 2024 price cut). */
+  dynamoReadUnitUsd: 0.125 / 1e6,
+  dynamoWriteUnitUsd: 0.625 / 1e6,
+} as const;
+
+/**
+ * How the local measurements translate to Lambda (assumptions, stated in docs/performance.md):
+ * Lambda gives a function CPU in proportion to its memory, one full vCPU at 1,769 MB, so CPU-bound
+ * time measured on one core here stretches by 1769 / memory below that (a Graviton vCPU is taken to
+ * be as fast as one core of this machine). A DynamoDB call inside the region is taken to take at
+ * least `dynamoCallMs`, whatever DynamoDB Local on loopback measured.
+ */
+export const LAMBDA_MODEL = {
+  fullVcpuMemoryMb: 1769,
+  dynamoCallMs: 4,
+} as const;

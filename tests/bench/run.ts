@@ -1,0 +1,256 @@
+// `npm run bench [-- --quick] [-- --check]`: measures the built bundles and the handlers against
+// DynamoDB Local, prints the tables, writes bench/results.json (quick runs: bench/results.quick.json)
+// and with --check exits non-zero when a budget is broken. See docs/performance.md.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../../infra/constructs/service-function.ts';
+import { ensureTable, localClient, startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
+import { synthBundles } from './bundles.ts';
+import { PRICES, PRICES_AS_OF, REGION } from './prices.ts';
+import { round, table } from './stats.ts';
+
+const args = new Set(process.argv.slice(2));
+const quick = args.has('--quick');
+const check = args.has('--check');
+const settings = quick
+  ? { standard: 30, password: 5, coldStarts: 3, throughputSeconds: 1, verifies: 5 }
+  : { standard: 1000, password: 1000, coldStarts: 10, throughputSeconds: 5, verifies: 20 };
+
+const started = performance.now();
+const step = (what: string) =>
+  console.error(`[${((performance.now() - started) / 1000).toFixed(0)} s] ${what}`);
+
+step('starting DynamoDB Local (in memory)');
+const dynamo = await startDynamoDbLocal();
+process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+process.env.TABLE_NAME = 'file-service-bench';
+process.env.SERVICE_KEYS = JSON.stringify([
+  { id: 'bench', secret: 'a-benchmark-only-master-key-0123456789abcdef' },
+]);
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+const client = localClient(dynamo.endpoint);
+await ensureTable(client, process.env.TABLE_NAME);
+client.destroy();
+
+let assemblyDir: string | undefined;
+try {
+  step('synthesizing the stack with esbuild metafiles');
+  const synthesized = synthBundles();
+  assemblyDir = synthesized.assemblyDir;
+  const { bundles } = synthesized;
+  // Handler modules read the environment at import, so everything that loads them comes now.
+  const { config } = await import('#shared/config');
+  const { benchScenarios } = await import('./scenarios.ts');
+  const { measureColdStarts } = await import('./cold-start.ts');
+  const { measureBaseline, measureLatency, measureSdkCpuPerGetItem } = await import('./latency.ts');
+  const { measureThroughput } = await import('./throughput.ts');
+  const { measureBcrypt, LOGIN_TARGET_MS } = await import('./bcrypt.ts');
+  const { costPerMillion } = await import('./cost.ts');
+  const { checkBudgets } = await import('./budgets.ts');
+
+  step('creating fixtures');
+  const { scenarios, fixtures } = await benchScenarios();
+  const userGet = scenarios.find((scenario) => scenario.name === 'GET /api/user (token)');
+  if (!userGet) throw new Error('GET /api/user (token) scenario is missing');
+
+  step(`cold starts: ${settings.coldStarts} fresh processes per bundle`);
+  const coldStarts = await measureColdStarts(bundles, scenarios, settings.coldStarts);
+
+  step(
+    `warm latency: ${settings.standard} requests per endpoint (${settings.password} with bcrypt), two paths`,
+  );
+  const baseline = await measureBaseline(userGet, settings.standard);
+  const latency = await measureLatency(scenarios, settings);
+  const costs = latency.map(costPerMillion);
+  const sdkCpuMsPerGetItem = await measureSdkCpuPerGetItem(fixtures.userId, settings.standard);
+
+  step(`runner throughput: ${settings.throughputSeconds} s per connection count`);
+  const token = ((await userGet.request(0)).options.token ?? '') as string;
+  const throughput = [
+    ...(await measureThroughput(token, [1, 10, 50], settings.throughputSeconds)),
+    ...(await measureThroughput(token, [10], settings.throughputSeconds, 'baseline')),
+  ];
+
+  step('bcrypt');
+  const bcrypt = await measureBcrypt(
+    config().bcryptCost,
+    settings.verifies,
+    latency.find((item) => item.scenario === 'POST /api/auth/login'),
+  );
+
+  const budgets = checkBudgets({ bundles, latency, costs, throughput });
+  const kb = (bytes: number) => (bytes / 1000).toFixed(1);
+  const ratio = (value: number, floor: number) => `${(value / floor).toFixed(1)}×`;
+
+  console.log(
+    `\nBundles (JavaScript Lambda loads; assets also carry the source map and, for bcrypt, its binaries)\n`,
+  );
+  console.log(
+    table([
+      ['function', 'index.mjs KB', 'asset KB', 'bcrypt', 'largest inputs (KB in output)'],
+      ...bundles.map((bundle) => [
+        bundle.handler,
+        kb(bundle.codeBytes),
+        kb(bundle.totalBytes),
+        bundle.containsBcrypt ? 'yes' : 'no',
+        bundle.largestInputs
+          .slice(0, 3)
+          .map((input) => `${input.input} ${kb(input.bytes)}`)
+          .join(', '),
+      ]),
+    ]),
+  );
+  console.log(`\nCold start (median of ${settings.coldStarts} fresh Node processes; ms)\n`);
+  console.log(
+    table([
+      ['function', 'first request', 'module load', 'first request', 'total'],
+      ...coldStarts.map((item) => [
+        item.handler,
+        item.request,
+        item.moduleLoadMs,
+        item.firstRequestMs,
+        item.totalMs,
+      ]),
+    ]),
+  );
+  console.log(
+    `\nWarm latency (sequential requests, DynamoDB Local; ms). Baseline (constant answer): handler p50 ${baseline.handlerMs.p50}, runner p50 ${baseline.runnerMs.p50}\n`,
+  );
+  console.log(
+    table([
+      [
+        'endpoint',
+        'n',
+        'handler p50',
+        'p99',
+        'ddb p50',
+        'overhead p50',
+        'runner p50',
+        'p99',
+        '×floor handler',
+        '×floor runner',
+      ],
+      ...latency.map((item) => [
+        item.scenario,
+        item.requests,
+        item.handlerMs.p50,
+        item.handlerMs.p99,
+        item.dynamoRoundTripMs.p50,
+        item.overheadMs.p50,
+        item.runnerMs.p50,
+        item.runnerMs.p99,
+        ratio(item.handlerMs.p50, baseline.handlerMs.p50),
+        ratio(item.runnerMs.p50, baseline.runnerMs.p50),
+      ]),
+    ]),
+  );
+  console.log(
+    `\nDynamoDB work and cost per million requests (${REGION} prices as of ${PRICES_AS_OF}; USD)\n`,
+  );
+  console.log(
+    table([
+      [
+        'endpoint',
+        'operations',
+        'RRU',
+        'WRU',
+        'memory MB',
+        'billed ms',
+        'Lambda',
+        'HTTP API',
+        'DynamoDB',
+        'total',
+      ],
+      ...latency.map((item, index) => {
+        const cost = costs[index] as (typeof costs)[number];
+        return [
+          item.scenario,
+          item.dynamo.operations,
+          item.dynamo.readUnitsPerRequest,
+          item.dynamo.writeUnitsPerRequest,
+          cost.memoryMb,
+          cost.billedMs,
+          cost.lambdaUsd.toFixed(3),
+          cost.httpApiUsd.toFixed(3),
+          cost.dynamoUsd.toFixed(3),
+          cost.totalUsd.toFixed(3),
+        ];
+      }),
+    ]),
+  );
+  console.log(
+    `\nLocal runner, GET /api/user with a token, and the constant baseline behind the same runner (autocannon, 127.0.0.1, ${settings.throughputSeconds} s each)\n`,
+  );
+  console.log(
+    table([
+      [
+        'handler',
+        'connections',
+        'requests',
+        'req/s',
+        'p50 ms',
+        'p99 ms',
+        'errors',
+        'CPU ms/request',
+        'peak RSS MB',
+      ],
+      ...throughput.map((item) => [
+        item.handler,
+        item.connections,
+        item.requests,
+        item.requestsPerSecond,
+        item.latencyP50Ms,
+        item.latencyP99Ms,
+        item.errors,
+        item.cpuMsPerRequest,
+        item.maxRssMb,
+      ]),
+    ]),
+  );
+  console.log(
+    `\nLogin: bcrypt verify at cost ${bcrypt.cost}: ${bcrypt.verifyMs} ms (median of ${bcrypt.verifies}); ` +
+      `predicted login at ${bcrypt.configuredMemoryMb} MB: ${bcrypt.predictedLoginMsAtConfigured} ms; ` +
+      `memory for < ${LOGIN_TARGET_MS} ms: ${bcrypt.memoryForTargetMb ?? 'none (over budget even at a full vCPU)'} MB`,
+  );
+  console.log(
+    `DynamoDB client: ${sdkCpuMsPerGetItem} ms of CPU per GetItem in this process (sequential, DynamoDB Local)`,
+  );
+  console.log('\nBudgets\n');
+  console.log(
+    table([
+      ['', 'budget', 'limit', 'measured'],
+      ...budgets.map((item) => [item.ok ? 'ok' : 'BROKEN', item.budget, item.limit, item.measured]),
+    ]),
+  );
+
+  const results = {
+    measuredAt: new Date().toISOString(),
+    mode: quick ? 'quick' : 'full',
+    machine: { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, node: process.version },
+    prices: { region: REGION, asOf: PRICES_AS_OF, ...PRICES },
+    bundles: bundles.map(({ assetDir: _assetDir, logicalId: _logicalId, ...bundle }) => bundle),
+    coldStarts,
+    baseline,
+    latency,
+    costs,
+    throughput,
+    sdkCpuMsPerGetItem,
+    bcrypt,
+    budgets,
+    durationSeconds: round((performance.now() - started) / 1000, 1),
+  };
+  const outputDir = join(PROJECT_ROOT, 'bench');
+  mkdirSync(outputDir, { recursive: true });
+  const output = join(outputDir, quick ? 'results.quick.json' : 'results.json');
+  writeFileSync(output, `${JSON.stringify(results, null, 2)}\n`);
+  step(`wrote ${output}`);
+  const broken = budgets.filter((item) => !item.ok);
+  if (check && broken.length) {
+    console.error(`\n${broken.length} budget(s) broken`);
+    process.exitCode = 1;
+  }
+} finally {
+  if (assemblyDir) rmSync(assemblyDir, { recursive: true, force: true });
+  await dynamo.stop();
+}
