@@ -5,6 +5,8 @@ import type { RunnerMessage } from './runner-process.ts';
 import { round } from './stats.ts';
 
 const runnerScript = fileURLToPath(new URL('./runner-process.ts', import.meta.url));
+/** `npm start`'s launcher: bundles the entry and runs it in plain Node, as the runner is served. */
+const launcher = fileURLToPath(new URL('../../infra/local/launch.mjs', import.meta.url));
 
 export interface ThroughputFigures {
   /** `GET /api/user`, or the constant baseline handler behind the same runner. */
@@ -41,7 +43,7 @@ function next<T extends RunnerMessage['kind']>(
 }
 
 /**
- * Loads `GET /api/user` with a token on a runner in its own process (tsx, as `npm start` runs it),
+ * Loads `GET /api/user` with a token on a runner in its own process (launched as `npm start` runs it),
  * after a warm-up, at each connection count for `durationSeconds`, 127.0.0.1 only.
  */
 export async function measureThroughput(
@@ -50,8 +52,8 @@ export async function measureThroughput(
   durationSeconds: number,
   handler: ThroughputFigures['handler'] = 'GET /api/user',
 ): Promise<ThroughputFigures[]> {
-  const child = fork(runnerScript, handler === 'baseline' ? ['baseline'] : [], {
-    execArgv: ['--import', 'tsx', '--no-warnings'],
+  const child = fork(launcher, [runnerScript, ...(handler === 'baseline' ? ['baseline'] : [])], {
+    execArgv: ['--enable-source-maps', '--no-warnings'],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     env: { ...process.env },
   });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../infra/local/dynamodb.ts';
 
-/** `npm start` for real: a child process serving HTTP on a port, DynamoDB Local persisting in DATA_DIR. */
+/** `npm start` for real (its launcher bundles start.ts and runs it in plain Node): a child process serving HTTP on a port, DynamoDB Local persisting in DATA_DIR. */
 interface Runner {
   url: string;
   dynamoEndpoint: string;
@@ -31,7 +31,7 @@ async function startRunner(extraEnv: Record<string, string> = {}): Promise<Runne
     PORT: String(port),
     ...extraEnv,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], {
+  const child = spawn(process.execPath, ['--enable-source-maps', 'infra/local/launch.mjs'], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
