@@ -18,7 +18,8 @@ export interface Route {
   usesKeys: boolean;
   /**
    * Access to the files bucket; absent means `none`. `read`: GetObject (presigned downloads, sizes).
-   * `write`: also PutObject, CopyObject and DeleteObject (uploads, presigned PUT URLs, deletes).
+   * `write`: also PutObject, CopyObject and DeleteObject (uploads, presigned PUT URLs, deletes), and
+   * ListBucket on the object prefixes (deleting a user's objects).
    * A presigned URL carries the function's own permission, so it needs the grant it hands out.
    */
   bucket?: 'none' | 'read' | 'write';
@@ -146,6 +147,8 @@ export const routes: readonly Route[] = [
     table: 'write',
     hashesPasswords: false,
     usesKeys: true,
+    // `{"delete": true}` lists and deletes the user's objects.
+    bucket: 'write',
   },
   {
     method: 'POST',

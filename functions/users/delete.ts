@@ -2,19 +2,19 @@ import { authenticate } from '#shared/auth/authenticate';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
-import { deleteUserAs, requireUserAdministrator, userToActOn } from '#shared/users/admin';
+import { requireUserAdministrator, userToActOn } from '#shared/users/admin';
+import { deleteUserAs } from '#shared/users/deletion';
 import { toUserResource } from '#shared/users/model';
 import { deleteUserSchema } from '#shared/validation/users';
 
 /**
- * Deletes the user and everything it owns; answers with the deleted user. The body is optional.
- * `{"delete": true}` asks for stored file contents too; no contents are stored yet, so today the
- * flag is validated and the deletion is the same either way.
+ * Deletes the user and everything it owns; answers with the deleted user. The body is optional;
+ * `{"delete": true}` deletes the stored file contents too, otherwise they stay in the bucket.
  */
 export const handler = defineHandler(async (request) => {
   const { user: actor } = await authenticate(request, { consistent: true });
   requireUserAdministrator(actor);
-  if (request.body !== undefined) readJson(request, deleteUserSchema);
+  const body = request.body === undefined ? {} : readJson(request, deleteUserSchema);
   const target = await userToActOn(actor, request.pathParameters.id as string, 'delete');
-  return json(200, toUserResource(await deleteUserAs(actor, target)));
+  return json(200, toUserResource(await deleteUserAs(actor, target, { contents: body.delete === true })));
 });

@@ -3,9 +3,11 @@ import {
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { ServiceError } from '#shared/errors';
 import { bucketName, s3 } from '#shared/s3/client';
 
 /**
@@ -40,6 +42,42 @@ export async function deleteObjects(keys: string[]): Promise<void> {
       Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true },
     }),
   );
+}
+
+/**
+ * Deletes every stored byte of a user: both of its prefixes, one listing page (up to 1,000 keys) and
+ * one DeleteObjects at a time. Idempotent; a key S3 reports it could not delete fails the call, so a
+ * repeated call finds it again.
+ */
+export async function deleteUserObjects(userId: string): Promise<void> {
+  // A key with an empty id is the user's prefix: `files/<userId>/`, `uploads/<userId>/`.
+  for (const prefix of [fileObjectKey(userId, ''), uploadObjectKey(userId, '')]) {
+    let continuationToken: string | undefined;
+    do {
+      const page = await s3.send(
+        new ListObjectsV2Command({
+          Bucket: bucketName,
+          Prefix: prefix,
+          ContinuationToken: continuationToken,
+        }),
+      );
+      const keys = (page.Contents ?? []).flatMap((object) => (object.Key ? [object.Key] : []));
+      if (keys.length > 0) {
+        const result = await s3.send(
+          new DeleteObjectsCommand({
+            Bucket: bucketName,
+            Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true },
+          }),
+        );
+        if (result.Errors?.length) {
+          throw new ServiceError('unavailable', 'the stored files could not all be deleted, try again', {
+            'retry-after': '1',
+          });
+        }
+      }
+      continuationToken = page.NextContinuationToken;
+    } while (continuationToken);
+  }
 }
 
 /** The object's size, or undefined when there is no such object. */

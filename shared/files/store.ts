@@ -2,15 +2,14 @@ import {
   BatchGetCommand,
   DeleteCommand,
   GetCommand,
-  PutCommand,
   QueryCommand,
   type QueryCommandInput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
-import { fileKey, fileNameKey, fileStatsKey, uploadKey } from '#shared/db/keys';
+import { fileKey, fileNameKey, fileStatsKey, uploadKey, userKey } from '#shared/db/keys';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
-import { notFound, ServiceError } from '#shared/errors';
+import { notFound, ServiceError, unauthenticated } from '#shared/errors';
 import { indexAttributes, viewsSortKey } from '#shared/files/indexing';
 import { type FileRecord, type FileStats, isMedia } from '#shared/files/model';
 import type { QuotaLimits } from '#shared/files/quota';
@@ -120,6 +119,32 @@ function statsUpdate(userId: string, delta: FileStats, limits?: QuotaLimits) {
 type TransactItem = Parameters<typeof transactWrite>[0][number];
 
 /**
+ * Runs a file transaction that can create items in the owner's partition, together with a check
+ * that the owner exists and its deletion has not begun. The deletion marks the user before it reads
+ * the partition, so such a write either lands before the mark (and the deletion finds it) or fails:
+ * a request authenticated just before the mark gets the 401 its next request would get. Other
+ * failed conditions are reported with the indexes of `items`.
+ */
+async function transactAsActiveOwner(userId: string, items: TransactItem[]): Promise<void> {
+  try {
+    await transactWrite([
+      {
+        ConditionCheck: {
+          TableName: tableName,
+          Key: userKey(userId),
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletingAt)',
+        },
+      },
+      ...items,
+    ]);
+  } catch (error) {
+    if (!(error instanceof TransactionConditionFailed)) throw error;
+    if (error.failedIndexes.includes(0)) throw unauthenticated();
+    throw new TransactionConditionFailed(error.failedIndexes.map((index) => index - 1));
+  }
+}
+
+/**
  * Records new files: each file item, the claim on its public name and the owner's counters, in one
  * transaction that also enforces the quota. `extra` joins the same transaction (completing a
  * presigned upload deletes its pending item there, so an upload completes once).
@@ -151,7 +176,7 @@ export async function insertFiles(
     ]),
   ];
   try {
-    await transactWrite(items);
+    await transactAsActiveOwner(userId, items);
   } catch (error) {
     if (!(error instanceof TransactionConditionFailed)) throw error;
     if (error.failedIndexes.includes(0)) throw new ServiceError('too_large', QUOTA_EXCEEDED);
@@ -248,7 +273,8 @@ export async function updateFile(userId: string, fileId: string, changes: FileCh
         },
       },
     ];
-    if (current.favorite !== next.favorite) {
+    const countersChange = current.favorite !== next.favorite;
+    if (countersChange) {
       const delta = statsOf([next], 1);
       const removed = statsOf([current], -1);
       items.push(
@@ -262,7 +288,8 @@ export async function updateFile(userId: string, fileId: string, changes: FileCh
       );
     }
     try {
-      await transactWrite(items);
+      // An ADD to the counters would recreate them behind a deletion: only for an active owner.
+      await (countersChange ? transactAsActiveOwner(userId, items) : transactWrite(items));
       return { ...next, views: current.views };
     } catch (error) {
       if (!(error instanceof TransactionConditionFailed) || attempt >= MAX_ATTEMPTS) throw error;
@@ -276,7 +303,7 @@ export async function deleteFileRecord(userId: string, fileId: string): Promise<
     const current = await getFile(userId, fileId, { consistent: true });
     if (!current) throw notFound('file not found');
     try {
-      await transactWrite([
+      await transactAsActiveOwner(userId, [
         {
           Delete: {
             TableName: tableName,
@@ -418,17 +445,19 @@ export interface PendingUpload {
 export const PENDING_UPLOAD_TTL_SECONDS = 24 * 3600;
 
 export async function putUpload(userId: string, upload: PendingUpload): Promise<void> {
-  await documents.send(
-    new PutCommand({
-      TableName: tableName,
-      Item: {
-        ...uploadKey(userId, upload.id),
-        entity: 'UPLOAD',
-        ...upload,
-        expiresAt: Math.floor(Date.parse(upload.createdAt) / 1000) + PENDING_UPLOAD_TTL_SECONDS,
+  await transactAsActiveOwner(userId, [
+    {
+      Put: {
+        TableName: tableName,
+        Item: {
+          ...uploadKey(userId, upload.id),
+          entity: 'UPLOAD',
+          ...upload,
+          expiresAt: Math.floor(Date.parse(upload.createdAt) / 1000) + PENDING_UPLOAD_TTL_SECONDS,
+        },
       },
-    }),
-  );
+    },
+  ]);
 }
 
 export async function getUpload(userId: string, uploadId: string): Promise<PendingUpload | undefined> {

@@ -176,7 +176,7 @@ export async function completeUpload(user: Uploader, uploadId: string): Promise<
     await record(user, [file], options, [consumeUpload(user.id, uploadId)]);
   } catch (error) {
     await deleteObjects([file.objectKey]);
-    // The pending item is the transaction's second item: gone means completed by a racing call.
+    // The only other condition is the pending item's: gone means completed by a racing call.
     if (error instanceof TransactionConditionFailed) throw notFound('upload not found');
     throw error;
   }

@@ -3,7 +3,6 @@ import { documents, tableName } from '#shared/db/client';
 import { decodeCursor, encodeCursor } from '#shared/db/cursor';
 import { USERS_INDEX, USERS_PARTITION, userIndexRange } from '#shared/db/keys';
 import { forbidden, notFound, ServiceError } from '#shared/errors';
-import { deleteUserCompletely } from '#shared/users/deletion';
 import { type Role, roleRank, toUserResource, type UserRecord, type UserResource } from '#shared/users/model';
 import { judge, managedRoles, type Party, type UserAction, type Verdict } from '#shared/users/roles';
 import {
@@ -20,7 +19,7 @@ import {
  * `judge` (roles.ts) and every write is conditional on the target's role being the one judged, so a
  * concurrent role change cannot slip an action past the rules.
  */
-function enforce(verdict: Verdict): void {
+export function enforce(verdict: Verdict): void {
   if (verdict === 'forbidden') throw forbidden('you are not allowed to do this');
   if (verdict === 'not_found') throw notFound('user not found');
 }
@@ -70,11 +69,6 @@ export async function updateUserAs(
     endAllSessions: changes.passwordHash !== undefined,
     expectedRole: target.role,
   });
-}
-
-export async function deleteUserAs(actor: Party, target: UserRecord): Promise<UserRecord> {
-  enforce(judge(actor, 'delete', target));
-  return deleteUserCompletely(target.id, target.role);
 }
 
 export interface UserPage {

@@ -1,0 +1,285 @@
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { jest } from '@jest/globals';
+import { documents, dynamodb, tableName } from '#shared/db/client';
+import { FILE_PREFIX, fileNameKey, userKey } from '#shared/db/keys';
+import { fileObjectKey, objectSize, uploadObjectKey } from '#shared/files/objects';
+import { bucketName, s3 } from '#shared/s3/client';
+import { call, type TestResponse, uniqueName } from '../support/client.ts';
+import { download, upload, uploadRequest } from '../support/files.ts';
+import { signedInUser } from '../support/users.ts';
+
+type Admin = Awaited<ReturnType<typeof signedInUser>>;
+
+/**
+ * A user with `count` uploaded files (public names chosen by the client, so a test can ask for one
+ * of them again) and one presigned upload whose bytes are in the bucket but not yet completed.
+ */
+async function userWithFiles(count: number) {
+  const owner = await signedInUser('USER');
+  const prefix = uniqueName('doc');
+  const files = await upload(
+    owner.token,
+    Array.from({ length: count }, (_, index) => ({
+      fileName: `${prefix}-${index}.txt`,
+      type: 'text/plain',
+      content: `content ${index}`,
+    })),
+    { 'x-zipline-format': 'name' },
+  );
+  const started = await call('POST', '/api/user/files/uploads', {
+    token: owner.token,
+    json: { originalName: 'pending.bin', size: 5, type: 'application/octet-stream' },
+  });
+  expect(started.status).toBe(200);
+  const put = await fetch(started.body.url, { method: 'PUT', body: 'bytes', headers: started.body.headers });
+  expect(put.status).toBe(200);
+  return { ...owner, files, uploadId: started.body.id as string };
+}
+
+async function partition(userId: string) {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documents.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': userKey(userId).pk },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+async function nameClaim(name: string) {
+  const result = await documents.send(
+    new GetCommand({ TableName: tableName, Key: fileNameKey(name), ConsistentRead: true }),
+  );
+  return result.Item;
+}
+
+async function objectKeys(prefix: string) {
+  const listing = await s3.send(new ListObjectsV2Command({ Bucket: bucketName, Prefix: prefix }));
+  return (listing.Contents ?? []).map((object) => object.Key);
+}
+
+const storedKeys = async (userId: string) => [
+  ...(await objectKeys(fileObjectKey(userId, ''))),
+  ...(await objectKeys(uploadObjectKey(userId, ''))),
+];
+
+/** Fails the `nth` call of a DynamoDB operation once, as an outage halfway through would. */
+function failNth(operation: string, nth: number) {
+  let seen = 0;
+  dynamodb.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (context.commandName === `${operation}Command` && ++seen === nth) {
+        throw Object.assign(new Error('injected outage'), { name: 'InternalServerError' });
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'injectedFault' },
+  );
+}
+
+/**
+ * Runs a whole `DELETE /api/users/{id}` just before the next write transaction reaches DynamoDB:
+ * the racing request has authenticated (and done its checks and S3 work) when the user disappears.
+ */
+function deleteBeforeNextTransaction(admin: Admin, userId: string, body?: unknown) {
+  let deletion: Promise<TestResponse> | undefined;
+  dynamodb.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (context.commandName === 'TransactWriteItemsCommand' && deletion === undefined) {
+        deletion = call('DELETE', `/api/users/${userId}`, { cookie: admin.cookie, json: body });
+        await deletion;
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'deleteBetween' },
+  );
+  return { deletion: () => deletion };
+}
+
+afterEach(() => {
+  dynamodb.middlewareStack.remove('injectedFault');
+  dynamodb.middlewareStack.remove('deleteBetween');
+});
+
+test('DELETE with {"delete": true} removes file metadata, name claims and stored bytes; the names are free', async () => {
+  const admin = await signedInUser('ADMIN');
+  const owner = await userWithFiles(3);
+  const sks = (await partition(owner.id)).map((item) => String(item.sk));
+  expect(sks.filter((sk) => sk.startsWith(FILE_PREFIX))).toHaveLength(3);
+  expect(sks).toEqual(expect.arrayContaining(['FILESTATS', `UPLOAD#${owner.uploadId}`, 'USER']));
+  const first = owner.files[0] as { id: string; name: string; url: string };
+  const fetched = await download(first.url);
+  expect(fetched.status).toBe(200);
+  const presigned = fetched.redirect.headers.location as string;
+
+  const deleted = await call('DELETE', `/api/users/${owner.id}`, {
+    cookie: admin.cookie,
+    json: { delete: true },
+  });
+  expect(deleted.status).toBe(200);
+
+  expect(await partition(owner.id)).toEqual([]);
+  for (const file of owner.files) {
+    expect(await nameClaim(file.name)).toBeUndefined();
+    expect(await objectSize(fileObjectKey(owner.id, file.id))).toBeUndefined();
+  }
+  expect(await objectSize(uploadObjectKey(owner.id, owner.uploadId))).toBeUndefined();
+  expect(await storedKeys(owner.id)).toEqual([]);
+  expect((await fetch(presigned)).status).toBe(404);
+  expect((await download(first.url)).status).toBe(404);
+
+  const other = await signedInUser('USER');
+  const [reused] = await upload(
+    other.token,
+    [{ fileName: first.name, type: 'text/plain', content: 'mine' }],
+    {
+      'x-zipline-format': 'name',
+    },
+  );
+  expect(reused?.name).toBe(first.name);
+  expect((await download(reused?.url as string)).bytes?.toString()).toBe('mine');
+});
+
+test('DELETE without {"delete": true} removes metadata and name claims but leaves the stored bytes', async () => {
+  const admin = await signedInUser('ADMIN');
+  const owner = await userWithFiles(2);
+  const first = owner.files[0] as { id: string; name: string; url: string };
+  const presigned = (await download(first.url)).redirect.headers.location as string;
+
+  const deleted = await call('DELETE', `/api/users/${owner.id}`, { cookie: admin.cookie });
+  expect(deleted.status).toBe(200);
+
+  expect(await partition(owner.id)).toEqual([]);
+  for (const [index, file] of owner.files.entries()) {
+    expect(await nameClaim(file.name)).toBeUndefined();
+    expect(await objectSize(fileObjectKey(owner.id, file.id))).toBe(`content ${index}`.length);
+  }
+  expect(await objectSize(uploadObjectKey(owner.id, owner.uploadId))).toBe(5);
+  // The public link is gone with the claim; only an already issued presigned URL still reads the bytes.
+  expect((await download(first.url)).status).toBe(404);
+  expect(await (await fetch(presigned)).text()).toBe('content 0');
+
+  const other = await signedInUser('USER');
+  const [reused] = await upload(other.token, [{ fileName: first.name, content: 'mine' }], {
+    'x-zipline-format': 'name',
+  });
+  expect(reused?.name).toBe(first.name);
+});
+
+test.each([
+  // 30 files: the first batch holds 25 of them, the second 5 plus the counters and the pending upload.
+  ['a name claim delete in the second batch', 'DeleteItem', 28, 1],
+  ['the second batch of partition deletes', 'BatchWriteItem', 2, 0],
+])(
+  'an outage at %s: no claim outlives its file item, and a retry releases every claim but one retaken since',
+  async (_, operation, nth, stillClaimed) => {
+    const admin = await signedInUser('ADMIN');
+    const owner = await userWithFiles(30);
+    failNth(operation, nth);
+    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const failed = await call('DELETE', `/api/users/${owner.id}`, {
+      cookie: admin.cookie,
+      json: { delete: true },
+    });
+    expect(failed.status).toBe(503);
+    logged.mockRestore();
+    dynamodb.middlewareStack.remove('injectedFault');
+
+    // The second batch's file items are all still there; a claim is never left without its file item.
+    const remaining = (await partition(owner.id)).filter((item) => String(item.sk).startsWith(FILE_PREFIX));
+    expect(remaining).toHaveLength(5);
+    const remainingNames = new Set(remaining.map((item) => item.name));
+    const claimed: string[] = [];
+    for (const file of owner.files) {
+      if ((await nameClaim(file.name)) === undefined) continue;
+      expect(remainingNames.has(file.name)).toBe(true);
+      claimed.push(file.name);
+    }
+    expect(claimed).toHaveLength(stillClaimed);
+
+    // A name released halfway is free: another user takes it before the deletion is repeated.
+    const released = [...remainingNames].find((name) => !claimed.includes(String(name))) as string;
+    const other = await signedInUser('USER');
+    const [retaken] = await upload(other.token, [{ fileName: released, content: 'taken over' }], {
+      'x-zipline-format': 'name',
+    });
+    expect(retaken?.name).toBe(released);
+
+    const retried = await call('DELETE', `/api/users/${owner.id}`, {
+      cookie: admin.cookie,
+      json: { delete: true },
+    });
+    expect(retried.status).toBe(200);
+    expect(await partition(owner.id)).toEqual([]);
+    expect(await storedKeys(owner.id)).toEqual([]);
+    for (const file of owner.files) {
+      if (file.name === released) continue;
+      expect(await nameClaim(file.name)).toBeUndefined();
+    }
+    // The retry left the other user's claim on the retaken name alone.
+    expect(await nameClaim(released)).toMatchObject({ userId: other.id, fileId: retaken?.id });
+    expect((await download(retaken?.url as string)).bytes?.toString()).toBe('taken over');
+  },
+);
+
+describe('a file write authenticated just before the deletion is refused and leaves nothing', () => {
+  test('POST /api/upload', async () => {
+    const admin = await signedInUser('ADMIN');
+    const owner = await signedInUser('USER');
+    const name = `${uniqueName('late')}.txt`;
+    const race = deleteBeforeNextTransaction(admin, owner.id);
+    const uploaded = await uploadRequest(owner.token, [{ fileName: name, content: 'late bytes' }], {
+      'x-zipline-format': 'name',
+    });
+    expect((await race.deletion())?.status).toBe(200);
+    expect(uploaded.status).toBe(401);
+    expect(await partition(owner.id)).toEqual([]);
+    expect(await nameClaim(name)).toBeUndefined();
+    // The deletion kept the bytes (no `delete: true`): the upload removed the object it had written.
+    expect(await storedKeys(owner.id)).toEqual([]);
+  });
+
+  test('POST /api/user/files/uploads', async () => {
+    const admin = await signedInUser('ADMIN');
+    const owner = await signedInUser('USER');
+    const race = deleteBeforeNextTransaction(admin, owner.id);
+    const started = await call('POST', '/api/user/files/uploads', {
+      token: owner.token,
+      json: { originalName: 'late.bin', size: 5 },
+    });
+    expect((await race.deletion())?.status).toBe(200);
+    expect(started.status).toBe(401);
+    expect(await partition(owner.id)).toEqual([]);
+  });
+
+  test('POST /api/user/files/uploads/{id}/complete', async () => {
+    const admin = await signedInUser('ADMIN');
+    const owner = await signedInUser('USER');
+    const name = `${uniqueName('late')}.bin`;
+    const started = await call('POST', '/api/user/files/uploads', {
+      token: owner.token,
+      json: { originalName: name, size: 5 },
+      headers: { 'x-zipline-format': 'name' },
+    });
+    await fetch(started.body.url, { method: 'PUT', body: 'bytes', headers: started.body.headers });
+    const race = deleteBeforeNextTransaction(admin, owner.id, { delete: true });
+    const completed = await call('POST', `/api/user/files/uploads/${started.body.id}/complete`, {
+      token: owner.token,
+    });
+    expect((await race.deletion())?.status).toBe(200);
+    expect(completed.status).toBe(401);
+    expect(await partition(owner.id)).toEqual([]);
+    expect(await nameClaim(name)).toBeUndefined();
+    expect(await storedKeys(owner.id)).toEqual([]);
+  });
+});
