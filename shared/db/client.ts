@@ -15,6 +15,34 @@ export const dynamodb = new DynamoDBClient(
     : {},
 );
 
+/** Attempts of a single-item write that meets another request's transaction on the same item. */
+const CONFLICT_ATTEMPTS = 4;
+
+/**
+ * A single-item write that collides with an in-flight transaction on the same item (a login while an
+ * upload's transaction checks the user item) is refused with TransactionConflictException, which the
+ * SDK does not retry. Nothing was applied, so trying again after a short jittered pause is safe.
+ */
+dynamodb.middlewareStack.add(
+  (next) => async (args) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await next(args);
+      } catch (error) {
+        if (
+          !(error instanceof Error) ||
+          error.name !== 'TransactionConflictException' ||
+          attempt >= CONFLICT_ATTEMPTS
+        ) {
+          throw error;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt * Math.random()));
+      }
+    }
+  },
+  { step: 'initialize', name: 'retryTransactionConflicts' },
+);
+
 export const documents = DynamoDBDocumentClient.from(dynamodb, {
   marshallOptions: { removeUndefinedValues: true },
 });

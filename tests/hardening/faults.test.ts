@@ -4,6 +4,7 @@ import { call, uniqueName } from '../support/client.ts';
 import {
   faultInjector,
   provisionedThroughputExceeded,
+  singleItemConflict,
   socketTimeout,
   throttlingException,
   transactionConflict,
@@ -44,6 +45,20 @@ describe('retried where safe', () => {
     expect(response.status).toBe(200);
     expect(count('UpdateItemCommand')).toBe(3);
     expect((await getUser(me.id, { consistent: true }))?.view).toEqual({ content: 'hi' });
+  });
+
+  test('a single-item write meeting a transaction twice: retried, the session is added once', async () => {
+    const me = await signedInUser();
+    const credentials = { json: { username: me.username, password: me.password } };
+    faults.clear();
+    expect((await call('POST', '/api/auth/login', credentials)).status).toBe(200);
+    const updatesPerLogin = count('UpdateItemCommand');
+    faults.clear();
+    faults.inject({ command: 'UpdateItemCommand', error: singleItemConflict, times: 2 });
+    const login = await call('POST', '/api/auth/login', credentials);
+    expect(login.status).toBe(200);
+    expect(count('UpdateItemCommand')).toBe(updatesPerLogin + 2);
+    expect(Object.keys((await getUser(me.id, { consistent: true }))?.sessions ?? {})).toHaveLength(3);
   });
 
   test('a transaction conflict twice: retried by transactWrite, the rename lands once', async () => {

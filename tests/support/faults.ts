@@ -2,6 +2,7 @@ import {
   DynamoDBServiceException,
   ProvisionedThroughputExceededException,
   TransactionCanceledException,
+  TransactionConflictException,
 } from '@aws-sdk/client-dynamodb';
 import { dynamodb } from '#shared/db/client';
 
@@ -79,3 +80,10 @@ export const transactionConflict = (items: number) => () =>
 
 export const socketTimeout = () =>
   Object.assign(new Error('injected: socket timed out'), { name: 'TimeoutError' });
+
+/** What a single-item write gets when a transaction holds the same item. */
+export const singleItemConflict = () =>
+  new TransactionConflictException({
+    message: 'injected: transaction is ongoing for the item',
+    $metadata: {},
+  });
