@@ -1,12 +1,13 @@
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { jest } from '@jest/globals';
 import { documents, dynamodb, tableName } from '#shared/db/client';
-import { FILE_PREFIX, fileNameKey, userKey } from '#shared/db/keys';
+import { FILE_PREFIX, fileNameKey } from '#shared/db/keys';
 import { fileObjectKey, objectSize, uploadObjectKey } from '#shared/files/objects';
 import { bucketName, s3 } from '#shared/s3/client';
 import { call, type TestResponse, uniqueName } from '../support/client.ts';
 import { download, upload, uploadRequest } from '../support/files.ts';
+import { partitionItems } from '../support/snapshot.ts';
 import { signedInUser } from '../support/users.ts';
 
 type Admin = Awaited<ReturnType<typeof signedInUser>>;
@@ -35,25 +36,6 @@ async function userWithFiles(count: number) {
   const put = await fetch(started.body.url, { method: 'PUT', body: 'bytes', headers: started.body.headers });
   expect(put.status).toBe(200);
   return { ...owner, files, uploadId: started.body.id as string };
-}
-
-async function partition(userId: string) {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documents.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': userKey(userId).pk },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
 }
 
 async function nameClaim(name: string) {
@@ -114,7 +96,7 @@ afterEach(() => {
 test('DELETE with {"delete": true} removes file metadata, name claims and stored bytes; the names are free', async () => {
   const admin = await signedInUser('ADMIN');
   const owner = await userWithFiles(3);
-  const sks = (await partition(owner.id)).map((item) => String(item.sk));
+  const sks = (await partitionItems(owner.id)).map((item) => String(item.sk));
   expect(sks.filter((sk) => sk.startsWith(FILE_PREFIX))).toHaveLength(3);
   expect(sks).toEqual(expect.arrayContaining(['FILESTATS', `UPLOAD#${owner.uploadId}`, 'USER']));
   const first = owner.files[0] as { id: string; name: string; url: string };
@@ -128,7 +110,7 @@ test('DELETE with {"delete": true} removes file metadata, name claims and stored
   });
   expect(deleted.status).toBe(200);
 
-  expect(await partition(owner.id)).toEqual([]);
+  expect(await partitionItems(owner.id)).toEqual([]);
   for (const file of owner.files) {
     expect(await nameClaim(file.name)).toBeUndefined();
     expect(await objectSize(fileObjectKey(owner.id, file.id))).toBeUndefined();
@@ -159,7 +141,7 @@ test('DELETE without {"delete": true} removes metadata and name claims but leave
   const deleted = await call('DELETE', `/api/users/${owner.id}`, { cookie: admin.cookie });
   expect(deleted.status).toBe(200);
 
-  expect(await partition(owner.id)).toEqual([]);
+  expect(await partitionItems(owner.id)).toEqual([]);
   for (const [index, file] of owner.files.entries()) {
     expect(await nameClaim(file.name)).toBeUndefined();
     expect(await objectSize(fileObjectKey(owner.id, file.id))).toBe(`content ${index}`.length);
@@ -196,7 +178,9 @@ test.each([
     dynamodb.middlewareStack.remove('injectedFault');
 
     // The second batch's file items are all still there; a claim is never left without its file item.
-    const remaining = (await partition(owner.id)).filter((item) => String(item.sk).startsWith(FILE_PREFIX));
+    const remaining = (await partitionItems(owner.id)).filter((item) =>
+      String(item.sk).startsWith(FILE_PREFIX),
+    );
     expect(remaining).toHaveLength(5);
     const remainingNames = new Set(remaining.map((item) => item.name));
     const claimed: string[] = [];
@@ -220,7 +204,7 @@ test.each([
       json: { delete: true },
     });
     expect(retried.status).toBe(200);
-    expect(await partition(owner.id)).toEqual([]);
+    expect(await partitionItems(owner.id)).toEqual([]);
     expect(await storedKeys(owner.id)).toEqual([]);
     for (const file of owner.files) {
       if (file.name === released) continue;
@@ -243,7 +227,7 @@ describe('a file write authenticated just before the deletion is refused and lea
     });
     expect((await race.deletion())?.status).toBe(200);
     expect(uploaded.status).toBe(401);
-    expect(await partition(owner.id)).toEqual([]);
+    expect(await partitionItems(owner.id)).toEqual([]);
     expect(await nameClaim(name)).toBeUndefined();
     // The deletion kept the bytes (no `delete: true`): the upload removed the object it had written.
     expect(await storedKeys(owner.id)).toEqual([]);
@@ -259,7 +243,7 @@ describe('a file write authenticated just before the deletion is refused and lea
     });
     expect((await race.deletion())?.status).toBe(200);
     expect(started.status).toBe(401);
-    expect(await partition(owner.id)).toEqual([]);
+    expect(await partitionItems(owner.id)).toEqual([]);
   });
 
   test('POST /api/user/files/uploads/{id}/complete', async () => {
@@ -278,7 +262,7 @@ describe('a file write authenticated just before the deletion is refused and lea
     });
     expect((await race.deletion())?.status).toBe(200);
     expect(completed.status).toBe(401);
-    expect(await partition(owner.id)).toEqual([]);
+    expect(await partitionItems(owner.id)).toEqual([]);
     expect(await nameClaim(name)).toBeUndefined();
     expect(await storedKeys(owner.id)).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import { BatchWriteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { jest } from '@jest/globals';
 import { documents, dynamodb, tableName } from '#shared/db/client';
 import { userKey, usernameKey } from '#shared/db/keys';
@@ -6,6 +6,7 @@ import { decodeAvatar } from '#shared/users/avatar';
 import type { UserRecord } from '#shared/users/model';
 import { getUser, updateUser } from '#shared/users/store';
 import { call, cookieValue } from '../support/client.ts';
+import { partitionItems } from '../support/snapshot.ts';
 import { PASSWORD, signedInUser } from '../support/users.ts';
 
 const PNG_1X1 =
@@ -29,25 +30,6 @@ async function userWithData(extra: number) {
     );
   }
   return { ...user, secondCookie: cookieValue(second.cookies[0]) };
-}
-
-async function partition(userId: string) {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documents.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': userKey(userId).pk },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
 }
 
 async function usernameHeld(username: string) {
@@ -95,13 +77,13 @@ afterEach(() => {
 test('DELETE removes the user, its sessions, token, avatar and every partition item; the name is free', async () => {
   const admin = await signedInUser('ADMIN');
   const user = await userWithData(130);
-  expect((await partition(user.id)).length).toBe(132);
+  expect((await partitionItems(user.id)).length).toBe(132);
 
   const response = await call('DELETE', `/api/users/${user.id}`, { cookie: admin.cookie });
   expect(response.status).toBe(200);
   expect(response.body).toMatchObject({ id: user.id, username: user.username, role: 'USER', sessions: [] });
 
-  expect(await partition(user.id)).toEqual([]);
+  expect(await partitionItems(user.id)).toEqual([]);
   expect(await usernameHeld(user.username)).toBe(false);
   await expectLockedOut(user);
   expect((await call('GET', `/api/users/${user.id}`, { cookie: admin.cookie })).status).toBe(404);
@@ -158,7 +140,7 @@ test.each([
     // Halfway: refused everywhere, name still held (no one else can take it while data remains).
     await expectLockedOut(user);
     expect(await usernameHeld(user.username)).toBe(true);
-    const remaining = await partition(user.id);
+    const remaining = await partitionItems(user.id);
     expect(remaining.length).toBeGreaterThan(0);
     expect(remaining.length).toBeLessThan(83);
     const squatter = await call('POST', '/api/users', {
@@ -176,7 +158,7 @@ test.each([
 
     const retried = await call('DELETE', `/api/users/${user.id}`, { cookie: admin.cookie });
     expect(retried.status).toBe(200);
-    expect(await partition(user.id)).toEqual([]);
+    expect(await partitionItems(user.id)).toEqual([]);
     expect(await usernameHeld(user.username)).toBe(false);
     await expectLockedOut(user);
     const reused = await call('POST', '/api/users', {
@@ -200,7 +182,7 @@ test('a deletion racing a rename of the same user leaves no orphan constraint', 
     expect([200, 401, 409]).toContain(renamed.status);
     expect(await usernameHeld(user.username)).toBe(false);
     expect(await usernameHeld(newName)).toBe(false);
-    expect(await partition(user.id)).toEqual([]);
+    expect(await partitionItems(user.id)).toEqual([]);
   }
 });
 
@@ -214,7 +196,7 @@ test('a change that read the user before its deletion began cannot land after it
   expect((await call('DELETE', `/api/users/${user.id}`, { cookie: admin.cookie })).status).toBe(503);
   logged.mockRestore();
   dynamodb.middlewareStack.remove('injectedFault');
-  expect((await partition(user.id)).map((item) => item.sk)).toEqual(['USER']);
+  expect((await partitionItems(user.id)).map((item) => item.sk)).toEqual(['USER']);
 
   const lateName = `${user.username}-late`;
   await expect(
@@ -222,9 +204,9 @@ test('a change that read the user before its deletion began cannot land after it
   ).rejects.toMatchObject({ kind: 'conflict' });
   await expect(updateUser(stale, { view: { embed: true } })).rejects.toMatchObject({ kind: 'not_found' });
   expect(await usernameHeld(lateName)).toBe(false);
-  expect((await partition(user.id)).map((item) => item.sk)).toEqual(['USER']);
+  expect((await partitionItems(user.id)).map((item) => item.sk)).toEqual(['USER']);
 
   expect((await call('DELETE', `/api/users/${user.id}`, { cookie: admin.cookie })).status).toBe(200);
-  expect(await partition(user.id)).toEqual([]);
+  expect(await partitionItems(user.id)).toEqual([]);
   expect(await usernameHeld(user.username)).toBe(false);
 });

@@ -1,5 +1,6 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
+import { userKey } from '#shared/db/keys';
 
 /** Every item of this test file's table, keyed by `pk|sk`, each as canonical JSON. */
 export type TableSnapshot = Map<string, string>;
@@ -31,4 +32,24 @@ function canonical(value: unknown): string {
         ? Buffer.from(inner).toString('base64')
         : inner,
   );
+}
+
+/** Every item in a user's partition (`pk = USER#<id>`), read consistently. */
+export async function partitionItems(userId: string): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await documents.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': userKey(userId).pk },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
 }
