@@ -7,6 +7,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
+import { isConditionFailure } from '#shared/db/conditions';
 import { fileKey, fileNameKey, fileStatsKey, uploadKey, userKey } from '#shared/db/keys';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { notFound, ServiceError, unauthenticated } from '#shared/errors';
@@ -349,7 +350,7 @@ export async function countView(name: string, now = new Date()): Promise<FileRec
     );
     updated = fromFileItem(result.Attributes ?? {});
   } catch (error) {
-    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return undefined;
+    if (isConditionFailure(error)) return undefined;
     throw error;
   }
   await documents
@@ -368,7 +369,7 @@ export async function countView(name: string, now = new Date()): Promise<FileRec
     )
     .catch((error: unknown) => {
       // A later view already wrote a newer count; its own second write positions the file.
-      if (!(error instanceof Error) || error.name !== 'ConditionalCheckFailedException') throw error;
+      if (!isConditionFailure(error)) throw error;
     });
   return updated;
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config';
 import { documents, tableName } from '#shared/db/client';
+import { isConditionFailure } from '#shared/db/conditions';
 import { throttleKey } from '#shared/db/keys';
 import { ServiceError } from '#shared/errors';
 
@@ -46,7 +47,7 @@ export async function countAttempt(limit: Limit, now = Date.now()): Promise<Atte
       }),
     );
   } catch (error) {
-    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') {
+    if (isConditionFailure(error)) {
       throw new ServiceError('rate_limited', TOO_MANY_ATTEMPTS, {
         'retry-after': String(Math.max(1, windowEnd - nowSeconds)),
       });
@@ -79,5 +80,5 @@ export async function resetCounter(attempt: Attempt): Promise<void> {
 }
 
 function ignoreConditionFailure(error: unknown): void {
-  if (!(error instanceof Error) || error.name !== 'ConditionalCheckFailedException') throw error;
+  if (!isConditionFailure(error)) throw error;
 }

@@ -1,6 +1,7 @@
-import { BatchWriteCommand, DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { newTokenNonce } from '#shared/auth/token';
 import { documents, tableName } from '#shared/db/client';
+import { isConditionFailure } from '#shared/db/conditions';
 import { FILE_PREFIX, fileNameKey, userKey, usernameKey } from '#shared/db/keys';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { notFound, ServiceError } from '#shared/errors';
@@ -8,7 +9,7 @@ import { deleteUserObjects } from '#shared/files/objects';
 import { enforce } from '#shared/users/admin';
 import type { Role, UserRecord } from '#shared/users/model';
 import { judge, type Party } from '#shared/users/roles';
-import { fromItem } from '#shared/users/store';
+import { updateUserItem } from '#shared/users/store';
 
 /** Items read per page of the user's partition; each page is deleted before the next is read. */
 const PAGE_ITEMS = 100;
@@ -85,31 +86,19 @@ export async function deleteUserCompletely(
   return marked;
 }
 
-async function markDeleting(userId: string, expectedRole: Role): Promise<UserRecord> {
-  try {
-    const result = await documents.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: userKey(userId),
-        UpdateExpression:
-          'SET deletingAt = if_not_exists(deletingAt, :now), #sessions = :none, tokenNonce = :nonce',
-        ConditionExpression: 'attribute_exists(pk) AND #role = :role',
-        ExpressionAttributeNames: { '#sessions': 'sessions', '#role': 'role' },
-        ExpressionAttributeValues: {
-          ':now': new Date().toISOString(),
-          ':none': {},
-          ':nonce': newTokenNonce(),
-          ':role': expectedRole,
-        },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return fromItem(result.Attributes) as UserRecord;
-  } catch (error) {
-    if (error instanceof Error && error.name === 'ConditionalCheckFailedException')
-      throw notFound('user not found');
-    throw error;
-  }
+function markDeleting(userId: string, expectedRole: Role): Promise<UserRecord> {
+  return updateUserItem(userId, {
+    UpdateExpression:
+      'SET deletingAt = if_not_exists(deletingAt, :now), #sessions = :none, tokenNonce = :nonce',
+    ConditionExpression: 'attribute_exists(pk) AND #role = :role',
+    ExpressionAttributeNames: { '#sessions': 'sessions', '#role': 'role' },
+    ExpressionAttributeValues: {
+      ':now': new Date().toISOString(),
+      ':none': {},
+      ':nonce': newTokenNonce(),
+      ':role': expectedRole,
+    },
+  });
 }
 
 async function deletePartitionChildren(userId: string): Promise<void> {
@@ -168,7 +157,7 @@ async function deleteNameClaim(userId: string, name: string, fileId: string): Pr
     );
   } catch (error) {
     // Released already, or claimed since by another file: not this user's to delete.
-    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return;
+    if (isConditionFailure(error)) return;
     throw error;
   }
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { newTokenNonce } from '#shared/auth/token';
 import { documents, tableName } from '#shared/db/client';
+import { isConditionFailure } from '#shared/db/conditions';
 import { avatarChunkKey, setupKey, userIndexKey, userKey, usernameKey } from '#shared/db/keys';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { forbidden, invalid, notFound, ServiceError } from '#shared/errors';
@@ -227,24 +228,12 @@ export async function updateUser(current: UserRecord, changes: UserChanges): Pro
   const touchesOtherItems = renamesConstraint || changes.avatar !== undefined;
 
   if (!touchesOtherItems) {
-    try {
-      const result = await documents.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: userKey(current.id),
-          UpdateExpression: expression(parts),
-          ConditionExpression: condition,
-          ExpressionAttributeNames: parts.names,
-          ExpressionAttributeValues: parts.values,
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return fromItem(result.Attributes) as UserRecord;
-    } catch (error) {
-      if (error instanceof Error && error.name === 'ConditionalCheckFailedException')
-        throw notFound('user not found');
-      throw error;
-    }
+    return updateUserItem(current.id, {
+      UpdateExpression: expression(parts),
+      ConditionExpression: condition,
+      ExpressionAttributeNames: parts.names,
+      ExpressionAttributeValues: parts.values,
+    });
   }
 
   parts.names['#username'] = 'username';
@@ -339,6 +328,9 @@ export async function getAvatar(userId: string): Promise<Avatar | undefined> {
  * Adds a session id, dropping the oldest beyond the cap. The write is conditional on the session
  * count it was computed from, and retried on a concurrent change, so no login's session is lost.
  */
+/** Each round of concurrent logins lets at least one through, so this covers a burst of that many. */
+const SESSION_WRITE_ATTEMPTS = 12;
+
 export async function addSession(
   user: UserRecord,
   sessionId: string,
@@ -346,7 +338,8 @@ export async function addSession(
   maxSessions: number,
 ): Promise<UserRecord> {
   let sessions = user.sessions;
-  for (let attempt = 0; attempt < 5; attempt++) {
+  for (let attempt = 0; attempt < SESSION_WRITE_ATTEMPTS; attempt++) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 5 * attempt * Math.random()));
     const oldestFirst = Object.entries(sessions).sort(([, a], [, b]) => a - b);
     const dropped = oldestFirst.slice(0, Math.max(0, oldestFirst.length - maxSessions + 1)).map(([id]) => id);
     const names: Record<string, string> = { '#sessions': 'sessions', '#new': sessionId };
@@ -360,14 +353,19 @@ export async function addSession(
           Key: userKey(user.id),
           ReturnValues: 'ALL_NEW',
           UpdateExpression: `SET #sessions.#new = :issuedAt${dropped.length ? ` REMOVE ${dropped.map((_, i) => `#sessions.#old${i}`).join(', ')}` : ''}`,
-          ConditionExpression: 'attribute_exists(pk) AND size(#sessions) = :count',
+          // The count alone is not enough: a concurrent login may have dropped the same oldest
+          // session and added its own, so the sessions we drop must still be there too.
+          ConditionExpression: [
+            'attribute_exists(pk) AND size(#sessions) = :count',
+            ...dropped.map((_, i) => `attribute_exists(#sessions.#old${i})`),
+          ].join(' AND '),
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: { ':issuedAt': issuedAt, ':count': oldestFirst.length },
         }),
       );
       return fromItem(result.Attributes) as UserRecord;
     } catch (error) {
-      if (!(error instanceof Error) || error.name !== 'ConditionalCheckFailedException') throw error;
+      if (!isConditionFailure(error)) throw error;
       const fresh = await getUser(user.id, { consistent: true });
       if (!fresh) throw notFound('user not found');
       sessions = fresh.sessions;
@@ -389,26 +387,38 @@ export async function removeSession(userId: string, sessionId: string): Promise<
     )
     .catch((error: unknown) => {
       // Logging out of a user that no longer exists has nothing left to remove.
-      if (!(error instanceof Error) || error.name !== 'ConditionalCheckFailedException') throw error;
+      if (!isConditionFailure(error)) throw error;
     });
 }
 
 export async function resetTokenNonce(userId: string): Promise<string> {
   const nonce = newTokenNonce();
+  await updateUserItem(userId, {
+    UpdateExpression: 'SET tokenNonce = :nonce, updatedAt = :now',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeValues: { ':nonce': nonce, ':now': nowIso() },
+  });
+  return nonce;
+}
+
+/**
+ * One conditional UpdateItem of a user item, returning the user as written. A failed condition (no
+ * such user, or not in the state the caller required) is a 404, as for a user that does not exist.
+ */
+export async function updateUserItem(
+  userId: string,
+  update: Pick<
+    UpdateCommandInput,
+    'UpdateExpression' | 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'
+  >,
+): Promise<UserRecord> {
   try {
-    await documents.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: userKey(userId),
-        UpdateExpression: 'SET tokenNonce = :nonce, updatedAt = :now',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':nonce': nonce, ':now': nowIso() },
-      }),
+    const result = await documents.send(
+      new UpdateCommand({ TableName: tableName, Key: userKey(userId), ...update, ReturnValues: 'ALL_NEW' }),
     );
+    return fromItem(result.Attributes) as UserRecord;
   } catch (error) {
-    if (error instanceof Error && error.name === 'ConditionalCheckFailedException')
-      throw notFound('user not found');
+    if (isConditionFailure(error)) throw notFound('user not found');
     throw error;
   }
-  return nonce;
 }
