@@ -34,6 +34,9 @@ export const BUCKET_ACTIONS = {
   write: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
 } as const;
 
+const CREDENTIAL_PROVIDER = '@aws-sdk/credential-provider-node';
+const LAMBDA_CREDENTIALS = join(PROJECT_ROOT, 'infra', 'lambda', 'credentials.ts');
+
 const BCRYPT = '@node-rs/bcrypt';
 /** The Lambda architecture's binary comes from `infra/native` (installed there for linux-arm64). */
 const BCRYPT_ARM64 = join(
@@ -108,6 +111,8 @@ export class ServiceFunction extends Construct {
         sourcesContent: false,
         logLevel: LogLevel.WARNING,
         metafile: props.metafile === true,
+        // Lambda's credentials are in the environment: the SDK's full default chain is dead weight.
+        esbuildArgs: { [`--alias:${CREDENTIAL_PROVIDER}`]: LAMBDA_CREDENTIALS },
         // Nothing external (the AWS SDK is bundled) except bcrypt, whose .node file esbuild cannot bundle.
         externalModules: props.hashesPasswords ? [BCRYPT] : [],
         ...(props.hashesPasswords

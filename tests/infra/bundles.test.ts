@@ -97,6 +97,16 @@ describe('assets', () => {
     expect(code).toContain('DynamoDB');
   });
 
+  test('credentials come from the environment only: no SSO, profile, IMDS or STS provider is bundled', () => {
+    for (const report of reports) {
+      const code = readFileSync(join(report.assetDir, 'index.mjs'), 'utf8');
+      expect(code).not.toMatch(/fromSSO|fromInstanceMetadata|fromTokenFile|fromIni/);
+    }
+    expect(readFileSync(join(bundleOf('user/get').assetDir, 'index.mjs'), 'utf8')).toContain(
+      'AWS_SECRET_ACCESS_KEY',
+    );
+  });
+
   test.each(functionSpecs().map((spec) => [spec.handler, spec.hashesPasswords]))(
     '%s carries bcrypt only if it hashes passwords (%s)',
     (handler, hashesPasswords) => {
