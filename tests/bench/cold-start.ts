@@ -24,7 +24,10 @@ export interface ColdStartFigures {
   totalMs: number;
 }
 
-/** The environment Lambda gives the function (NODE_OPTIONS as the stack sets it), aimed at the local table. */
+/**
+ * The environment Lambda gives the function (NODE_OPTIONS as the stack sets it), aimed at the local
+ * table and the local S3 server (the stack sets BUCKET_NAME on the functions that use the bucket).
+ */
 function runOnce(assetDir: string, event: APIGatewayProxyEventV2): Promise<OneColdStart> {
   return new Promise((resolve, reject) => {
     const process_ = spawn(process.execPath, ['--enable-source-maps', '--no-warnings', child, assetDir], {
@@ -35,6 +38,8 @@ function runOnce(assetDir: string, event: APIGatewayProxyEventV2): Promise<OneCo
         TABLE_NAME: process.env.TABLE_NAME,
         DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT,
         SERVICE_KEYS: process.env.SERVICE_KEYS,
+        BUCKET_NAME: process.env.BUCKET_NAME,
+        S3_ENDPOINT: process.env.S3_ENDPOINT,
       },
     });
     let stdout = '';

@@ -13,6 +13,8 @@ export interface CostFigures {
   lambdaUsd: number;
   httpApiUsd: number;
   dynamoUsd: number;
+  /** S3 requests the handler sends (not the client's own PUT to a presigned URL or GET after a redirect). */
+  s3Usd: number;
   /** Everything per million requests. */
   totalUsd: number;
 }
@@ -25,7 +27,7 @@ export function memoryOf(handler: string): number {
 
 /**
  * Cost per million requests: our measured CPU work stretched to the function's CPU share, plus each
- * DynamoDB call at in-region latency (or what DynamoDB Local took, if more), billed per 1 ms.
+ * DynamoDB and S3 call at in-region latency (or what the local servers took, if more), billed per 1 ms.
  */
 export function costPerMillion(latency: LatencyFigures): CostFigures {
   const memoryMb = memoryOf(latency.handler);
@@ -33,7 +35,8 @@ export function costPerMillion(latency: LatencyFigures): CostFigures {
     latency.dynamo.operationsPerRequest * LAMBDA_MODEL.dynamoCallMs,
     latency.dynamoRoundTripMs.p50,
   );
-  const billedMs = Math.ceil(latency.overheadMs.p50 * cpuStretch(memoryMb) + dynamoMs);
+  const s3Ms = Math.max(latency.s3.operationsPerRequest * LAMBDA_MODEL.s3CallMs, latency.s3RoundTripMs.p50);
+  const billedMs = Math.ceil(latency.overheadMs.p50 * cpuStretch(memoryMb) + dynamoMs + s3Ms);
   const million = 1e6;
   const lambdaUsd =
     (PRICES.lambdaRequestUsd + (memoryMb / 1024) * (billedMs / 1000) * PRICES.lambdaArmGbSecondUsd) * million;
@@ -42,6 +45,10 @@ export function costPerMillion(latency: LatencyFigures): CostFigures {
     (latency.dynamo.readUnitsPerRequest * PRICES.dynamoReadUnitUsd +
       latency.dynamo.writeUnitsPerRequest * PRICES.dynamoWriteUnitUsd) *
     million;
+  const s3Usd =
+    (latency.s3.putClassPerRequest * PRICES.s3PutCopyPostListUsd +
+      latency.s3.getClassPerRequest * PRICES.s3GetUsd) *
+    million;
   return {
     scenario: latency.scenario,
     memoryMb,
@@ -49,6 +56,7 @@ export function costPerMillion(latency: LatencyFigures): CostFigures {
     lambdaUsd: round(lambdaUsd, 4),
     httpApiUsd: round(httpApiUsd, 4),
     dynamoUsd: round(dynamoUsd, 4),
-    totalUsd: round(lambdaUsd + httpApiUsd + dynamoUsd, 4),
+    s3Usd: round(s3Usd, 4),
+    totalUsd: round(lambdaUsd + httpApiUsd + dynamoUsd + s3Usd, 4),
   };
 }

@@ -3,12 +3,14 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
 import { userKey } from '#shared/db/keys';
 import type { LambdaHandler } from '#shared/http/handler';
+import { s3 } from '#shared/s3/client';
 import { loadHandler, routeEvent } from '../../infra/local/dispatch.ts';
 import { createLocalServer } from '../../infra/local/server.ts';
 import { requestEvent } from '../support/client.ts';
 import { type RecordedCall, recordSdkCalls } from '../support/sdk-calls.ts';
 import { baselineHandler } from './baseline.ts';
-import type { BenchRequest, Scenario } from './scenarios.ts';
+import { S3_PRICE_CLASS } from './prices.ts';
+import type { BenchRequest, RequestLoad, Scenario } from './scenarios.ts';
 import { percentile, round } from './stats.ts';
 
 export interface Distribution {
@@ -25,18 +27,30 @@ export interface DynamoWork {
   writeUnitsPerRequest: number;
 }
 
+/** S3 requests per request (presigning a URL sends none, so it is not counted). */
+export interface S3Work {
+  /** Commands per request, e.g. `PutObject×1`, or `none`; listed as found when they vary. */
+  operations: string;
+  operationsPerRequest: number;
+  /** Requests in S3's PUT/COPY/POST/LIST price class, and in its GET (and other) class. */
+  putClassPerRequest: number;
+  getClassPerRequest: number;
+}
+
 export interface LatencyFigures {
   scenario: string;
   handler: string;
   requests: number;
   /** Handler invocation in process (what Lambda bills), DynamoDB Local included. */
   handlerMs: Distribution;
-  /** Handler time minus the DynamoDB round trips of that request. */
+  /** Handler time minus the DynamoDB and S3 round trips of that request. */
   overheadMs: Distribution;
   dynamoRoundTripMs: Distribution;
+  s3RoundTripMs: Distribution;
   /** The same request over HTTP through the local runner (createLocalServer), client in this process. */
   runnerMs: Distribution;
   dynamo: DynamoWork;
+  s3: S3Work;
 }
 
 const READ_COMMANDS = new Set(['GetItem', 'Query', 'Scan', 'BatchGetItem', 'TransactGetItems']);
@@ -69,32 +83,67 @@ const distribution = (samples: readonly number[]): Distribution => ({
 
 export const recorder = recordSdkCalls();
 
+interface S3Call {
+  command: string;
+  roundTripMs: number;
+}
+
+/**
+ * Records every request the shared S3 client sends, with its time on the wire: innermost, so it
+ * runs once per HTTP attempt and never for a presigned URL (the presigner's middleware answers at
+ * the signing step, before this one is reached).
+ */
+function recordS3Calls(): { calls: S3Call[]; reset(): void } {
+  const calls: S3Call[] = [];
+  s3.middlewareStack.add(
+    (next, context) => async (args) => {
+      const started = performance.now();
+      try {
+        return await next(args);
+      } finally {
+        calls.push({ command: context.commandName as string, roundTripMs: performance.now() - started });
+      }
+    },
+    { step: 'deserialize', priority: 'low', name: 'recordS3Calls' },
+  );
+  return {
+    calls,
+    reset: () => {
+      calls.length = 0;
+    },
+  };
+}
+
+const s3Recorder = recordS3Calls();
+
 function toFetch(request: BenchRequest): RequestInit {
   const { options } = request;
   const headers: Record<string, string> = { ...options.headers };
   if (options.token !== undefined) headers.authorization = options.token;
   if (options.cookie !== undefined) headers.cookie = options.cookie;
-  let body: string | undefined;
+  let body: string | Buffer | undefined;
   if (options.json !== undefined) {
     headers['content-type'] = 'application/json';
     body = JSON.stringify(options.json);
-  }
-  return { method: request.method, headers, ...(body === undefined ? {} : { body }) };
+  } else if (options.raw !== undefined) body = options.raw;
+  // A redirect is the answer measured (the download link's 302), not something to follow.
+  return { method: request.method, headers, redirect: 'manual', ...(body === undefined ? {} : { body }) };
 }
 
 async function timeHandler(
   handler: LambdaHandler,
   scenario: Pick<Scenario, 'name' | 'status'>,
   request: BenchRequest,
-): Promise<{ ms: number; calls: RecordedCall[] }> {
+): Promise<{ ms: number; calls: RecordedCall[]; s3Calls: S3Call[] }> {
   const { event } = routeEvent(requestEvent(request.method, request.url, request.options));
   recorder.reset();
+  s3Recorder.reset();
   const started = performance.now();
   const result = await handler(event);
   const ms = performance.now() - started;
   if (result.statusCode !== scenario.status)
     throw new Error(`${scenario.name} answered ${result.statusCode}: ${result.body}`);
-  return { ms, calls: [...recorder.calls] };
+  return { ms, calls: [...recorder.calls], s3Calls: [...s3Recorder.calls] };
 }
 
 async function timeHttp(
@@ -125,7 +174,7 @@ const WARMUP = 20;
 /** Sequential requests (one at a time, no queueing): each scenario in process, then through the runner. */
 export async function measureLatency(
   scenarios: readonly Scenario[],
-  counts: { standard: number; password: number },
+  counts: Record<RequestLoad, number>,
 ): Promise<LatencyFigures[]> {
   // The runner as `npm start` runs it, its log line built but not printed into the report.
   const server = createLocalServer({ log: () => {} });
@@ -133,18 +182,26 @@ export async function measureLatency(
   const figures: LatencyFigures[] = [];
   try {
     for (const scenario of scenarios) {
-      const count = scenario.passwordWork ? counts.password : counts.standard;
+      const count = counts[scenario.load];
       const handler = await loadHandler(scenario.handler);
       for (let index = 0; index < WARMUP; index++)
         await timeHandler(handler, scenario, await scenario.request(index));
       const handlerMs: number[] = [];
       const roundTripMs: number[] = [];
+      const s3RoundTripMs: number[] = [];
       const perRequest: RecordedCall[][] = [];
+      const s3PerRequest: S3Call[][] = [];
       for (let index = 0; index < count; index++) {
-        const { ms, calls } = await timeHandler(handler, scenario, await scenario.request(WARMUP + index));
+        const { ms, calls, s3Calls } = await timeHandler(
+          handler,
+          scenario,
+          await scenario.request(WARMUP + index),
+        );
         handlerMs.push(ms);
         roundTripMs.push(calls.reduce((sum, call) => sum + call.roundTripMs, 0));
+        s3RoundTripMs.push(s3Calls.reduce((sum, call) => sum + call.roundTripMs, 0));
         perRequest.push(calls);
+        s3PerRequest.push(s3Calls);
       }
       const runnerMs: number[] = [];
       for (let index = 0; index < WARMUP + count; index++) {
@@ -156,10 +213,16 @@ export async function measureLatency(
         handler: scenario.handler,
         requests: count,
         handlerMs: distribution(handlerMs),
-        overheadMs: distribution(handlerMs.map((ms, index) => ms - (roundTripMs[index] as number))),
+        overheadMs: distribution(
+          handlerMs.map(
+            (ms, index) => ms - (roundTripMs[index] as number) - (s3RoundTripMs[index] as number),
+          ),
+        ),
         dynamoRoundTripMs: distribution(roundTripMs),
+        s3RoundTripMs: distribution(s3RoundTripMs),
         runnerMs: distribution(runnerMs),
         dynamo: dynamoWork(perRequest),
+        s3: s3Work(s3PerRequest),
       });
     }
   } finally {
@@ -168,7 +231,8 @@ export async function measureLatency(
   return figures;
 }
 
-function dynamoWork(perRequest: readonly RecordedCall[][]): DynamoWork {
+/** The commands of each request as `GetItem×1 + Query×1`, and how many requests had each shape. */
+function operationShapes(perRequest: readonly { command: string }[][]): string {
   const shapes = new Map<string, number>();
   for (const calls of perRequest) {
     const counts = new Map<string, number>();
@@ -179,10 +243,31 @@ function dynamoWork(perRequest: readonly RecordedCall[][]): DynamoWork {
     const shape = [...counts].map(([command, count]) => `${command}×${count}`).join(' + ') || 'none';
     shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
   }
-  const operations = [...shapes]
+  return [...shapes]
     .sort((a, b) => b[1] - a[1])
     .map(([shape, count]) => (shapes.size === 1 ? shape : `${shape} (${count})`))
     .join('; ');
+}
+
+function s3Work(perRequest: readonly S3Call[][]): S3Work {
+  const commands = perRequest.flat().map((call) => call.command.replace(/Command$/, ''));
+  const inClass = (priceClass: string) =>
+    commands.filter((command) => {
+      const found = S3_PRICE_CLASS[command];
+      if (!found) throw new Error(`no S3 price class for ${command} (tests/bench/prices.ts)`);
+      return found === priceClass;
+    }).length;
+  const requests = perRequest.length;
+  return {
+    operations: operationShapes(perRequest),
+    operationsPerRequest: round(commands.length / requests),
+    putClassPerRequest: round(inClass('putCopyPostList') / requests),
+    getClassPerRequest: round(inClass('get') / requests),
+  };
+}
+
+function dynamoWork(perRequest: readonly RecordedCall[][]): DynamoWork {
+  const operations = operationShapes(perRequest);
   const all = perRequest.flat();
   const unitsPerCall = all.map(units);
   const requests = perRequest.length;

@@ -1,11 +1,13 @@
 // `npm run bench [-- --quick] [-- --check]`: measures the built bundles and the handlers against
-// DynamoDB Local, prints the tables, writes bench/results.json (quick runs: bench/results.quick.json)
-// and with --check exits non-zero when a budget is broken. See docs/performance.md.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+// DynamoDB Local and a local S3-compatible server (s3rver), prints the tables, writes
+// bench/results.json (quick runs: bench/results.quick.json) and with --check exits non-zero when a
+// budget is broken. See docs/performance.md.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../infra/constructs/service-function.ts';
 import { ensureTable, localClient, startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
+import { startS3Local } from '../../infra/local/s3.ts';
 import { synthBundles } from './bundles.ts';
 import { PRICES, PRICES_AS_OF, REGION } from './prices.ts';
 import { round, table } from './stats.ts';
@@ -14,8 +16,8 @@ const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick');
 const check = args.has('--check');
 const settings = quick
-  ? { standard: 30, password: 5, coldStarts: 3, throughputSeconds: 1, verifies: 5 }
-  : { standard: 1000, password: 1000, coldStarts: 10, throughputSeconds: 5, verifies: 20 };
+  ? { standard: 30, password: 5, heavySetup: 10, coldStarts: 3, throughputSeconds: 1, verifies: 5 }
+  : { standard: 1000, password: 1000, heavySetup: 300, coldStarts: 10, throughputSeconds: 5, verifies: 20 };
 
 const started = performance.now();
 const step = (what: string) =>
@@ -32,6 +34,11 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const client = localClient(dynamo.endpoint);
 await ensureTable(client, process.env.TABLE_NAME);
 client.destroy();
+step('starting the S3-compatible server (s3rver, temporary directory)');
+const s3Directory = mkdtempSync(join(tmpdir(), 'file-service-bench-s3-'));
+process.env.BUCKET_NAME = 'file-service-bench';
+const s3Local = await startS3Local({ directory: s3Directory, bucketName: process.env.BUCKET_NAME });
+process.env.S3_ENDPOINT = s3Local.endpoint;
 
 let assemblyDir: string | undefined;
 try {
@@ -58,7 +65,7 @@ try {
   const coldStarts = await measureColdStarts(bundles, scenarios, settings.coldStarts);
 
   step(
-    `warm latency: ${settings.standard} requests per endpoint (${settings.password} with bcrypt), two paths`,
+    `warm latency: ${settings.standard} requests per endpoint (${settings.password} with bcrypt, ${settings.heavySetup} with an upload as setup), two paths`,
   );
   const baseline = await measureBaseline(userGet, settings.standard);
   const latency = await measureLatency(scenarios, settings);
@@ -115,7 +122,7 @@ try {
     ]),
   );
   console.log(
-    `\nWarm latency (sequential requests, DynamoDB Local; ms). Baseline (constant answer): handler p50 ${baseline.handlerMs.p50}, runner p50 ${baseline.runnerMs.p50}\n`,
+    `\nWarm latency (sequential requests, DynamoDB Local, s3rver; ms). Baseline (constant answer): handler p50 ${baseline.handlerMs.p50}, runner p50 ${baseline.runnerMs.p50}\n`,
   );
   console.log(
     table([
@@ -125,6 +132,7 @@ try {
         'handler p50',
         'p99',
         'ddb p50',
+        's3 p50',
         'overhead p50',
         'runner p50',
         'p99',
@@ -137,6 +145,7 @@ try {
         item.handlerMs.p50,
         item.handlerMs.p99,
         item.dynamoRoundTripMs.p50,
+        item.s3RoundTripMs.p50,
         item.overheadMs.p50,
         item.runnerMs.p50,
         item.runnerMs.p99,
@@ -146,7 +155,7 @@ try {
     ]),
   );
   console.log(
-    `\nDynamoDB work and cost per million requests (${REGION} prices as of ${PRICES_AS_OF}; USD)\n`,
+    `\nDynamoDB and S3 work, cost per million requests (${REGION} prices as of ${PRICES_AS_OF}; USD)\n`,
   );
   console.log(
     table([
@@ -155,11 +164,13 @@ try {
         'operations',
         'RRU',
         'WRU',
+        'S3 requests',
         'memory MB',
         'billed ms',
         'Lambda',
         'HTTP API',
         'DynamoDB',
+        'S3',
         'total',
       ],
       ...latency.map((item, index) => {
@@ -169,11 +180,13 @@ try {
           item.dynamo.operations,
           item.dynamo.readUnitsPerRequest,
           item.dynamo.writeUnitsPerRequest,
+          item.s3.operations,
           cost.memoryMb,
           cost.billedMs,
           cost.lambdaUsd.toFixed(3),
           cost.httpApiUsd.toFixed(3),
           cost.dynamoUsd.toFixed(3),
+          cost.s3Usd.toFixed(3),
           cost.totalUsd.toFixed(3),
         ];
       }),
@@ -252,5 +265,6 @@ try {
   }
 } finally {
   if (assemblyDir) rmSync(assemblyDir, { recursive: true, force: true });
-  await dynamo.stop();
+  await Promise.all([dynamo.stop(), s3Local.stop()]);
+  rmSync(s3Directory, { recursive: true, force: true });
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { hashPassword } from '#shared/auth/password';
 import { newSessionId, SESSION_COOKIE, sealSession } from '#shared/auth/session';
@@ -6,7 +7,10 @@ import { routes } from '#shared/routes';
 import type { Role } from '#shared/users/model';
 import { addSession, createUser, getUser } from '#shared/users/store';
 import { type CallOptions, call, cookieValue, requestEvent } from '../support/client.ts';
+import { multipart } from '../support/multipart.ts';
 import { PNG_1X1 } from '../support/pixels.ts';
+
+export type RequestLoad = 'standard' | 'password' | 'heavySetup';
 
 /** One request as both paths send it: a payload-2.0 event to the handler, or HTTP to the runner. */
 export interface BenchRequest {
@@ -22,8 +26,11 @@ export interface Scenario {
   handler: string;
   /** Answer every request must get (anything else fails the benchmark). */
   status: number;
-  /** Hashes or verifies a bcrypt password per request: measured with fewer requests. */
-  passwordWork: boolean;
+  /**
+   * How many requests measure it: `password` hashes or verifies a bcrypt password per request;
+   * `heavySetup` needs an upload as untimed setup before each request (fewer, to keep the run short).
+   */
+  load: RequestLoad;
   /** Builds request number `index`; untimed setup (a fresh session or user) happens here. */
   request(index: number): Promise<BenchRequest>;
   event(index: number): Promise<APIGatewayProxyEventV2>;
@@ -59,7 +66,7 @@ function scenario(
   path: string,
   status: number,
   build: (index: number) => CallOptions | Promise<CallOptions>,
-  extra: { url?: (index: number) => string; passwordWork?: boolean } = {},
+  extra: { url?: (index: number) => string; load?: RequestLoad } = {},
 ): Scenario {
   const url = extra.url ?? (() => path);
   const route = routes.find((candidate) => candidate.method === method && candidate.path === path);
@@ -71,7 +78,7 @@ function scenario(
     name,
     handler: route?.handler ?? 'fallback',
     status,
-    passwordWork: extra.passwordWork === true,
+    load: extra.load ?? 'standard',
     request,
     event: async (index) => {
       const { method: verb, url: target, options } = await request(index);
@@ -80,16 +87,54 @@ function scenario(
   };
 }
 
+/** A screenshot-sized upload as ShareX or a browser sends it: one 4 KiB PNG part. */
+const UPLOAD_BYTES = 4096;
+
+function uploadOptions(token: string): CallOptions {
+  const { body, contentType } = multipart([
+    { fileName: 'screenshot.png', type: 'image/png', content: randomBytes(UPLOAD_BYTES) },
+  ]);
+  return { token, raw: body, headers: { 'content-type': contentType } };
+}
+
+/** Uploads one file through `POST /api/upload` (untimed setup) and answers its id and public name. */
+async function uploadFile(token: string): Promise<{ id: string; name: string }> {
+  const response = await call('POST', '/api/upload', uploadOptions(token));
+  if (response.status !== 200) throw new Error(`fixture upload failed: ${response.text}`);
+  return response.body.files[0] as { id: string; name: string };
+}
+
+/** Starts a presigned upload and PUTs its bytes to the URL, as a client does before completing it. */
+async function presignedUploadAwaitingCompletion(token: string): Promise<string> {
+  const started = await call('POST', '/api/user/files/uploads', {
+    token,
+    json: { originalName: 'recording.mp4', size: UPLOAD_BYTES, type: 'video/mp4' },
+  });
+  if (started.status !== 200) throw new Error(`fixture upload start failed: ${started.text}`);
+  const put = await fetch(started.body.url, {
+    method: 'PUT',
+    body: randomBytes(UPLOAD_BYTES),
+    headers: started.body.headers,
+  });
+  if (!put.ok) throw new Error(`fixture PUT to the presigned URL failed: ${put.status}`);
+  return started.body.id as string;
+}
+
+/** Files of the listing fixture: more than one page of 15. */
+const LISTED_FILES = 40;
+
 /**
  * Every route of the table (one request that succeeds where it can be repeated), plus the fallback.
- * Fixtures: a USER with an avatar, an ADMIN acting on a USER, and users dedicated to the requests
- * that change sessions or tokens so they do not disturb the others.
+ * Fixtures: a USER with an avatar, an ADMIN acting on a USER, users dedicated to the requests that
+ * change sessions or tokens so they do not disturb the others (a fresh one per token reset), a USER
+ * with 40 small files, and a USER who uploads (so the listed library keeps its size).
  */
 export async function benchScenarios(): Promise<{ scenarios: Scenario[]; fixtures: { userId: string } }> {
   const passwordHash = await hashPassword(PASSWORD);
-  const [user, admin, tokenOwner, loginUser, logoutUser] = [
+  const [user, admin, loginUser, logoutUser, filesOwner, uploader] = [
     await signedIn('USER', passwordHash),
     await signedIn('ADMIN', passwordHash),
+    await signedIn('USER', passwordHash),
     await signedIn('USER', passwordHash),
     await signedIn('USER', passwordHash),
     await signedIn('USER', passwordHash),
@@ -103,6 +148,8 @@ export async function benchScenarios(): Promise<{ scenarios: Scenario[]; fixture
     { username: uniqueName('bench-super'), passwordHash, role: 'SUPERADMIN' },
     { firstUser: true },
   );
+  const file = await uploadFile(filesOwner.token);
+  for (let index = 1; index < LISTED_FILES; index++) await uploadFile(filesOwner.token);
 
   const scenarios = [
     scenario('GET /api/user (token)', 'GET', '/api/user', 200, () => ({ token: user.token })),
@@ -113,7 +160,6 @@ export async function benchScenarios(): Promise<{ scenarios: Scenario[]; fixture
       token: user.token,
       json: { view: { content: `benchmark ${index}` } },
     })),
-    scenario('PATCH /api/user/token', 'PATCH', '/api/user/token', 200, () => ({ cookie: tokenOwner.cookie })),
     scenario('GET /api/setup', 'GET', '/api/setup', 200, () => ({})),
     scenario('POST /api/setup (done: 403)', 'POST', '/api/setup', 403, () => ({
       json: { username: 'late-admin', password: PASSWORD },
@@ -126,7 +172,7 @@ export async function benchScenarios(): Promise<{ scenarios: Scenario[]; fixture
       () => ({
         json: { username: loginUser.username, password: PASSWORD },
       }),
-      { passwordWork: true },
+      { load: 'password' },
     ),
     scenario('POST /api/auth/logout', 'POST', '/api/auth/logout', 200, async () => ({
       cookie: await freshSessionCookie(logoutUser.id),
@@ -141,7 +187,7 @@ export async function benchScenarios(): Promise<{ scenarios: Scenario[]; fixture
         token: admin.token,
         json: { username: uniqueName('bench-new'), password: PASSWORD },
       }),
-      { passwordWork: true },
+      { load: 'password' },
     ),
     scenario('GET /api/users/{id}', 'GET', '/api/users/{id}', 200, () => ({ token: admin.token }), {
       url: () => `/api/users/${target.id}`,
@@ -176,6 +222,74 @@ export async function benchScenarios(): Promise<{ scenarios: Scenario[]; fixture
         { url: () => `/api/users/${doomed.at(-1)}` },
       );
     })(),
+    // Token resets are limited per user and window: each request resets a fresh user's token. Measured
+    // after GET /api/users, whose page those users would otherwise fill.
+    scenario('PATCH /api/user/token', 'PATCH', '/api/user/token', 200, async () => {
+      const owner = await createUser({ username: uniqueName('bench-token'), passwordHash, role: 'USER' });
+      return { cookie: await freshSessionCookie(owner.id) };
+    }),
+    scenario('POST /api/upload (4 KiB)', 'POST', '/api/upload', 200, () => uploadOptions(uploader.token)),
+    scenario('POST /api/user/files/uploads', 'POST', '/api/user/files/uploads', 200, () => ({
+      token: uploader.token,
+      json: { originalName: 'recording.mp4', size: 50 * 1024 ** 2, type: 'video/mp4' },
+    })),
+    (() => {
+      const pending: string[] = [];
+      return scenario(
+        'POST /api/user/files/uploads/{id}/complete',
+        'POST',
+        '/api/user/files/uploads/{id}/complete',
+        200,
+        async () => {
+          pending.push(await presignedUploadAwaitingCompletion(uploader.token));
+          return { token: uploader.token };
+        },
+        { url: () => `/api/user/files/uploads/${pending.at(-1)}/complete`, load: 'heavySetup' },
+      );
+    })(),
+    scenario(
+      'GET /api/user/files (page of 15)',
+      'GET',
+      '/api/user/files',
+      200,
+      () => ({ token: filesOwner.token }),
+      { url: () => '/api/user/files?perpage=15' },
+    ),
+    scenario(
+      'GET /api/user/files/{id}',
+      'GET',
+      '/api/user/files/{id}',
+      200,
+      () => ({ token: filesOwner.token }),
+      {
+        url: () => `/api/user/files/${file.id}`,
+      },
+    ),
+    scenario(
+      'PATCH /api/user/files/{id} (favorite)',
+      'PATCH',
+      '/api/user/files/{id}',
+      200,
+      (index) => ({ token: filesOwner.token, json: { favorite: index % 2 === 0 } }),
+      { url: () => `/api/user/files/${file.id}` },
+    ),
+    (() => {
+      const doomed: string[] = [];
+      return scenario(
+        'DELETE /api/user/files/{id}',
+        'DELETE',
+        '/api/user/files/{id}',
+        200,
+        async () => {
+          doomed.push((await uploadFile(uploader.token)).id);
+          return { token: uploader.token };
+        },
+        { url: () => `/api/user/files/${doomed.at(-1)}`, load: 'heavySetup' },
+      );
+    })(),
+    scenario('GET /raw/{name} (302)', 'GET', '/raw/{name}', 302, () => ({}), {
+      url: () => `/raw/${encodeURIComponent(file.name)}`,
+    }),
     scenario('GET /api/nothing (fallback 404)', 'GET', '/api/nothing', 404, () => ({})),
   ];
   return { scenarios, fixtures: { userId: user.id } };
