@@ -1,12 +1,9 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { routeEvent } from '../../infra/local/dispatch.ts';
+import { runBundle } from '../support/bundle.ts';
 import type { BundleFigures } from './bundles.ts';
 import type { Scenario } from './scenarios.ts';
 import { median, round } from './stats.ts';
-
-const child = fileURLToPath(new URL('./cold-start.mjs', import.meta.url));
 
 interface OneColdStart {
   moduleLoadMs: number;
@@ -24,40 +21,13 @@ export interface ColdStartFigures {
   totalMs: number;
 }
 
-/**
- * The environment Lambda gives the function (NODE_OPTIONS as the stack sets it), aimed at the local
- * table and the local S3 server (the stack sets BUCKET_NAME on the functions that use the bucket).
- */
-function runOnce(assetDir: string, event: APIGatewayProxyEventV2): Promise<OneColdStart> {
-  return new Promise((resolve, reject) => {
-    const process_ = spawn(process.execPath, ['--enable-source-maps', '--no-warnings', child, assetDir], {
-      cwd: assetDir,
-      env: {
-        PATH: process.env.PATH,
-        AWS_REGION: 'local',
-        TABLE_NAME: process.env.TABLE_NAME,
-        DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT,
-        SERVICE_KEYS: process.env.SERVICE_KEYS,
-        BUCKET_NAME: process.env.BUCKET_NAME,
-        S3_ENDPOINT: process.env.S3_ENDPOINT,
-      },
-    });
-    let stdout = '';
-    let stderr = '';
-    process_.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    process_.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    process_.on('error', reject);
-    process_.on('close', (code) =>
-      code === 0
-        ? resolve(JSON.parse(stdout) as OneColdStart)
-        : reject(new Error(`cold start of ${assetDir} exited with ${code}:\n${stderr}`)),
-    );
-    process_.stdin.end(JSON.stringify(event));
-  });
+async function runOnce(assetDir: string, event: APIGatewayProxyEventV2): Promise<OneColdStart> {
+  const run = await runBundle(assetDir, event);
+  return {
+    moduleLoadMs: run.moduleLoadMs,
+    firstRequestMs: run.firstRequestMs,
+    statusCode: run.result.statusCode,
+  };
 }
 
 /** Median cold start of each bundle over `runs` fresh processes, each serving its route's request. */
