@@ -21,20 +21,9 @@ export interface FileRecord {
 }
 
 /** The File resource of the API: no owner id, no storage details. */
-export interface FileResource {
-  id: string;
-  name: string;
-  originalName: string;
-  size: number;
-  type: string;
-  views: number;
-  maxViews: number | null;
-  favorite: boolean;
-  createdAt: string;
-  updatedAt: string;
-  deletesAt: string | null;
+export type FileResource = Omit<FileRecord, 'downloadAsOriginalName' | 'objectKey' | 'version'> & {
   url: string;
-}
+};
 
 export const downloadPath = (name: string) => `/raw/${encodeURIComponent(name)}`;
 

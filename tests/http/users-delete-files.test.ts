@@ -6,6 +6,7 @@ import { FILE_PREFIX, fileNameKey } from '#shared/db/keys';
 import { fileObjectKey, objectSize, uploadObjectKey } from '#shared/files/objects';
 import { bucketName, s3 } from '#shared/s3/client';
 import { call, type TestResponse, uniqueName } from '../support/client.ts';
+import { failNth } from '../support/faults.ts';
 import { download, upload, uploadRequest } from '../support/files.ts';
 import { partitionItems } from '../support/snapshot.ts';
 import { signedInUser } from '../support/users.ts';
@@ -54,20 +55,6 @@ const storedKeys = async (userId: string) => [
   ...(await objectKeys(fileObjectKey(userId, ''))),
   ...(await objectKeys(uploadObjectKey(userId, ''))),
 ];
-
-/** Fails the `nth` call of a DynamoDB operation once, as an outage halfway through would. */
-function failNth(operation: string, nth: number) {
-  let seen = 0;
-  dynamodb.middlewareStack.add(
-    (next, context) => async (args) => {
-      if (context.commandName === `${operation}Command` && ++seen === nth) {
-        throw Object.assign(new Error('injected outage'), { name: 'InternalServerError' });
-      }
-      return next(args);
-    },
-    { step: 'initialize', name: 'injectedFault' },
-  );
-}
 
 /**
  * Runs a whole `DELETE /api/users/{id}` just before the next write transaction reaches DynamoDB:

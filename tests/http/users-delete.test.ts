@@ -6,6 +6,7 @@ import { decodeAvatar } from '#shared/users/avatar';
 import type { UserRecord } from '#shared/users/model';
 import { getUser, updateUser } from '#shared/users/store';
 import { call, cookieValue } from '../support/client.ts';
+import { failNth } from '../support/faults.ts';
 import { partitionItems } from '../support/snapshot.ts';
 import { PASSWORD, signedInUser } from '../support/users.ts';
 
@@ -53,21 +54,6 @@ async function expectLockedOut(user: {
   });
   expect(login.status).toBe(401);
   expect(login.body.error).toBe('invalid username or password');
-}
-
-/** Fails the `nth` call of a DynamoDB operation once, as an outage halfway through would. */
-function failNth(operation: string, nth: number) {
-  let seen = 0;
-  dynamodb.middlewareStack.add(
-    (next, context) => async (args) => {
-      if (context.commandName === `${operation}Command` && ++seen === nth) {
-        throw Object.assign(new Error('injected outage'), { name: 'InternalServerError' });
-      }
-      return next(args);
-    },
-    { step: 'initialize', name: 'injectedFault' },
-  );
-  return { calls: () => seen };
 }
 
 afterEach(() => {

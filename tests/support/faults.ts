@@ -87,3 +87,21 @@ export const singleItemConflict = () =>
     message: 'injected: transaction is ongoing for the item',
     $metadata: {},
   });
+
+/**
+ * Fails the `nth` call of a DynamoDB operation once, as an outage halfway through a multi-step
+ * operation would; `calls()` tells how many calls of that operation were made.
+ */
+export function failNth(operation: string, nth: number) {
+  let seen = 0;
+  dynamodb.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (context.commandName === `${operation}Command` && ++seen === nth) {
+        throw Object.assign(new Error('injected outage'), { name: 'InternalServerError' });
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'injectedFault' },
+  );
+  return { calls: () => seen };
+}
