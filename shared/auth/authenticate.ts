@@ -2,6 +2,7 @@ import { SESSION_COOKIE, unsealSession } from '#shared/auth/session';
 import { safeEqual, verifyToken } from '#shared/auth/token';
 import { config } from '#shared/config';
 import { forbidden, unauthenticated } from '#shared/errors';
+import { requestOrigin } from '#shared/http/origin';
 import type { HttpRequest } from '#shared/http/request';
 import type { UserRecord } from '#shared/users/model';
 import { getUser } from '#shared/users/store';
@@ -13,12 +14,6 @@ export interface Caller {
   via: 'cookie' | 'token';
 }
 
-/**
- * Resolves the caller: the `Authorization` header when present (alone decides), otherwise the
- * session cookie. One eventually consistent GetItem on success; a miss is re-checked with a
- * consistent read before refusing, so a session created a moment ago is not refused. Every failure
- * is the same 401.
- */
 export interface AuthenticateOptions {
   /**
    * Read the caller's user item strongly consistently: for routes that decide by the caller's role,
@@ -27,6 +22,12 @@ export interface AuthenticateOptions {
   consistent?: boolean;
 }
 
+/**
+ * Resolves the caller: the `Authorization` header when present (alone decides), otherwise the
+ * session cookie. One eventually consistent GetItem on success; a miss is re-checked with a
+ * consistent read before refusing, so a session created a moment ago is not refused. Every failure
+ * is the same 401.
+ */
 export async function authenticate(request: HttpRequest, options: AuthenticateOptions = {}): Promise<Caller> {
   const consistent = options.consistent === true;
   const authorization = request.headers.authorization;
@@ -86,8 +87,7 @@ export function refuseCrossSite(request: HttpRequest): void {
   const origin = request.headers.origin;
   if (origin === undefined) return;
   const given = origin.toLowerCase();
-  const host = request.headers.host?.toLowerCase();
-  const own = host === undefined ? undefined : `${request.secure ? 'https' : 'http'}://${host}`;
+  const own = request.headers.host === undefined ? undefined : requestOrigin(request).toLowerCase();
   const allowed = given === own || config().allowedOrigins.includes(given);
   if (!allowed) throw forbidden(CROSS_SITE_REFUSED);
 }
