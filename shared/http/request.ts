@@ -60,13 +60,15 @@ function copyDefined(source: Record<string, string | undefined> | undefined): Re
 
 function decodeBody(event: APIGatewayProxyEventV2, limit: number): Buffer | undefined {
   if (event.body === undefined || event.body === null || event.body === '') return undefined;
-  // A base64 body decodes to at most 3/4 of its length: refuse before decoding anything huge.
-  const upperBound = event.isBase64Encoded
-    ? Math.ceil((event.body.length * 3) / 4)
+  const tooLarge = () => new ServiceError('too_large', 'request body is too large');
+  // Refuse a body certainly over the limit before decoding it: base64 decodes to at least 3/4 of its
+  // length less two padding bytes.
+  const leastSize = event.isBase64Encoded
+    ? Math.floor((event.body.length * 3) / 4) - 2
     : Buffer.byteLength(event.body);
+  if (leastSize > limit) throw tooLarge();
   const body = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
-  if (Math.min(upperBound, body.length) > limit)
-    throw new ServiceError('too_large', 'request body is too large');
+  if (body.length > limit) throw tooLarge();
   return body;
 }
 
