@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { newTokenNonce } from '#shared/auth/token';
-import { documents, tableName } from '#shared/db/client';
+import { documents, getItem, tableName } from '#shared/db/client';
 import { isConditionFailure } from '#shared/db/conditions';
 import { avatarChunkKey, setupKey, userIndexKey, userKey, usernameKey } from '#shared/db/keys';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
@@ -123,14 +123,7 @@ export async function getUser(
   userId: string,
   options: { consistent?: boolean } = {},
 ): Promise<UserRecord | undefined> {
-  const result = await documents.send(
-    new GetCommand({
-      TableName: tableName,
-      Key: userKey(userId),
-      ConsistentRead: options.consistent === true,
-    }),
-  );
-  return fromItem(result.Item);
+  return fromItem(await getItem(userKey(userId), options));
 }
 
 export async function findUserByUsername(username: string): Promise<UserRecord | undefined> {

@@ -1,9 +1,7 @@
 import type { AddressInfo } from 'node:net';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, tableName } from '#shared/db/client';
-import { userKey } from '#shared/db/keys';
 import type { LambdaHandler } from '#shared/http/handler';
 import { s3 } from '#shared/s3/client';
+import { getUser } from '#shared/users/store';
 import { loadHandler, routeEvent } from '../../infra/local/dispatch.ts';
 import { createLocalServer } from '../../infra/local/server.ts';
 import { requestEvent } from '../support/client.ts';
@@ -283,12 +281,12 @@ function dynamoWork(perRequest: readonly RecordedCall[][]): DynamoWork {
 }
 
 /**
- * CPU time of this process per GetItem of a user item through the shared client (request building,
+ * CPU time of this process per GetItem of a user item as authentication reads it (request building,
  * signing, the socket write, parsing), sequential, after a warm-up: the floor under any route that
  * reads the table, whatever the runner or handler around it does.
  */
 export async function measureSdkCpuPerGetItem(userId: string, count: number): Promise<number> {
-  const read = () => documents.send(new GetCommand({ TableName: tableName, Key: userKey(userId) }));
+  const read = () => getUser(userId);
   for (let index = 0; index < WARMUP; index++) await read();
   const before = process.cpuUsage();
   for (let index = 0; index < count; index++) await read();

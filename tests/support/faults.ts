@@ -4,7 +4,7 @@ import {
   TransactionCanceledException,
   TransactionConflictException,
 } from '@aws-sdk/client-dynamodb';
-import { dynamodb } from '#shared/db/client';
+import { dynamodb, dynamodbClients } from '#shared/db/client';
 
 /** A failure injected on the wire for the next `times` attempts of one DynamoDB command. */
 export interface Fault {
@@ -18,29 +18,32 @@ export interface Fault {
 }
 
 /**
- * Fault injection on the module-scope DynamoDB client (the only AWS-client mock the house rules
+ * Fault injection on the module-scope DynamoDB clients (the only AWS-client mock the house rules
  * allow): the middleware sits below the SDK's retry step, so it sees every attempt the way a real
- * throttled or timed-out network would, and the SDK's own retry strategy reacts to it.
+ * throttled or timed-out network would, and the SDK's own retry strategy reacts to it. Create it
+ * before the first request: the item-read client ignores middleware added later.
  */
 export function faultInjector() {
   const faults: Fault[] = [];
   const attempts: string[] = [];
-  dynamodb.middlewareStack.add(
-    (next, context) => async (args) => {
-      const command = context.commandName as string;
-      attempts.push(command);
-      const fault = faults.find((candidate) => candidate.command === command && candidate.times > 0);
-      if (!fault) return next(args);
-      if (fault.skip) {
-        fault.skip--;
-        return next(args);
-      }
-      fault.times--;
-      if (fault.afterSend) await next(args);
-      throw fault.error();
-    },
-    { step: 'deserialize', name: 'injectFaults' },
-  );
+  for (const client of dynamodbClients) {
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const command = context.commandName as string;
+        attempts.push(command);
+        const fault = faults.find((candidate) => candidate.command === command && candidate.times > 0);
+        if (!fault) return next(args);
+        if (fault.skip) {
+          fault.skip--;
+          return next(args);
+        }
+        fault.times--;
+        if (fault.afterSend) await next(args);
+        throw fault.error();
+      },
+      { step: 'deserialize', name: 'injectFaults' },
+    );
+  }
   return {
     /** Command names of every attempt on the wire, retries included. */
     attempts,
@@ -90,7 +93,8 @@ export const singleItemConflict = () =>
 
 /**
  * Fails the `nth` call of a DynamoDB operation once, as an outage halfway through a multi-step
- * operation would; `calls()` tells how many calls of that operation were made.
+ * operation would; `calls()` tells how many calls of that operation were made. On the document
+ * client: the item-read client takes no middleware once it has served a request.
  */
 export function failNth(operation: string, nth: number) {
   let seen = 0;
