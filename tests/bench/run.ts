@@ -16,8 +16,22 @@ const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick');
 const check = args.has('--check');
 const settings = quick
-  ? { standard: 30, password: 5, heavySetup: 10, coldStarts: 3, throughputSeconds: 1, verifies: 5 }
-  : { standard: 1000, password: 1000, heavySetup: 300, coldStarts: 10, throughputSeconds: 5, verifies: 20 };
+  ? {
+      standard: 30,
+      password: 5,
+      heavySetup: 10,
+      coldStarts: 3,
+      load: { durationSeconds: 1, warmupSeconds: 2 },
+      verifies: 5,
+    }
+  : {
+      standard: 1000,
+      password: 1000,
+      heavySetup: 300,
+      coldStarts: 10,
+      load: { durationSeconds: 5, warmupSeconds: 20 },
+      verifies: 20,
+    };
 
 const started = performance.now();
 const step = (what: string) =>
@@ -72,11 +86,13 @@ try {
   const costs = latency.map(costPerMillion);
   const sdkCpuMsPerGetItem = await measureSdkCpuPerGetItem(fixtures.userId, settings.standard);
 
-  step(`runner throughput: ${settings.throughputSeconds} s per connection count`);
+  step(
+    `runner throughput: ${settings.load.warmupSeconds} s warm-up, then ${settings.load.durationSeconds} s per connection count`,
+  );
   const token = ((await userGet.request(0)).options.token ?? '') as string;
   const throughput = [
-    ...(await measureThroughput(token, [1, 10, 50], settings.throughputSeconds)),
-    ...(await measureThroughput(token, [10], settings.throughputSeconds, 'baseline')),
+    ...(await measureThroughput(token, [1, 10, 50], settings.load)),
+    ...(await measureThroughput(token, [10], settings.load, 'baseline')),
   ];
 
   step('bcrypt');
@@ -193,7 +209,7 @@ try {
     ]),
   );
   console.log(
-    `\nLocal runner, GET /api/user with a token, and the constant baseline behind the same runner (autocannon, 127.0.0.1, ${settings.throughputSeconds} s each)\n`,
+    `\nLocal runner, GET /api/user with a token, and the constant baseline behind the same runner (autocannon, 127.0.0.1, ${settings.load.durationSeconds} s each after ${settings.load.warmupSeconds} s of warm-up)\n`,
   );
   console.log(
     table([
