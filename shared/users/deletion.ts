@@ -1,4 +1,4 @@
-import { BatchWriteCommand, DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { newTokenNonce } from '#shared/auth/token';
 import { documents, tableName } from '#shared/db/client';
 import { isConditionFailure } from '#shared/db/conditions';
@@ -103,29 +103,26 @@ function markDeleting(userId: string, expectedRole: Role): Promise<UserRecord> {
 
 async function deletePartitionChildren(userId: string): Promise<void> {
   const { pk, sk: userSk } = userKey(userId);
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documents.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': pk },
-        // A file item's public name leads to its name claim.
-        ProjectionExpression: 'pk, sk, #name',
-        ExpressionAttributeNames: { '#name': 'name' },
-        ConsistentRead: true,
-        Limit: PAGE_ITEMS,
-        ExclusiveStartKey: startKey,
-      }),
-    );
+  const pages = paginateQuery(
+    { client: documents, pageSize: PAGE_ITEMS },
+    {
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': pk },
+      // A file item's public name leads to its name claim.
+      ProjectionExpression: 'pk, sk, #name',
+      ExpressionAttributeNames: { '#name': 'name' },
+      ConsistentRead: true,
+    },
+  );
+  for await (const page of pages) {
     const children = (page.Items ?? []).filter((item) => item.sk !== userSk);
     for (let offset = 0; offset < children.length; offset += BATCH_ITEMS) {
       const batch = children.slice(offset, offset + BATCH_ITEMS);
       await releaseFileNames(userId, batch);
       await deleteBatch(batch.map((item) => ({ pk, sk: item.sk })));
     }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { paginateQuery, paginateScan } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
 import { userKey } from '#shared/db/keys';
 
@@ -7,14 +7,12 @@ export type TableSnapshot = Map<string, string>;
 
 export async function tableSnapshot(): Promise<TableSnapshot> {
   const items = new Map<string, string>();
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await documents.send(
-      new ScanCommand({ TableName: tableName, ConsistentRead: true, ExclusiveStartKey: start }),
-    );
+  for await (const page of paginateScan(
+    { client: documents },
+    { TableName: tableName, ConsistentRead: true },
+  )) {
     for (const item of page.Items ?? []) items.set(`${item.pk}|${item.sk}`, canonical(item));
-    start = page.LastEvaluatedKey;
-  } while (start);
+  }
   return items;
 }
 
@@ -37,19 +35,15 @@ function canonical(value: unknown): string {
 /** Every item in a user's partition (`pk = USER#<id>`), read consistently. */
 export async function partitionItems(userId: string): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await documents.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': userKey(userId).pk },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
+  const pages = paginateQuery(
+    { client: documents },
+    {
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': userKey(userId).pk },
+      ConsistentRead: true,
+    },
+  );
+  for await (const page of pages) items.push(...(page.Items ?? []));
   return items;
 }
