@@ -50,7 +50,10 @@ export const loginSchema = v.strictObject(
   {
     username: v.pipe(v.string('username must be a string'), v.maxLength(256, 'username is too long')),
     password: v.pipe(v.string('password must be a string'), v.maxLength(1024, 'password is too long')),
-    code: v.optional(v.pipe(v.string('code must be a string'), v.maxLength(16, 'code is too long'))),
+    // Uploader token scripts send `"code": null`; for an optional login field null means absent.
+    code: v.optional(
+      v.nullable(v.pipe(v.string('code must be a string or null'), v.maxLength(16, 'code is too long'))),
+    ),
   },
   strictMessage,
 );

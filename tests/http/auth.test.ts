@@ -69,6 +69,16 @@ describe('POST /api/auth/login', () => {
     expect(response.body.user.id).toBe(me.id);
   });
 
+  test('`code: null` (what uploader token scripts send) means no code', async () => {
+    const me = await signedInUser();
+    const response = await call('POST', '/api/auth/login', {
+      json: { username: me.username, password: PASSWORD, code: null },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.user.id).toBe(me.id);
+    expect(response.cookies).toHaveLength(1);
+  });
+
   test.each([
     ['not JSON', '{"username": "a", '],
     ['a JSON array', '["a", "b"]'],
