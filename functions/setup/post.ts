@@ -4,6 +4,7 @@ import { forbidden } from '#shared/errors';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
+import { addressSubject } from '#shared/throttle/address';
 import { countAttempt } from '#shared/throttle/counter';
 import { toUserResource } from '#shared/users/model';
 import { createUser, isSetupDone } from '#shared/users/store';
@@ -17,7 +18,7 @@ export const handler = defineHandler(async (request) => {
   // Each attempt hashes a password: limit them per address so setup cannot be used to burn CPU.
   await countAttempt({
     scope: 'setup-address',
-    subject: request.sourceIp,
+    subject: addressSubject(request.sourceIp),
     max: config().throttle.setupPerAddress,
   });
   const user = await createUser(

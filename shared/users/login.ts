@@ -2,6 +2,7 @@ import { verifyPassword } from '#shared/auth/password';
 import { newSessionId } from '#shared/auth/session';
 import { config } from '#shared/config';
 import { ServiceError } from '#shared/errors';
+import { addressSubject } from '#shared/throttle/address';
 import { countAttempt, refundAttempt, resetCounter } from '#shared/throttle/counter';
 import type { UserRecord } from '#shared/users/model';
 import { addSession, findUserByUsername } from '#shared/users/store';
@@ -25,7 +26,7 @@ export async function login(username: string, password: string, sourceIp: string
   const name = username.trim();
   const byAddress = await countAttempt({
     scope: 'login-address',
-    subject: sourceIp,
+    subject: addressSubject(sourceIp),
     max: limits.loginPerAddress,
   });
   const byUsername = await countAttempt({

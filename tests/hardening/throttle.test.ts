@@ -141,6 +141,21 @@ describe('login throttling per client address', () => {
   });
 });
 
+describe('IPv6 client addresses', () => {
+  test('count per /64: one holder of a prefix cannot dodge the limit by rotating its interface id', async () => {
+    // A host gets a whole /64; every address in it is one client, however it is written.
+    for (let i = 0; i < limits.loginPerAddress; i++) {
+      const address = i % 2 ? `2001:db8:1:2::${i.toString(16)}` : `2001:0DB8:0001:0002:${i}:0:0:1`;
+      expect((await login(uniqueName('guess'), 'wrong password', address)).status).toBe(401);
+    }
+    const me = await signedInUser();
+    expectThrottled(await login(me.username, me.password, '2001:db8:1:2:ffff:ffff:ffff:ffff'));
+    expect((await login(me.username, me.password, '2001:db8:1:3::1')).status).toBe(200);
+    // IPv4 addresses (also IPv4-mapped IPv6 ones) still count one by one.
+    expect((await login(me.username, me.password, '::ffff:192.0.2.80')).status).toBe(200);
+  });
+});
+
 describe('setup throttling per client address', () => {
   test('attempts that hash a password are limited; refused ones hash nothing and write nothing', async () => {
     // A user written straight through the store: setup is still open, and its username is taken.
