@@ -4,11 +4,11 @@ import { toFileResource } from '#shared/files/model';
 import { defineHandler } from '#shared/http/handler';
 import { requestOrigin } from '#shared/http/origin';
 import { json } from '#shared/http/response';
-import { fileIdOf } from '#shared/validation/files';
+import { FILE_ID, pathId } from '#shared/validation/ids';
 
 /** Answers the deleted file, as existing clients expect. */
 export const handler = defineHandler(async (request) => {
   const { user } = await authenticate(request);
-  const file = await deleteFile(user.id, fileIdOf(request.pathParameters.id));
+  const file = await deleteFile(user.id, pathId(request, 'id', FILE_ID));
   return json(200, toFileResource(file, requestOrigin(request)));
 });

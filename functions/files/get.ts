@@ -5,11 +5,11 @@ import { getFile } from '#shared/files/store';
 import { defineHandler } from '#shared/http/handler';
 import { requestOrigin } from '#shared/http/origin';
 import { json } from '#shared/http/response';
-import { fileIdOf } from '#shared/validation/files';
+import { FILE_ID, pathId } from '#shared/validation/ids';
 
 /** The key holds the caller's id: another user's file is simply not found. */
 export const handler = defineHandler(async (request) => {
   const { user } = await authenticate(request);
-  const file = requireFile(await getFile(user.id, fileIdOf(request.pathParameters.id)));
+  const file = requireFile(await getFile(user.id, pathId(request, 'id', FILE_ID)));
   return json(200, toFileResource(file, requestOrigin(request)));
 });

@@ -5,12 +5,13 @@ import { defineHandler } from '#shared/http/handler';
 import { requestOrigin } from '#shared/http/origin';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
-import { fileIdOf, patchFileSchema } from '#shared/validation/files';
+import { patchFileSchema } from '#shared/validation/files';
+import { FILE_ID, pathId } from '#shared/validation/ids';
 
 export const handler = defineHandler(async (request) => {
   const { user } = await authenticate(request);
   const changes = readJson(request, patchFileSchema);
-  const fileId = fileIdOf(request.pathParameters.id);
+  const fileId = pathId(request, 'id', FILE_ID);
   const file = await updateFile(user.id, fileId, changes);
   return json(200, toFileResource(file, requestOrigin(request)));
 });

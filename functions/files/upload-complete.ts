@@ -1,16 +1,15 @@
 import { authenticate } from '#shared/auth/authenticate';
-import { notFound } from '#shared/errors';
 import { toFileResource } from '#shared/files/model';
 import { completeUpload } from '#shared/files/uploads';
 import { defineHandler } from '#shared/http/handler';
 import { requestOrigin } from '#shared/http/origin';
 import { json } from '#shared/http/response';
+import { pathId, UPLOAD_ID } from '#shared/validation/ids';
 
 /** Records a presigned upload's file once its bytes are in the bucket; answers like `/api/upload`. */
 export const handler = defineHandler(async (request) => {
   const { user } = await authenticate(request);
-  const uploadId = request.pathParameters.id ?? '';
-  if (!/^[0-9a-f]{32}$/.test(uploadId)) throw notFound('upload not found');
+  const uploadId = pathId(request, 'id', UPLOAD_ID);
   const { id, name, type, url } = toFileResource(
     await completeUpload(user, uploadId),
     requestOrigin(request),

@@ -5,6 +5,7 @@ import { json } from '#shared/http/response';
 import { requireUserAdministrator, userToActOn } from '#shared/users/admin';
 import { deleteUserAs } from '#shared/users/deletion';
 import { toUserResource } from '#shared/users/model';
+import { pathId, USER_ID } from '#shared/validation/ids';
 import { deleteUserSchema } from '#shared/validation/users';
 
 /**
@@ -15,6 +16,6 @@ export const handler = defineHandler(async (request) => {
   const { user: actor } = await authenticate(request, { consistent: true });
   requireUserAdministrator(actor);
   const body = request.body === undefined ? {} : readJson(request, deleteUserSchema);
-  const target = await userToActOn(actor, request.pathParameters.id as string, 'delete');
+  const target = await userToActOn(actor, pathId(request, 'id', USER_ID), 'delete');
   return json(200, toUserResource(await deleteUserAs(actor, target, { contents: body.delete === true })));
 });

@@ -6,6 +6,7 @@ import { json } from '#shared/http/response';
 import { requireUserAdministrator, updateUserAs, userToActOn } from '#shared/users/admin';
 import { decodeAvatar } from '#shared/users/avatar';
 import { toUserResource } from '#shared/users/model';
+import { pathId, USER_ID } from '#shared/validation/ids';
 import { AVATAR_BODY_LIMIT, patchUserSchema } from '#shared/validation/users';
 
 export const handler = defineHandler(
@@ -16,7 +17,7 @@ export const handler = defineHandler(
     const avatar =
       patch.avatar === undefined || patch.avatar === null ? patch.avatar : decodeAvatar(patch.avatar);
     // Judged before the password is hashed: refused requests cost no bcrypt work.
-    const target = await userToActOn(actor, request.pathParameters.id as string, 'update', patch.role);
+    const target = await userToActOn(actor, pathId(request, 'id', USER_ID), 'update', patch.role);
     const user = await updateUserAs(actor, target, {
       username: patch.username,
       role: patch.role,

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { invalid, notFound } from '#shared/errors';
+import { invalid } from '#shared/errors';
 import { LIST_FILTERS, SEARCH_FIELDS, SORT_FIELDS } from '#shared/files/model';
 import { NAME_FORMATS } from '#shared/files/names';
 import type { UploadOptions } from '#shared/files/uploads';
@@ -180,10 +180,4 @@ export function readUploadOptions(headers: Record<string, string>): UploadOption
     downloadAsOriginalName: result.output['x-zipline-original-name'],
     deletesAt,
   };
-}
-
-/** A path's file id; anything that cannot be one is simply not found. */
-export function fileIdOf(value: string | undefined): string {
-  if (value === undefined || !/^[0-9a-z]{26}$/.test(value)) throw notFound('file not found');
-  return value;
 }

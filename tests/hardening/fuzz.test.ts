@@ -111,7 +111,7 @@ const HEADERS = fc.record({
 const PATH_ID = fc.oneof(
   fc.constant('victim'),
   fc.string({ maxLength: 40 }).filter((id) => id.length > 0 && !id.includes('/')),
-  fc.constantFrom('..', '%00', 'USER#x', ' ', '\u0000'),
+  fc.constantFrom('..', '%00', 'USER#x', ' ', '\u0000', 'x'.repeat(3000), '\u{1F600}'.repeat(600)),
 );
 
 /** How the request authenticates. */
@@ -220,6 +220,55 @@ test.each(routes.map((route) => [`${route.method} ${route.path}`, route] as cons
     await fc.assert(
       fc.asyncProperty(REQUEST, (request) => check({ ...request, route })),
       { numRuns: 25 },
+    );
+  },
+);
+
+/** The routes whose path names something (`{id}`, `{name}`), with a body each would accept. */
+const PARAMETER_ROUTES = routes.filter((route) => route.path.includes('{'));
+const ACCEPTED_BODY: Record<string, unknown> = {
+  'users/patch': {},
+  'users/delete': {},
+  'files/patch': { favorite: true },
+};
+/** Ids of every other kind, and strings no id format allows (DynamoDB refuses keys over 2 KB). */
+const HOSTILE_ID = fc
+  .oneof(
+    fc.constantFrom(
+      'x'.repeat(3000),
+      '\u{1F600}'.repeat(600),
+      'a'.repeat(1025),
+      '00000000-0000-4000-8000-00000000000',
+      '00000000-0000-4000-8000-0000000000000',
+      '01jd0000000000000000000000',
+      '0123456789abcdef0123456789abcdef',
+      'USER#x',
+      '%2e%2e',
+      '\u0000',
+      'a\u202eb',
+      ' ',
+    ),
+    fc.string({ minLength: 1, maxLength: 4000 }),
+    fc.string({ unit: 'binary', minLength: 1, maxLength: 1500 }),
+  )
+  .filter((id) => !id.includes('/') && id !== '.' && id !== '..'); // a dot segment is another path
+
+test.each(PARAMETER_ROUTES.map((route) => [`${route.method} ${route.path}`, route] as const))(
+  '%s: a path parameter that is not a well-formed id is a 404 and touches nothing',
+  async (_, route) => {
+    snapshot = await tableSnapshot();
+    await fc.assert(
+      fc.asyncProperty(HOSTILE_ID, async (id) => {
+        const body = ACCEPTED_BODY[route.handler];
+        const response = await call(route.method, urlFor(route, id), {
+          cookie: admin.cookie,
+          ...(body === undefined ? {} : { json: body }),
+        });
+        expect(response.status).toBe(404);
+        expect(response.body).toEqual({ error: expect.any(String), statusCode: 404 });
+        expect(changedKeys(snapshot, await tableSnapshot())).toEqual([]);
+      }),
+      { numRuns: 40 },
     );
   },
 );
