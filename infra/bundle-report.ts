@@ -18,11 +18,17 @@ export interface BundleReport {
   nodeModulesBytes: number;
   totalBytes: number;
   containsBcrypt: boolean;
+  /**
+   * The variables the template gives the function, as written there: strings, or CloudFormation
+   * references (`{"Ref": ...}`) that only a deployment resolves.
+   */
+  environment: Record<string, unknown>;
 }
 
 interface TemplateResource {
   Type: string;
   Metadata?: Record<string, string>;
+  Properties?: { Environment?: { Variables?: Record<string, unknown> } };
 }
 
 function directoryBytes(path: string): number {
@@ -37,8 +43,9 @@ function fileBytes(path: string): number {
 }
 
 /**
- * Measures each function's bundle in a synthesized cloud assembly, found the way SAM finds it: the
- * `aws:asset:path` metadata of the function resource, relative to the assembly directory.
+ * Measures each route function's bundle in a synthesized cloud assembly, found the way SAM finds it:
+ * the `aws:asset:path` metadata of the function resource, relative to the assembly directory.
+ * Functions CDK adds for its own custom resources (not ours to bundle) are left out.
  */
 export function bundleReports(assemblyDir: string, stackName: string): BundleReport[] {
   const template = JSON.parse(readFileSync(join(assemblyDir, `${stackName}.template.json`), 'utf8')) as {
@@ -50,8 +57,9 @@ export function bundleReports(assemblyDir: string, stackName: string): BundleRep
     if (resource.Type !== 'AWS::Lambda::Function') continue;
     const constructPath = resource.Metadata?.['aws:cdk:path'] ?? '';
     const handler = handlerById.get(constructPath.split('/')[1] ?? '');
+    if (!handler) continue;
     const assetPath = resource.Metadata?.['aws:asset:path'];
-    if (!handler || !assetPath) throw new Error(`function ${logicalId} has no route handler or asset path`);
+    if (!assetPath) throw new Error(`function ${logicalId} (${handler}) has no asset path`);
     const assetDir = join(assemblyDir, assetPath);
     const code = join(assetDir, 'index.mjs');
     const nodeModules = join(assetDir, 'node_modules');
@@ -66,6 +74,7 @@ export function bundleReports(assemblyDir: string, stackName: string): BundleRep
       containsBcrypt:
         existsSync(join(nodeModules, '@node-rs')) ||
         (existsSync(code) && readFileSync(code, 'utf8').includes('@node-rs/bcrypt')),
+      environment: resource.Properties?.Environment?.Variables ?? {},
     });
   }
   return reports;

@@ -21,8 +21,8 @@ export interface ColdStartFigures {
   totalMs: number;
 }
 
-async function runOnce(assetDir: string, event: APIGatewayProxyEventV2): Promise<OneColdStart> {
-  const run = await runBundle(assetDir, event);
+async function runOnce(bundle: BundleFigures, event: APIGatewayProxyEventV2): Promise<OneColdStart> {
+  const run = await runBundle(bundle.assetDir, bundle.environment, event);
   return {
     moduleLoadMs: run.moduleLoadMs,
     firstRequestMs: run.firstRequestMs,
@@ -43,7 +43,7 @@ export async function measureColdStarts(
     const samples: OneColdStart[] = [];
     for (let run = 0; run < runs; run++) {
       const routed = routeEvent(await scenario.event(run));
-      samples.push(await runOnce(bundle.assetDir, routed.event));
+      samples.push(await runOnce(bundle, routed.event));
     }
     const statuses = new Set(samples.map((sample) => sample.statusCode));
     if (statuses.size !== 1 || !statuses.has(scenario.status))

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { hashPassword } from '#shared/auth/password';
+import { routes } from '#shared/routes';
 import { createUser } from '#shared/users/store';
 import {
   type BundleReport,
@@ -22,6 +23,8 @@ import {
   toTestResponse,
   uniqueName,
 } from '../support/client.ts';
+import { multipart } from '../support/multipart.ts';
+import { signedInUser } from '../support/users.ts';
 
 const STACK = 'FileService';
 let outdir: string;
@@ -56,7 +59,8 @@ function bundleOf(handler: string): BundleReport {
 /** The request as a deployed function receives it: API Gateway's routing, then the bundle's handler. */
 async function callBundle(method: string, url: string, options: CallOptions = {}) {
   const routed = routeEvent(requestEvent(method, url, options));
-  return toTestResponse(await invokeBundle(bundleOf(routed.handler).assetDir, routed.event));
+  const bundle = bundleOf(routed.handler);
+  return toTestResponse(await invokeBundle(bundle.assetDir, bundle.environment, routed.event));
 }
 
 /** Set-Cookie with the sealed value removed: the value is fresh randomness on every login. */
@@ -193,5 +197,52 @@ describe('bundles answer like the local runner', () => {
     ]);
     expect(bundled.status).toBe(404);
     expect(bundled).toEqual(local);
+  });
+});
+
+describe('every function runs with exactly the environment its template gives it', () => {
+  // Path parameters that match no stored item: the request is refused, never answered with a 500.
+  const samplePath = (path: string) => path.replace(/\{\w+\}/g, '01JZZZZZZZZZZZZZZZZZZZZZZZ');
+
+  test.each(routes.map((route) => [`${route.method} ${route.path}`, route]))(
+    '%s without credentials answers as the local runner does',
+    async (_, route) => {
+      const url = samplePath(route.path);
+      const [local, bundled] = await Promise.all([call(route.method, url), callBundle(route.method, url)]);
+      expect(bundled.status).toBeLessThan(500);
+      expect({ status: bundled.status, body: bundled.body }).toEqual({
+        status: local.status,
+        body: local.body,
+      });
+    },
+  );
+
+  test('a file through the bundles: upload, read its metadata, download, delete', async () => {
+    const { token } = await signedInUser();
+    const { body, contentType } = multipart([
+      { fileName: 'note.txt', type: 'text/plain', content: 'bundled' },
+    ]);
+    const uploaded = await callBundle('POST', '/api/upload', {
+      token,
+      raw: body,
+      headers: { 'content-type': contentType },
+    });
+    expect(uploaded.status).toBe(200);
+    const [file] = uploaded.body.files as { id: string; url: string }[];
+    if (!file) throw new Error('no file uploaded');
+    // The metadata route's function has no bucket at all: it must not load the S3 client.
+    expect(bundleOf('files/get').environment.BUCKET_NAME).toBeUndefined();
+    const [local, bundled] = await Promise.all([
+      call('GET', `/api/user/files/${file.id}`, { token }),
+      callBundle('GET', `/api/user/files/${file.id}`, { token }),
+    ]);
+    expect(bundled.status).toBe(200);
+    expect(bundled.body).toEqual(local.body);
+    const raw = await callBundle('GET', new URL(file.url).pathname);
+    expect(raw.status).toBe(302);
+    const bytes = await fetch(raw.headers.location as string);
+    expect(await bytes.text()).toBe('bundled');
+    expect((await callBundle('DELETE', `/api/user/files/${file.id}`, { token })).status).toBe(200);
+    expect((await call('GET', `/api/user/files/${file.id}`, { token })).status).toBe(404);
   });
 });

@@ -15,27 +15,54 @@ export interface BundleRun {
 }
 
 /**
- * Runs a bundle's handler in a child Node process, as Lambda's runtime does, with only the
- * environment Lambda would give it (NODE_OPTIONS as the stack sets it) pointed at the local table
- * and S3 server of this process; `extraEnv` adds to it (e.g. a test's low bcrypt cost).
+ * What this machine stands in for, by variable name: `sam local --env-vars` in code. As in SAM, only
+ * a variable the function's template declares is filled in; one it does not declare stays unset.
+ */
+function localValues(): Record<string, string | undefined> {
+  return {
+    TABLE_NAME: process.env.TABLE_NAME,
+    DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT,
+    SERVICE_KEYS: process.env.SERVICE_KEYS,
+    BUCKET_NAME: process.env.BUCKET_NAME,
+    S3_ENDPOINT: process.env.S3_ENDPOINT,
+  };
+}
+
+/**
+ * The environment Lambda gives a function whose template declares `declared`: the template's own
+ * strings, this machine's stand-ins for what a deployment resolves (table, bucket, keys, endpoints),
+ * and a reference nothing stands in for as its logical id (what SAM makes of an unresolved `Ref`),
+ * plus what the Lambda runtime itself sets (region, PATH). Nothing else: a module that reads a
+ * variable its function is not given fails here as it would in AWS.
+ */
+export function lambdaEnvironment(declared: Record<string, unknown>): Record<string, string> {
+  const local = localValues();
+  const environment: Record<string, string> = { AWS_REGION: 'local' };
+  if (process.env.PATH) environment.PATH = process.env.PATH;
+  for (const [name, value] of Object.entries(declared)) {
+    const resolved = local[name] ?? (typeof value === 'string' ? value : referenceName(value));
+    environment[name] = resolved;
+  }
+  return environment;
+}
+
+function referenceName(value: unknown): string {
+  const ref = (value as { Ref?: unknown; 'Fn::GetAtt'?: unknown[] }) ?? {};
+  if (typeof ref.Ref === 'string') return ref.Ref;
+  if (Array.isArray(ref['Fn::GetAtt'])) return String(ref['Fn::GetAtt'][0]);
+  return JSON.stringify(value);
+}
+
+/**
+ * Runs a bundle's handler in a child Node process, as Lambda's runtime does, with exactly the
+ * environment `lambdaEnvironment` derives from the function's template variables.
  */
 export function runBundle(
   assetDir: string,
+  declared: Record<string, unknown>,
   event: APIGatewayProxyEventV2,
-  extraEnv: Record<string, string | undefined> = {},
 ): Promise<BundleRun> {
-  const env = Object.fromEntries(
-    Object.entries({
-      PATH: process.env.PATH,
-      AWS_REGION: 'local',
-      TABLE_NAME: process.env.TABLE_NAME,
-      DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT,
-      SERVICE_KEYS: process.env.SERVICE_KEYS,
-      BUCKET_NAME: process.env.BUCKET_NAME,
-      S3_ENDPOINT: process.env.S3_ENDPOINT,
-      ...extraEnv,
-    }).filter((entry): entry is [string, string] => entry[1] !== undefined),
-  );
+  const env = lambdaEnvironment(declared);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--enable-source-maps', '--no-warnings', runner, assetDir], {
       cwd: assetDir,
@@ -58,7 +85,11 @@ export function runBundle(
   });
 }
 
-/** The bundle's answer to one event (tests run bcrypt at their low cost). */
-export async function invokeBundle(assetDir: string, event: APIGatewayProxyEventV2): Promise<HttpResult> {
-  return (await runBundle(assetDir, event, { BCRYPT_COST: process.env.BCRYPT_COST })).result;
+/** The bundle's answer to one event. */
+export async function invokeBundle(
+  assetDir: string,
+  declared: Record<string, unknown>,
+  event: APIGatewayProxyEventV2,
+): Promise<HttpResult> {
+  return (await runBundle(assetDir, declared, event)).result;
 }
