@@ -5,7 +5,8 @@ import { countView, deleteFileRecord } from '#shared/files/store';
 
 /**
  * A download: counts the view (refused when the file is unknown, expired or out of views, all alike
- * a 404) and answers a short-lived presigned URL for the bytes.
+ * a 404) and answers a short-lived presigned URL for the bytes. (This module touches the bytes, so
+ * it loads the S3 client: only functions given a bucket may import it.)
  */
 export async function openDownload(name: string): Promise<string> {
   const file = await countView(name);
@@ -26,8 +27,3 @@ export async function deleteFile(userId: string, fileId: string): Promise<FileRe
   await deleteObjects([file.objectKey]);
   return file;
 }
-
-export const requireFile = (file: FileRecord | undefined): FileRecord => {
-  if (!file) throw notFound('file not found');
-  return file;
-};

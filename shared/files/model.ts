@@ -1,3 +1,5 @@
+import { notFound } from '#shared/errors';
+
 /** A file's metadata as stored (minus the generic key and index attributes). */
 export interface FileRecord {
   id: string;
@@ -76,3 +78,9 @@ export interface FileStats {
   media: number;
   favoriteMedia: number;
 }
+
+/** A file the caller asked for by id: absent (or another user's, whose key differs) is a 404. */
+export const requireFile = (file: FileRecord | undefined): FileRecord => {
+  if (!file) throw notFound('file not found');
+  return file;
+};
