@@ -94,6 +94,8 @@ export class FileServiceStack extends Stack {
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
       removalPolicy: dataRemovalPolicy,
+      // CloudFormation cannot delete a bucket that holds objects: without retention, empty it first.
+      autoDeleteObjects: !retainData,
       lifecycleRules: [
         { id: 'AbortIncompleteMultipartUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
         { id: 'ExpireAbandonedUploads', prefix: 'uploads/', expiration: Duration.days(1) },
@@ -129,19 +131,21 @@ export class FileServiceStack extends Stack {
     }
     this.functions = functions;
 
+    const cors = corsPolicy(props.allowedOrigins);
     const api = new HttpApi(this, 'Api', {
       description: 'File service',
       createDefaultStage: false,
       // API Gateway's `$default` route: anything the route table does not serve gets a 404/405 body.
       defaultIntegration: integrations.get(FALLBACK_HANDLER),
       corsPreflight: {
-        allowOrigins: corsPolicy.allowOrigins,
-        allowMethods: corsPolicy.allowMethods.map(
+        allowOrigins: cors.allowOrigins,
+        allowCredentials: cors.allowCredentials,
+        allowMethods: cors.allowMethods.map(
           (method) => CorsHttpMethod[method as keyof typeof CorsHttpMethod],
         ),
-        allowHeaders: corsPolicy.allowHeaders,
-        exposeHeaders: corsPolicy.exposeHeaders,
-        maxAge: Duration.seconds(corsPolicy.maxAgeSeconds),
+        allowHeaders: cors.allowHeaders,
+        exposeHeaders: cors.exposeHeaders,
+        maxAge: Duration.seconds(cors.maxAgeSeconds),
       },
     });
     for (const spec of specs) {

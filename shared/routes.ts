@@ -221,21 +221,40 @@ export const routes: readonly Route[] = [
   },
 ];
 
-/** CORS as API Gateway applies it (and the local runner imitates): any origin, no credentials. */
-export const corsPolicy = {
-  allowOrigins: ['*'],
-  allowMethods: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'],
-  allowHeaders: [
-    'authorization',
-    'content-type',
-    'x-zipline-original-name',
-    'x-zipline-deletes-at',
-    'x-zipline-max-views',
-    'x-zipline-format',
-  ],
-  exposeHeaders: ['x-next-cursor', 'retry-after'],
-  maxAgeSeconds: 600,
-};
+export interface CorsPolicy {
+  /** `['*']`, or exactly the allowed origins. */
+  allowOrigins: string[];
+  /** Lets the allowed origins' pages send the session cookie (never with `*`). */
+  allowCredentials: boolean;
+  allowMethods: string[];
+  allowHeaders: string[];
+  exposeHeaders: string[];
+  maxAgeSeconds: number;
+}
+
+/**
+ * CORS as API Gateway applies it (and the local runner imitates): any origin without credentials;
+ * with allowed origins (`ALLOWED_ORIGINS`, `-c allowedOrigins`), exactly those, with credentials, so
+ * their pages can make cookie-authenticated calls (pages of other origins then get no CORS answer).
+ */
+export function corsPolicy(allowedOrigins: readonly string[] = []): CorsPolicy {
+  const credentialed = allowedOrigins.length > 0;
+  return {
+    allowOrigins: credentialed ? [...allowedOrigins] : ['*'],
+    allowCredentials: credentialed,
+    allowMethods: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'],
+    allowHeaders: [
+      'authorization',
+      'content-type',
+      'x-zipline-original-name',
+      'x-zipline-deletes-at',
+      'x-zipline-max-views',
+      'x-zipline-format',
+    ],
+    exposeHeaders: ['x-next-cursor', 'retry-after'],
+    maxAgeSeconds: 600,
+  };
+}
 
 /** Answers unmatched requests (API Gateway's `$default` route) with 404/405 in the error format. */
 export const FALLBACK_HANDLER = 'fallback';

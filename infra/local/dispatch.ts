@@ -1,7 +1,8 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { config } from '#shared/config';
 import type { LambdaHandler } from '#shared/http/handler';
 import { BASE_HEADERS, type HttpResult } from '#shared/http/response';
-import { corsPolicy, FALLBACK_HANDLER, matchRoute } from '#shared/routes';
+import { type CorsPolicy, corsPolicy, FALLBACK_HANDLER, matchRoute } from '#shared/routes';
 
 const handlers = new Map<string, Promise<LambdaHandler>>();
 let previousImport: Promise<unknown> = Promise.resolve();
@@ -25,23 +26,53 @@ export function loadHandler(name: string): Promise<LambdaHandler> {
 
 /**
  * Does what API Gateway does with an event: answers CORS preflights, picks the route from the route
- * table (or the `$default` fallback) and invokes that route's handler module.
+ * table (or the `$default` fallback), invokes that route's handler module and applies its CORS
+ * configuration to the answer.
  */
 export async function dispatch(event: APIGatewayProxyEventV2): Promise<HttpResult> {
   const method = event.requestContext.http.method.toUpperCase();
+  const policy = corsPolicy(config().allowedOrigins);
+  const origin = event.headers?.origin ?? event.headers?.Origin;
   if (method === 'OPTIONS') {
-    return {
-      statusCode: 204,
-      headers: {
-        ...BASE_HEADERS,
-        'access-control-allow-methods': corsPolicy.allowMethods.join(','),
-        'access-control-allow-headers': corsPolicy.allowHeaders.join(','),
-        'access-control-max-age': String(corsPolicy.maxAgeSeconds),
+    return withCors(
+      {
+        statusCode: 204,
+        headers: {
+          ...BASE_HEADERS,
+          'access-control-allow-methods': policy.allowMethods.join(','),
+          'access-control-allow-headers': policy.allowHeaders.join(','),
+          'access-control-max-age': String(policy.maxAgeSeconds),
+        },
       },
-    };
+      policy,
+      origin,
+    );
   }
   const routed = routeEvent(event);
-  return (await loadHandler(routed.handler))(routed.event);
+  return withCors(await (await loadHandler(routed.handler))(routed.event), policy, origin);
+}
+
+/**
+ * With allowed origins, API Gateway answers a CORS request (one with `Origin`) of exactly those
+ * origins with credentials, in place of the handlers' `*`; a page of any other origin gets no CORS
+ * headers. Without allowed origins, or without `Origin`, the handlers' headers stand.
+ */
+function withCors(result: HttpResult, policy: CorsPolicy, origin: string | undefined): HttpResult {
+  if (!policy.allowCredentials || origin === undefined) return result;
+  const headers = Object.fromEntries(
+    Object.entries(result.headers).filter(([name]) => !name.startsWith('access-control-')),
+  );
+  const allowed = policy.allowOrigins.includes(origin.toLowerCase());
+  if (allowed) {
+    Object.assign(
+      headers,
+      Object.fromEntries(
+        Object.entries(result.headers).filter(([name]) => name.startsWith('access-control-')),
+      ),
+      { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', vary: 'origin' },
+    );
+  }
+  return { ...result, headers };
 }
 
 /**

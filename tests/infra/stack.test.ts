@@ -187,12 +187,17 @@ describe('table', () => {
     });
   });
 
-  test('retainData: false lets destroy delete it', () => {
+  test('retainData: false lets destroy delete it, and the bucket with its objects', () => {
     const disposable = synthesize({ retainData: false }).template;
     disposable.hasResource('AWS::DynamoDB::Table', {
       DeletionPolicy: 'Delete',
       Properties: Match.objectLike({ DeletionProtectionEnabled: false }),
     });
+    disposable.hasResource('AWS::S3::Bucket', { DeletionPolicy: 'Delete' });
+    disposable.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Delete' });
+    // CDK's auto-delete custom resource empties the bucket before CloudFormation deletes it.
+    disposable.resourceCountIs('Custom::S3AutoDeleteObjects', 1);
+    template.resourceCountIs('Custom::S3AutoDeleteObjects', 0);
   });
 });
 
@@ -294,16 +299,29 @@ describe('logs', () => {
 });
 
 describe('HTTP API', () => {
-  test('CORS as the route table declares it', () => {
+  test('CORS as the route table declares it: any origin, no credentials', () => {
+    const cors = corsPolicy();
     template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       ProtocolType: 'HTTP',
       CorsConfiguration: {
-        AllowOrigins: corsPolicy.allowOrigins,
-        AllowMethods: corsPolicy.allowMethods,
-        AllowHeaders: corsPolicy.allowHeaders,
-        ExposeHeaders: corsPolicy.exposeHeaders,
-        MaxAge: corsPolicy.maxAgeSeconds,
+        AllowOrigins: ['*'],
+        AllowCredentials: false,
+        AllowMethods: cors.allowMethods,
+        AllowHeaders: cors.allowHeaders,
+        ExposeHeaders: cors.exposeHeaders,
+        MaxAge: cors.maxAgeSeconds,
       },
+    });
+  });
+
+  test('allowed origins get CORS with credentials, exactly those, and reach the functions', () => {
+    const origins = ['https://dash.example.com', 'https://files.example.com'];
+    const allowed = synthesize({ allowedOrigins: origins }).template;
+    allowed.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      CorsConfiguration: Match.objectLike({ AllowOrigins: origins, AllowCredentials: true }),
+    });
+    allowed.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ ALLOWED_ORIGINS: origins.join(',') }) },
     });
   });
 
