@@ -12,16 +12,18 @@ const CORS = `<CORSConfiguration><CORSRule><AllowedOrigin>*</AllowedOrigin><Allo
 
 /**
  * Starts s3rver, an S3-compatible server in this process, storing objects under `directory` and
- * creating `bucketName` if needed, so the service's S3 code runs unchanged against it.
+ * creating `bucketName` if needed, so the service's S3 code runs unchanged against it. It listens on
+ * loopback unless `address` says otherwise (`0.0.0.0` lets `sam local` containers reach it).
  */
 export async function startS3Local(options: {
   directory: string;
   bucketName: string;
   port?: number;
+  address?: string;
 }): Promise<S3Local> {
   mkdirSync(options.directory, { recursive: true });
   const server = new S3rver({
-    address: '127.0.0.1',
+    address: options.address ?? '127.0.0.1',
     port: options.port ?? 0,
     silent: true,
     directory: options.directory,

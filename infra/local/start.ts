@@ -23,10 +23,12 @@ process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
 process.env.TABLE_NAME ??= 'file-service';
 process.env.SERVICE_KEYS ??= loadOrCreateLocalKeys(dataDir);
 process.env.BUCKET_NAME ??= 'file-service-files';
+// A fixed S3_PORT and S3_HOST=0.0.0.0 let `sam local` containers reach the same S3 server.
 const s3 = await startS3Local({
   directory: resolve(dataDir, 's3'),
   bucketName: process.env.BUCKET_NAME,
   ...(process.env.S3_PORT ? { port: Number(process.env.S3_PORT) } : {}),
+  ...(process.env.S3_HOST ? { address: process.env.S3_HOST } : {}),
 });
 process.env.S3_ENDPOINT = s3.endpoint;
 

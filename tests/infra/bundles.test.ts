@@ -11,7 +11,9 @@ import {
   formatBundleReports,
   MAX_BUNDLE_BYTES,
 } from '../../infra/bundle-report.ts';
+import { PROJECT_ROOT } from '../../infra/constructs/service-function.ts';
 import { functionSpecs } from '../../infra/functions.ts';
+import { documentedRows, FUNCTION_COLUMNS, functionRows, SIZE_COLUMNS } from '../../infra/functions-doc.ts';
 import { routeEvent } from '../../infra/local/dispatch.ts';
 import { FileServiceStack } from '../../infra/stack.ts';
 import { invokeBundle } from '../support/bundle.ts';
@@ -244,5 +246,30 @@ describe('every function runs with exactly the environment its template gives it
     expect(await bytes.text()).toBe('bundled');
     expect((await callBundle('DELETE', `/api/user/files/${file.id}`, { token })).status).toBe(200);
     expect((await call('GET', `/api/user/files/${file.id}`, { token })).status).toBe(404);
+  });
+});
+
+describe('docs/deploy.md', () => {
+  /** `123 KiB` → 123. */
+  const kibOf = (cell: string) => Number(cell.replace(/ KiB$/, ''));
+
+  test('its functions table lists every function as the route table and the assets have it', () => {
+    const documented = documentedRows(readFileSync(join(PROJECT_ROOT, 'docs', 'deploy.md'), 'utf8'));
+    const generated = functionRows(reports);
+    const withoutSizes = (rows: string[][]) =>
+      rows.map((row) => row.filter((_, column) => !SIZE_COLUMNS.has(FUNCTION_COLUMNS[column] as string)));
+    expect(withoutSizes(documented)).toEqual(withoutSizes(generated));
+    // Sizes move with every change; the table must stay within 10% (2 KiB for the tiny fallback).
+    const stale = generated.flatMap((row, index) =>
+      FUNCTION_COLUMNS.flatMap((column, columnIndex) => {
+        if (!SIZE_COLUMNS.has(column)) return [];
+        const actual = kibOf(row[columnIndex] as string);
+        const written = kibOf(documented[index]?.[columnIndex] ?? '');
+        return Math.abs(actual - written) <= Math.max(actual * 0.1, 2)
+          ? []
+          : [`${row[0]} ${column}: documented ${written} KiB, now ${actual} KiB`];
+      }),
+    );
+    expect(stale).toEqual([]);
   });
 });
