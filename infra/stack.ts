@@ -20,6 +20,7 @@ import {
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { type IndexDefinition, type KeyAttribute, tableDefinition } from '#shared/db/table';
+import { PENDING_TAG } from '#shared/files/layout';
 import { corsPolicy, FALLBACK_HANDLER } from '#shared/routes';
 import { ServiceFunction } from './constructs/service-function.ts';
 import { functionSpecs } from './functions.ts';
@@ -87,7 +88,9 @@ export class FileServiceStack extends Stack {
       removalPolicy: dataRemovalPolicy,
     });
 
-    // File bytes: private, encrypted, TLS only; abandoned presigned uploads expire after a day.
+    // File bytes: private, encrypted, TLS only; objects of presigned uploads that never became a
+    // file (still tagged `upload=pending`) expire after a day, as does what earlier versions left
+    // under `uploads/`.
     const files = new Bucket(this, 'Files', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
@@ -99,6 +102,11 @@ export class FileServiceStack extends Stack {
       lifecycleRules: [
         { id: 'AbortIncompleteMultipartUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
         { id: 'ExpireAbandonedUploads', prefix: 'uploads/', expiration: Duration.days(1) },
+        {
+          id: 'ExpirePendingUploads',
+          tagFilters: { [PENDING_TAG.Key]: PENDING_TAG.Value },
+          expiration: Duration.days(1),
+        },
       ],
       // Browsers PUT to presigned upload URLs and follow download redirects.
       cors: [

@@ -1,6 +1,6 @@
 import { authenticate } from '#shared/auth/authenticate';
 import { toFileResource } from '#shared/files/model';
-import { completeUpload } from '#shared/files/uploads';
+import { completeUpload } from '#shared/files/presigned';
 import { defineHandler } from '#shared/http/handler';
 import { requestOrigin } from '#shared/http/origin';
 import { json } from '#shared/http/response';

@@ -1,5 +1,5 @@
 import { authenticate } from '#shared/auth/authenticate';
-import { startUpload } from '#shared/files/uploads';
+import { startUpload } from '#shared/files/presigned';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
@@ -15,7 +15,7 @@ export const handler = defineHandler(async (request) => {
     id: upload.id,
     url: upload.url,
     method: 'PUT',
-    headers: { 'content-type': file.type },
+    headers: upload.headers,
     expiresAt: upload.expiresAt,
   });
 });

@@ -28,10 +28,14 @@ export const TABLE_ACTIONS = {
   write: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'],
 } as const;
 
-/** S3 object actions per bucket access level (HeadObject and presigned GETs are GetObject). */
+/**
+ * S3 object actions per bucket access level (HeadObject and presigned GETs are GetObject). `write`
+ * includes PutObjectTagging: presigned upload URLs tag the object they create (`x-amz-tagging`
+ * needs it besides PutObject) and completing an upload retags it.
+ */
 export const BUCKET_ACTIONS = {
   read: ['s3:GetObject'],
-  write: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
+  write: ['s3:GetObject', 's3:PutObject', 's3:PutObjectTagging', 's3:DeleteObject'],
 } as const;
 
 const CREDENTIAL_PROVIDER = '@aws-sdk/credential-provider-node';
@@ -139,7 +143,8 @@ export class ServiceFunction extends Construct {
   /**
    * Sets BUCKET_NAME and grants the object actions of `access` under the service's prefixes only:
    * `read` downloads (presigned GETs carry this permission); `write` adds uploads, presigned PUTs,
-   * copies and deletes, and listing (to delete a user's objects).
+   * tagging and deletes, and listing (to delete a user's objects, and to tell a missing object from a
+   * refused HEAD: the listing is limited by `s3:prefix`, which a HEAD never carries).
    */
   useBucket(bucket: IBucket, access: 'read' | 'write'): void {
     this.function.addEnvironment('BUCKET_NAME', bucket.bucketName);

@@ -1,6 +1,6 @@
 import { notFound } from '#shared/errors';
 import type { FileRecord } from '#shared/files/model';
-import { deleteObjects, presignDownload } from '#shared/files/objects';
+import { deleteFileObject, presignDownload } from '#shared/files/objects';
 import { countView, deleteFileRecord } from '#shared/files/store';
 
 /**
@@ -24,6 +24,6 @@ export async function openDownload(name: string): Promise<string> {
  */
 export async function deleteFile(userId: string, fileId: string): Promise<FileRecord> {
   const file = await deleteFileRecord(userId, fileId);
-  await deleteObjects([file.objectKey]);
+  await deleteFileObject(file);
   return file;
 }

@@ -1,22 +1,17 @@
 import {
-  CopyObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
+  PutObjectTaggingCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { ServiceError } from '#shared/errors';
+import { fileObjectKey, isUploadObjectKey, PENDING_TAG } from '#shared/files/layout';
 import { bucketName, s3 } from '#shared/s3/client';
 
-/**
- * The bucket's layout: stored files under `files/<userId>/<fileId>` (a user's bytes are one prefix),
- * presigned uploads land under `uploads/<userId>/<uploadId>` until completed; the bucket's lifecycle
- * rule expires what is left there.
- */
-export const fileObjectKey = (userId: string, fileId: string) => `files/${userId}/${fileId}`;
-export const uploadObjectKey = (userId: string, uploadId: string) => `uploads/${userId}/${uploadId}`;
+const COMPLETED_TAG = { Key: 'upload', Value: 'complete' } as const;
 
 /** Presigned URLs live just long enough to be followed. */
 export const DOWNLOAD_URL_SECONDS = 60;
@@ -50,8 +45,9 @@ export async function deleteObjects(keys: string[]): Promise<void> {
  * repeated call finds it again.
  */
 export async function deleteUserObjects(userId: string): Promise<void> {
-  // A key with an empty id is the user's prefix: `files/<userId>/`, `uploads/<userId>/`.
-  for (const prefix of [fileObjectKey(userId, ''), uploadObjectKey(userId, '')]) {
+  // A key with an empty id is the user's prefix (`files/<userId>/`); `uploads/<userId>/` holds what
+  // presigned uploads of earlier versions left, until the bucket's lifecycle rule expires it.
+  for (const prefix of [fileObjectKey(userId, ''), `uploads/${userId}/`]) {
     let continuationToken: string | undefined;
     do {
       const page = await s3.send(
@@ -80,19 +76,54 @@ export async function deleteUserObjects(userId: string): Promise<void> {
   }
 }
 
-/** The object's size, or undefined when there is no such object. */
+const statusOf = (error: unknown) =>
+  (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+
+/**
+ * The object's size, or undefined when there is no such object. S3 answers a HEAD of a missing key
+ * with 403, not 404, unless the caller may list the whole bucket (a listing grant limited by
+ * `s3:prefix` does not count: a HEAD carries no prefix). So a 403 is checked with a listing of
+ * exactly that key, which the prefix-limited grant allows: absent there means absent; present
+ * means the HEAD really was refused, and that stays an error.
+ */
 export async function objectSize(key: string): Promise<number | undefined> {
   try {
     const head = await s3.send(new HeadObjectCommand({ Bucket: bucketName, Key: key }));
     return head.ContentLength ?? 0;
   } catch (error) {
     if (error instanceof Error && (error.name === 'NotFound' || error.name === 'NoSuchKey')) return undefined;
-    throw error;
+    if (statusOf(error) !== 403) throw error;
+    const listing = await s3.send(new ListObjectsV2Command({ Bucket: bucketName, Prefix: key, MaxKeys: 1 }));
+    if (listing.Contents?.[0]?.Key === key) throw error;
+    return undefined;
   }
 }
 
-export async function copyObject(from: string, to: string): Promise<void> {
-  await s3.send(new CopyObjectCommand({ Bucket: bucketName, CopySource: `${bucketName}/${from}`, Key: to }));
+/**
+ * Deletes a file's bytes. An object that a presigned URL created, while that URL may still be valid
+ * (it expires at most `UPLOAD_URL_SECONDS` after the file was recorded), is tagged pending instead:
+ * it has to stay in place until the URL has expired, or the URL, which can only create, could PUT it
+ * again. Unreferenced, it cannot be downloaded, and the lifecycle rule deletes it within a day.
+ */
+export async function deleteFileObject(file: { objectKey: string; createdAt: string }, now = Date.now()) {
+  if (isUploadObjectKey(file.objectKey) && now < Date.parse(file.createdAt) + UPLOAD_URL_SECONDS * 1000) {
+    await s3.send(
+      new PutObjectTaggingCommand({
+        Bucket: bucketName,
+        Key: file.objectKey,
+        Tagging: { TagSet: [PENDING_TAG] },
+      }),
+    );
+    return;
+  }
+  await deleteObjects([file.objectKey]);
+}
+
+/** Takes a presigned upload's object out of the lifecycle rule's reach: it is a file from now on. */
+export async function markUploadCompleted(key: string): Promise<void> {
+  await s3.send(
+    new PutObjectTaggingCommand({ Bucket: bucketName, Key: key, Tagging: { TagSet: [COMPLETED_TAG] } }),
+  );
 }
 
 /** Types a browser would run as a page of the bucket's origin are downloaded, not shown. */
@@ -112,11 +143,34 @@ export function presignDownload(key: string, type: string, fileName: string): Pr
   );
 }
 
-/** A PUT URL for exactly this size and type (both are signed, so S3 refuses anything else). */
+/** The headers a client must send with a presigned upload's PUT (all of them are signed). */
+export const uploadHeaders = (type: string) => ({
+  'content-type': type,
+  'if-none-match': '*',
+  'x-amz-tagging': `${PENDING_TAG.Key}=${PENDING_TAG.Value}`,
+});
+
+/**
+ * A PUT URL for exactly this size and type (both signed, so S3 refuses anything else) that can only
+ * create the object, never replace it (`If-None-Match: *`, signed: after the first PUT, or once the
+ * upload is completed, S3 answers 412), and tags it pending (`x-amz-tagging`, kept a signed header:
+ * S3 ignores tags hoisted into a presigned URL's query).
+ */
 export function presignUpload(key: string, size: number, type: string): Promise<string> {
   return getSignedUrl(
     s3,
-    new PutObjectCommand({ Bucket: bucketName, Key: key, ContentLength: size, ContentType: type }),
-    { expiresIn: UPLOAD_URL_SECONDS, signableHeaders: new Set(['content-type', 'content-length']) },
+    new PutObjectCommand({
+      Bucket: bucketName,
+      Key: key,
+      ContentLength: size,
+      ContentType: type,
+      IfNoneMatch: '*',
+      Tagging: uploadHeaders(type)['x-amz-tagging'],
+    }),
+    {
+      expiresIn: UPLOAD_URL_SECONDS,
+      signableHeaders: new Set(['content-type', 'content-length']),
+      unhoistableHeaders: new Set(['x-amz-tagging']),
+    },
   );
 }

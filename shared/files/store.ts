@@ -1,6 +1,5 @@
 import {
   BatchGetCommand,
-  DeleteCommand,
   GetCommand,
   QueryCommand,
   type QueryCommandInput,
@@ -8,7 +7,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
 import { isConditionFailure } from '#shared/db/conditions';
-import { fileKey, fileNameKey, fileStatsKey, uploadKey, userKey } from '#shared/db/keys';
+import { fileKey, fileNameKey, fileStatsKey, userKey } from '#shared/db/keys';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { notFound, ServiceError, unauthenticated } from '#shared/errors';
 import { indexAttributes, viewsSortKey } from '#shared/files/indexing';
@@ -16,6 +15,13 @@ import { type FileRecord, type FileStats, isMedia } from '#shared/files/model';
 import type { QuotaLimits } from '#shared/files/quota';
 
 export const QUOTA_EXCEEDED = 'this upload would exceed your quota';
+
+/** 413: the quota leaves no room for this write. */
+export class QuotaExceeded extends ServiceError {
+  constructor() {
+    super('too_large', QUOTA_EXCEEDED);
+  }
+}
 
 /** A public name that another file already has; the caller may pick another and retry. */
 export class NameTaken extends Error {
@@ -82,12 +88,34 @@ export function assertWithinQuota(limits: QuotaLimits, stats: Pick<FileStats, 'f
     (limits.maxFiles !== undefined && stats.files > limits.maxFiles) ||
     (limits.maxBytes !== undefined && stats.bytes > limits.maxBytes)
   ) {
-    throw new ServiceError('too_large', QUOTA_EXCEEDED);
+    throw new QuotaExceeded();
   }
 }
 
-/** The counters update of a transaction; with limits it fails when the result would exceed them. */
-function statsUpdate(userId: string, delta: FileStats, limits?: QuotaLimits) {
+/**
+ * A change of the counters item. `files` and `bytes` are what the quota is checked against: the
+ * recorded files plus the reservations of pending presigned uploads, which `pendingFiles` and
+ * `pendingBytes` also count (so listings can leave them out).
+ */
+export interface CountersDelta extends FileStats {
+  pendingFiles: number;
+  pendingBytes: number;
+}
+
+const noPending = (delta: FileStats): CountersDelta => ({ ...delta, pendingFiles: 0, pendingBytes: 0 });
+
+export type TransactItem = Parameters<typeof transactWrite>[0][number];
+
+/**
+ * The counters update of a transaction; with limits it fails when the result would exceed them, with
+ * `maxPending` when it would make more than that many uploads pending.
+ */
+export function statsUpdate(
+  userId: string,
+  delta: CountersDelta,
+  limits?: QuotaLimits,
+  maxPending?: number,
+): TransactItem {
   const conditions: string[] = [];
   const values: Record<string, number> = {
     ':files': delta.files,
@@ -95,6 +123,8 @@ function statsUpdate(userId: string, delta: FileStats, limits?: QuotaLimits) {
     ':favorites': delta.favorites,
     ':media': delta.media,
     ':favoriteMedia': delta.favoriteMedia,
+    ':pendingFiles': delta.pendingFiles,
+    ':pendingBytes': delta.pendingBytes,
   };
   if (limits?.maxFiles !== undefined) {
     conditions.push('(attribute_not_exists(#files) OR #files <= :filesLimit)');
@@ -104,20 +134,22 @@ function statsUpdate(userId: string, delta: FileStats, limits?: QuotaLimits) {
     conditions.push('(attribute_not_exists(#bytes) OR #bytes <= :bytesLimit)');
     values[':bytesLimit'] = limits.maxBytes - delta.bytes;
   }
+  if (maxPending !== undefined) {
+    conditions.push('(attribute_not_exists(#pendingFiles) OR #pendingFiles <= :pendingLimit)');
+    values[':pendingLimit'] = maxPending - delta.pendingFiles;
+  }
   return {
     Update: {
       TableName: tableName,
       Key: fileStatsKey(userId),
       UpdateExpression:
-        'ADD #files :files, #bytes :bytes, favorites :favorites, media :media, favoriteMedia :favoriteMedia',
-      ExpressionAttributeNames: { '#files': 'files', '#bytes': 'bytes' },
+        'ADD #files :files, #bytes :bytes, favorites :favorites, media :media, favoriteMedia :favoriteMedia, #pendingFiles :pendingFiles, pendingBytes :pendingBytes',
+      ExpressionAttributeNames: { '#files': 'files', '#bytes': 'bytes', '#pendingFiles': 'pendingFiles' },
       ExpressionAttributeValues: values,
       ...(conditions.length ? { ConditionExpression: conditions.join(' AND ') } : {}),
     },
   };
 }
-
-type TransactItem = Parameters<typeof transactWrite>[0][number];
 
 /**
  * Runs a file transaction that can create items in the owner's partition, together with a check
@@ -126,7 +158,7 @@ type TransactItem = Parameters<typeof transactWrite>[0][number];
  * a request authenticated just before the mark gets the 401 its next request would get. Other
  * failed conditions are reported with the indexes of `items`.
  */
-async function transactAsActiveOwner(userId: string, items: TransactItem[]): Promise<void> {
+export async function transactAsActiveOwner(userId: string, items: TransactItem[]): Promise<void> {
   try {
     await transactWrite([
       {
@@ -148,16 +180,27 @@ async function transactAsActiveOwner(userId: string, items: TransactItem[]): Pro
 /**
  * Records new files: each file item, the claim on its public name and the owner's counters, in one
  * transaction that also enforces the quota. `extra` joins the same transaction (completing a
- * presigned upload deletes its pending item there, so an upload completes once).
+ * presigned upload deletes its pending item there, so an upload completes once). Files whose room
+ * was `reserved` (presigned uploads, counted when they started) move from pending to recorded
+ * instead, with no quota check left to fail.
  */
 export async function insertFiles(
   userId: string,
   files: FileRecord[],
-  limits: QuotaLimits,
+  quota: QuotaLimits | 'reserved',
   extra: TransactItem[] = [],
 ): Promise<void> {
+  const added = statsOf(files, 1);
   const items: TransactItem[] = [
-    statsUpdate(userId, statsOf(files, 1), limits),
+    quota === 'reserved'
+      ? statsUpdate(userId, {
+          ...added,
+          files: 0,
+          bytes: 0,
+          pendingFiles: -added.files,
+          pendingBytes: -added.bytes,
+        })
+      : statsUpdate(userId, noPending(added), quota),
     ...extra,
     ...files.flatMap((file) => [
       {
@@ -180,7 +223,7 @@ export async function insertFiles(
     await transactAsActiveOwner(userId, items);
   } catch (error) {
     if (!(error instanceof TransactionConditionFailed)) throw error;
-    if (error.failedIndexes.includes(0)) throw new ServiceError('too_large', QUOTA_EXCEEDED);
+    if (error.failedIndexes.includes(0)) throw new QuotaExceeded();
     const firstFile = 1 + extra.length;
     const nameIndex = error.failedIndexes.find(
       (index) => index >= firstFile && (index - firstFile) % 2 === 1,
@@ -207,12 +250,13 @@ export async function getFile(
   return result.Item ? fromFileItem(result.Item) : undefined;
 }
 
+/** The counters of recorded files (pending uploads left out). */
 export async function getFileStats(userId: string): Promise<FileStats> {
   const result = await documents.send(new GetCommand({ TableName: tableName, Key: fileStatsKey(userId) }));
   const item = result.Item ?? {};
   return {
-    files: Number(item.files ?? 0),
-    bytes: Number(item.bytes ?? 0),
+    files: Number(item.files ?? 0) - Number(item.pendingFiles ?? 0),
+    bytes: Number(item.bytes ?? 0) - Number(item.pendingBytes ?? 0),
     favorites: Number(item.favorites ?? 0),
     media: Number(item.media ?? 0),
     favoriteMedia: Number(item.favoriteMedia ?? 0),
@@ -279,13 +323,16 @@ export async function updateFile(userId: string, fileId: string, changes: FileCh
       const delta = statsOf([next], 1);
       const removed = statsOf([current], -1);
       items.push(
-        statsUpdate(userId, {
-          files: 0,
-          bytes: 0,
-          favorites: delta.favorites + removed.favorites,
-          media: 0,
-          favoriteMedia: delta.favoriteMedia + removed.favoriteMedia,
-        }),
+        statsUpdate(
+          userId,
+          noPending({
+            files: 0,
+            bytes: 0,
+            favorites: delta.favorites + removed.favorites,
+            media: 0,
+            favoriteMedia: delta.favoriteMedia + removed.favoriteMedia,
+          }),
+        ),
       );
     }
     try {
@@ -314,7 +361,7 @@ export async function deleteFileRecord(userId: string, fileId: string): Promise<
           },
         },
         { Delete: { TableName: tableName, Key: fileNameKey(current.name) } },
-        statsUpdate(userId, statsOf([current], -1)),
+        statsUpdate(userId, noPending(statsOf([current], -1))),
       ]);
       return current;
     } catch (error) {
@@ -429,57 +476,3 @@ export async function batchGetFiles(keys: { pk: unknown; sk: unknown }[]): Promi
 export async function queryPage(input: Omit<QueryCommandInput, 'TableName'>) {
   return documents.send(new QueryCommand({ TableName: tableName, ...input }));
 }
-
-export interface PendingUpload {
-  id: string;
-  originalName: string;
-  size: number;
-  type: string;
-  objectKey: string;
-  format: string;
-  maxViews: number | null;
-  deletesAt: string | null;
-  downloadAsOriginalName: boolean;
-  createdAt: string;
-}
-
-export const PENDING_UPLOAD_TTL_SECONDS = 24 * 3600;
-
-export async function putUpload(userId: string, upload: PendingUpload): Promise<void> {
-  await transactAsActiveOwner(userId, [
-    {
-      Put: {
-        TableName: tableName,
-        Item: {
-          ...uploadKey(userId, upload.id),
-          entity: 'UPLOAD',
-          ...upload,
-          expiresAt: Math.floor(Date.parse(upload.createdAt) / 1000) + PENDING_UPLOAD_TTL_SECONDS,
-        },
-      },
-    },
-  ]);
-}
-
-export async function getUpload(userId: string, uploadId: string): Promise<PendingUpload | undefined> {
-  const result = await documents.send(
-    new GetCommand({ TableName: tableName, Key: uploadKey(userId, uploadId), ConsistentRead: true }),
-  );
-  const item = result.Item;
-  // TTL deletion lags; an expired upload is gone as far as callers are concerned.
-  if (!item || Number(item.expiresAt) * 1000 < Date.now()) return undefined;
-  return item as unknown as PendingUpload;
-}
-
-export async function deleteUpload(userId: string, uploadId: string): Promise<void> {
-  await documents.send(new DeleteCommand({ TableName: tableName, Key: uploadKey(userId, uploadId) }));
-}
-
-/** The transaction item that consumes a pending upload exactly once. */
-export const consumeUpload = (userId: string, uploadId: string): TransactItem => ({
-  Delete: {
-    TableName: tableName,
-    Key: uploadKey(userId, uploadId),
-    ConditionExpression: 'attribute_exists(pk)',
-  },
-});

@@ -3,6 +3,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { hashPassword } from '#shared/auth/password';
 import { newSessionId, SESSION_COOKIE, sealSession } from '#shared/auth/session';
 import { config } from '#shared/config';
+import { MAX_PENDING_UPLOADS } from '#shared/files/pending';
 import { routes } from '#shared/routes';
 import type { Role } from '#shared/users/model';
 import { addSession, createUser, getUser } from '#shared/users/store';
@@ -229,10 +230,27 @@ export async function benchScenarios(): Promise<{ scenarios: Scenario[]; fixture
       return { cookie: await freshSessionCookie(owner.id) };
     }),
     scenario('POST /api/upload (4 KiB)', 'POST', '/api/upload', 200, () => uploadOptions(uploader.token)),
-    scenario('POST /api/user/files/uploads', 'POST', '/api/user/files/uploads', 200, () => ({
-      token: uploader.token,
-      json: { originalName: 'recording.mp4', size: 50 * 1024 ** 2, type: 'video/mp4' },
-    })),
+    (() => {
+      // Each start stays pending: a fresh user whenever the last one has its pending uploads' maximum.
+      let starter: Promise<string> | undefined;
+      return scenario(
+        'POST /api/user/files/uploads',
+        'POST',
+        '/api/user/files/uploads',
+        200,
+        async (index) => {
+          if (starter === undefined || index % MAX_PENDING_UPLOADS === 0) {
+            starter = createUser({ username: uniqueName('bench-starter'), passwordHash, role: 'USER' }).then(
+              (owner) => freshSessionCookie(owner.id),
+            );
+          }
+          return {
+            cookie: await starter,
+            json: { originalName: 'recording.mp4', size: 50 * 1024 ** 2, type: 'video/mp4' },
+          };
+        },
+      );
+    })(),
     (() => {
       const pending: string[] = [];
       return scenario(

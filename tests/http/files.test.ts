@@ -273,7 +273,8 @@ describe('upload options and limits', () => {
 describe('presigned uploads for large files', () => {
   test('start, PUT to the presigned URL, complete; the file downloads byte for byte', async () => {
     const owner = await signedInUser();
-    const bytes = Buffer.alloc(6 * 1024 * 1024 + 123);
+    // Small here; tests/http/presigned-uploads.test.ts completes one of multipart size.
+    const bytes = Buffer.alloc(64 * 1024);
     for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 31) & 255;
     const started = await call('POST', '/api/user/files/uploads', {
       token: owner.token,
@@ -281,7 +282,10 @@ describe('presigned uploads for large files', () => {
       headers: { 'x-zipline-max-views': '10' },
     });
     expect(started.status).toBe(200);
-    expect(started.body).toMatchObject({ method: 'PUT', headers: { 'content-type': 'video/mp4' } });
+    expect(started.body).toMatchObject({
+      method: 'PUT',
+      headers: { 'content-type': 'video/mp4', 'if-none-match': '*' },
+    });
 
     const early = await call('POST', `/api/user/files/uploads/${started.body.id}/complete`, {
       token: owner.token,
@@ -312,24 +316,6 @@ describe('presigned uploads for large files', () => {
     const fetched = await download(file.url);
     expect(sha(fetched.bytes)).toBe(sha(bytes));
     expect((await call('GET', '/api/user/files', { token: owner.token })).body.total).toBe(1);
-  });
-
-  test('an object of another size than declared is refused and not recorded', async () => {
-    const owner = await signedInUser();
-    const started = await call('POST', '/api/user/files/uploads', {
-      token: owner.token,
-      json: { originalName: 'a.bin', size: 10 },
-    });
-    // Written around the URL (as a client could with its own credentials): completion still checks.
-    const { PutObjectCommand } = await import('@aws-sdk/client-s3');
-    const { s3, bucketName } = await import('#shared/s3/client');
-    const objectKey = `uploads/${owner.id}/${started.body.id}`;
-    await s3.send(new PutObjectCommand({ Bucket: bucketName, Key: objectKey, Body: Buffer.alloc(11) }));
-    const completed = await call('POST', `/api/user/files/uploads/${started.body.id}/complete`, {
-      token: owner.token,
-    });
-    expect(completed.status).toBe(400);
-    expect((await call('GET', '/api/user/files', { token: owner.token })).body.total).toBe(0);
   });
 
   test('bad start requests are 400, unknown uploads 404', async () => {

@@ -3,7 +3,8 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { jest } from '@jest/globals';
 import { documents, dynamodb, tableName } from '#shared/db/client';
 import { FILE_PREFIX, fileNameKey } from '#shared/db/keys';
-import { fileObjectKey, objectSize, uploadObjectKey } from '#shared/files/objects';
+import { fileObjectKey, uploadObjectKey } from '#shared/files/layout';
+import { objectSize } from '#shared/files/objects';
 import { bucketName, s3 } from '#shared/s3/client';
 import { call, type TestResponse, uniqueName } from '../support/client.ts';
 import { failNth } from '../support/faults.ts';
@@ -51,10 +52,7 @@ async function objectKeys(prefix: string) {
   return (listing.Contents ?? []).map((object) => object.Key);
 }
 
-const storedKeys = async (userId: string) => [
-  ...(await objectKeys(fileObjectKey(userId, ''))),
-  ...(await objectKeys(uploadObjectKey(userId, ''))),
-];
+const storedKeys = (userId: string) => objectKeys(fileObjectKey(userId, ''));
 
 /**
  * Runs a whole `DELETE /api/users/{id}` just before the next write transaction reaches DynamoDB:

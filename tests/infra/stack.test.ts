@@ -223,6 +223,11 @@ describe('files bucket', () => {
               Status: 'Enabled',
             }),
             Match.objectLike({ Prefix: 'uploads/', ExpirationInDays: 1, Status: 'Enabled' }),
+            Match.objectLike({
+              TagFilters: [{ Key: 'upload', Value: 'pending' }],
+              ExpirationInDays: 1,
+              Status: 'Enabled',
+            }),
           ]),
         },
       }),
@@ -241,6 +246,21 @@ describe('files bucket', () => {
     expect(actions).toContain('s3:GetObject');
     for (const action of ['s3:PutObject', 's3:DeleteObject', 's3:ListBucket'])
       expect(actions).not.toContain(action);
+  });
+
+  test('presigned uploads: the URL may tag, completion may retag and tell a missing object from a refused HEAD', () => {
+    for (const handler of ['files/upload-start', 'files/upload-complete']) {
+      expect(grantsOf(handler).actions).toEqual(
+        expect.arrayContaining(['s3:PutObject', 's3:PutObjectTagging']),
+      );
+    }
+    // The listing that stands in for a HEAD answered 403 names the object's key as its prefix.
+    const roleRef = resources[functionLogicalId('files/upload-complete')]?.Properties.Role['Fn::GetAtt'][0];
+    const listing = ofType('AWS::IAM::Policy')
+      .filter(([, policy]) => policy.Properties.Roles.some((role: { Ref: string }) => role.Ref === roleRef))
+      .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement)
+      .find((statement) => [statement.Action].flat().includes('s3:ListBucket'));
+    expect(listing.Condition).toEqual({ StringLike: { 's3:prefix': expect.arrayContaining(['files/*']) } });
   });
 
   test('object grants are limited to the service prefixes', () => {

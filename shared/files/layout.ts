@@ -1,0 +1,18 @@
+// No clients or configuration here: the stack reads the pending tag for its lifecycle rule.
+
+/**
+ * The bucket's layout: a user's bytes are one prefix, `files/<userId>/`. Files uploaded through
+ * `/api/upload` are stored under their file id; a presigned upload's bytes are PUT straight to their
+ * final key, named by the upload id (32 hex characters, never a file id), so completing it copies
+ * nothing.
+ */
+export const fileObjectKey = (userId: string, fileId: string) => `files/${userId}/${fileId}`;
+export const uploadObjectKey = (userId: string, uploadId: string) => `files/${userId}/${uploadId}`;
+export const isUploadObjectKey = (key: string) => /^files\/[^/]+\/[0-9a-f]{32}$/.test(key);
+
+/**
+ * The tag every object PUT through a presigned URL carries until its upload is completed; the
+ * bucket's lifecycle rule expires objects tagged so after a day. Whatever such a URL creates that
+ * never became a file (abandoned, reclaimed, or PUT again after its file was deleted) goes that way.
+ */
+export const PENDING_TAG = { Key: 'upload', Value: 'pending' } as const;

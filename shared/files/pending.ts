@@ -1,0 +1,148 @@
+import { GetCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
+import { documents, tableName } from '#shared/db/client';
+import { fileStatsKey, uploadKey } from '#shared/db/keys';
+import { TransactionConditionFailed } from '#shared/db/transact';
+import type { QuotaLimits } from '#shared/files/quota';
+import { statsUpdate, type TransactItem, transactAsActiveOwner } from '#shared/files/store';
+
+/** Presigned uploads a user may have pending at once (started, not yet completed or reclaimed). */
+export const MAX_PENDING_UPLOADS = 4;
+
+/**
+ * How long an upload's reservation is certainly kept: the URL's 15 minutes to begin the PUT, plus
+ * time for the PUT of up to 5 GiB itself and the completion. After that the reservation may be
+ * reclaimed (when its owner needs the room), and completing it is then 404.
+ */
+export const RESERVATION_SECONDS = 60 * 60;
+
+/** A started presigned upload: the file to record and its room in the quota, reserved. */
+export interface PendingUpload {
+  id: string;
+  originalName: string;
+  size: number;
+  type: string;
+  /** Where the presigned URL PUTs the bytes: the file's final key. */
+  objectKey: string;
+  format: string;
+  maxViews: number | null;
+  deletesAt: string | null;
+  downloadAsOriginalName: boolean;
+  createdAt: string;
+  /** ISO time from which the reservation may be reclaimed. Not a TTL: a TTL deletion would leak it. */
+  reservedUntil: string;
+}
+
+const reservation = (upload: Pick<PendingUpload, 'size'>, sign: 1 | -1) => ({
+  files: sign,
+  bytes: sign * upload.size,
+  favorites: 0,
+  media: 0,
+  favoriteMedia: 0,
+  pendingFiles: sign,
+  pendingBytes: sign * upload.size,
+});
+
+/** Why a reservation was refused: no room in the quota, or too many uploads pending already. */
+export class ReservationRefused extends Error {
+  constructor() {
+    super('reservation refused');
+    this.name = 'ReservationRefused';
+  }
+}
+
+/**
+ * Records a pending upload and reserves its file and bytes in the same transaction: the counters'
+ * update carries the quota condition and the pending-uploads cap, so concurrent starts (and
+ * concurrent `/api/upload`s) can never together exceed either.
+ */
+export async function reserveUpload(
+  userId: string,
+  upload: PendingUpload,
+  limits: QuotaLimits,
+): Promise<void> {
+  try {
+    await transactAsActiveOwner(userId, [
+      statsUpdate(userId, reservation(upload, 1), limits, MAX_PENDING_UPLOADS),
+      {
+        Put: {
+          TableName: tableName,
+          Item: { ...uploadKey(userId, upload.id), entity: 'UPLOAD', ...upload },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    ]);
+  } catch (error) {
+    if (error instanceof TransactionConditionFailed && error.failedIndexes.includes(0)) {
+      throw new ReservationRefused();
+    }
+    throw error;
+  }
+}
+
+/** Reads the counters' pending count consistently, to tell which rule refused a reservation. */
+export async function pendingUploadCount(userId: string): Promise<number> {
+  const result = await documents.send(
+    new GetCommand({ TableName: tableName, Key: fileStatsKey(userId), ConsistentRead: true }),
+  );
+  return Number(result.Item?.pendingFiles ?? 0);
+}
+
+const fromItem = (item: Record<string, unknown>) => item as unknown as PendingUpload;
+
+/**
+ * A pending upload of this user, reclaimed or not. Items written by versions before reservations
+ * (no `reservedUntil`, their object elsewhere) are not: they expire through the table's TTL.
+ */
+export async function getUpload(userId: string, uploadId: string): Promise<PendingUpload | undefined> {
+  const result = await documents.send(
+    new GetCommand({ TableName: tableName, Key: uploadKey(userId, uploadId), ConsistentRead: true }),
+  );
+  return result.Item?.reservedUntil ? fromItem(result.Item) : undefined;
+}
+
+/** The transaction item that consumes a pending upload exactly once (completion or release). */
+export const consumeUpload = (userId: string, uploadId: string): TransactItem => ({
+  Delete: {
+    TableName: tableName,
+    Key: uploadKey(userId, uploadId),
+    ConditionExpression: 'attribute_exists(pk)',
+  },
+});
+
+/**
+ * Ends a pending upload without a file: deletes its item and gives its reservation back, in one
+ * transaction. False when it was already gone (completed or released by a concurrent call).
+ */
+export async function releaseUpload(userId: string, upload: PendingUpload): Promise<boolean> {
+  try {
+    await transactAsActiveOwner(userId, [
+      consumeUpload(userId, upload.id),
+      statsUpdate(userId, reservation(upload, -1)),
+    ]);
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionConditionFailed) return false;
+    throw error;
+  }
+}
+
+/** The user's pending uploads whose reservation has run out. */
+export async function expiredUploads(userId: string, now = new Date()): Promise<PendingUpload[]> {
+  const expired: PendingUpload[] = [];
+  const pages = paginateQuery(
+    { client: documents },
+    {
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :upload)',
+      FilterExpression: 'reservedUntil < :now',
+      ExpressionAttributeValues: {
+        ':pk': uploadKey(userId, '').pk,
+        ':upload': uploadKey(userId, '').sk,
+        ':now': now.toISOString(),
+      },
+      ConsistentRead: true,
+    },
+  );
+  for await (const page of pages) expired.push(...(page.Items ?? []).map(fromItem));
+  return expired;
+}
