@@ -107,13 +107,18 @@ export async function objectSize(key: string): Promise<number | undefined> {
  */
 export async function deleteFileObject(file: { objectKey: string; createdAt: string }, now = Date.now()) {
   if (isUploadObjectKey(file.objectKey) && now < Date.parse(file.createdAt) + UPLOAD_URL_SECONDS * 1000) {
-    await s3.send(
-      new PutObjectTaggingCommand({
-        Bucket: bucketName,
-        Key: file.objectKey,
-        Tagging: { TagSet: [PENDING_TAG] },
-      }),
-    );
+    try {
+      await s3.send(
+        new PutObjectTaggingCommand({
+          Bucket: bucketName,
+          Key: file.objectKey,
+          Tagging: { TagSet: [PENDING_TAG] },
+        }),
+      );
+    } catch (error) {
+      // Already gone (deleted with its user's bytes): nothing left to keep or delete.
+      if (!(error instanceof Error && error.name === 'NoSuchKey')) throw error;
+    }
     return;
   }
   await deleteObjects([file.objectKey]);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { GetObjectTaggingCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectTaggingCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { jest } from '@jest/globals';
 import { documents, tableName } from '#shared/db/client';
@@ -288,6 +288,16 @@ describe('deleting a file its upload URL could still PUT again', () => {
     expect(await tagOf(keyOf(started.body.url))).toEqual([{ Key: 'upload', Value: 'pending' }]);
     expect((await download(file.url)).status).toBe(404);
     expect(await total(owner)).toBe(0);
+  });
+
+  test('an object already gone does not fail the deletion', async () => {
+    const owner = await signedInUser();
+    const started = await start(owner, 5);
+    await put(started, 'bytes');
+    const [file] = (await complete(owner, started.body.id)).body.files;
+    await s3.send(new DeleteObjectCommand({ Bucket: bucketName, Key: keyOf(started.body.url) }));
+    expect((await call('DELETE', `/api/user/files/${file.id}`, { token: owner.token })).status).toBe(200);
+    expect(await userObjects(owner.id)).toEqual([]);
   });
 
   test('once the URL has expired, or for a file that never had one, the bytes are deleted at once', async () => {
