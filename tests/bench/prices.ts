@@ -28,7 +28,7 @@ export const PRICES = {
 /** S3 commands by their price class (a command not listed is not priced: add it when the service sends it). */
 export const S3_PRICE_CLASS: Record<string, 'putCopyPostList' | 'get'> = {
   PutObject: 'putCopyPostList',
-  CopyObject: 'putCopyPostList',
+  PutObjectTagging: 'putCopyPostList',
   DeleteObjects: 'putCopyPostList',
   ListObjectsV2: 'putCopyPostList',
   GetObject: 'get',
