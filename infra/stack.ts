@@ -21,7 +21,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { type IndexDefinition, type KeyAttribute, tableDefinition } from '#shared/db/table';
 import { PENDING_TAG } from '#shared/files/layout';
-import { corsPolicy, FALLBACK_HANDLER } from '#shared/routes';
+import { corsPolicy, FALLBACK_HANDLER, methodsOf } from '#shared/routes';
 import { ServiceFunction } from './constructs/service-function.ts';
 import { functionSpecs } from './functions.ts';
 
@@ -160,7 +160,7 @@ export class FileServiceStack extends Stack {
       for (const route of spec.routes) {
         api.addRoutes({
           path: route.path,
-          methods: [HttpMethod[route.method]],
+          methods: methodsOf(route).map((method) => HttpMethod[method]),
           integration: integrations.get(spec.handler) as HttpLambdaIntegration,
         });
       }

@@ -3,6 +3,8 @@
  * runner and the tests dispatch through it, so the three cannot drift apart.
  */
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+/** What a route answers: its method, and HEAD beside every GET. */
+export type RouteMethod = HttpMethod | 'HEAD';
 
 export interface Route {
   method: HttpMethod;
@@ -28,6 +30,23 @@ export interface Route {
 export const bucketAccess = (route: Route) => route.bucket ?? 'none';
 
 export const routes: readonly Route[] = [
+  {
+    method: 'GET',
+    path: '/api/healthcheck',
+    handler: 'health/check',
+    // One GetItem proves the table answers.
+    table: 'read',
+    hashesPasswords: false,
+    usesKeys: false,
+  },
+  {
+    method: 'GET',
+    path: '/api/version',
+    handler: 'health/version',
+    table: 'read',
+    hashesPasswords: false,
+    usesKeys: true,
+  },
   {
     method: 'POST',
     path: '/api/auth/login',
@@ -221,6 +240,38 @@ export const routes: readonly Route[] = [
   },
 ];
 
+/**
+ * Every GET route also answers HEAD (link checkers, `curl -I`, uptime monitors): the same function,
+ * the GET's status and headers, no body (`defineHandler` drops it).
+ */
+export const methodsOf = (route: Route): RouteMethod[] =>
+  route.method === 'GET' ? ['GET', 'HEAD'] : [route.method];
+
+/**
+ * Every upload header Zipline clients send (`x-zipline-*`, and `content-range` for chunked uploads):
+ * a browser-based uploader must get past the preflight to hear the handler's answer, even for a
+ * header the handler refuses.
+ */
+export const ZIPLINE_UPLOAD_HEADERS = [
+  'x-zipline-deletes-at',
+  'x-zipline-format',
+  'x-zipline-image-compression-percent',
+  'x-zipline-password',
+  'x-zipline-max-views',
+  'x-zipline-no-json',
+  'x-zipline-original-name',
+  'x-zipline-folder',
+  'x-zipline-filename',
+  'x-zipline-domain',
+  'x-zipline-file-extension',
+  'x-zipline-p-filename',
+  'x-zipline-p-content-type',
+  'x-zipline-p-identifier',
+  'x-zipline-p-lastchunk',
+  'x-zipline-p-content-length',
+  'content-range',
+] as const;
+
 export interface CorsPolicy {
   /** `['*']`, or exactly the allowed origins. */
   allowOrigins: string[];
@@ -242,15 +293,8 @@ export function corsPolicy(allowedOrigins: readonly string[] = []): CorsPolicy {
   return {
     allowOrigins: credentialed ? [...allowedOrigins] : ['*'],
     allowCredentials: credentialed,
-    allowMethods: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'],
-    allowHeaders: [
-      'authorization',
-      'content-type',
-      'x-zipline-original-name',
-      'x-zipline-deletes-at',
-      'x-zipline-max-views',
-      'x-zipline-format',
-    ],
+    allowMethods: ['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'],
+    allowHeaders: ['authorization', 'content-type', ...ZIPLINE_UPLOAD_HEADERS],
     exposeHeaders: ['x-next-cursor', 'retry-after'],
     maxAgeSeconds: 600,
   };
@@ -261,7 +305,7 @@ export const FALLBACK_HANDLER = 'fallback';
 
 export type RouteMatch =
   | { kind: 'route'; route: Route; pathParameters: Record<string, string> }
-  | { kind: 'method_not_allowed'; allow: HttpMethod[] }
+  | { kind: 'method_not_allowed'; allow: RouteMethod[] }
   | { kind: 'not_found' };
 
 const compiled = routes.map((route) => ({
@@ -271,12 +315,13 @@ const compiled = routes.map((route) => ({
 }));
 
 export function matchRoute(method: string, path: string): RouteMatch {
-  const allow: HttpMethod[] = [];
+  const allow: RouteMethod[] = [];
   for (const { route, names, pattern } of compiled) {
     const match = pattern.exec(path);
     if (!match) continue;
-    if (route.method !== method) {
-      allow.push(route.method);
+    const methods = methodsOf(route);
+    if (!methods.includes(method as RouteMethod)) {
+      allow.push(...methods);
       continue;
     }
     const pathParameters: Record<string, string> = {};

@@ -2,7 +2,6 @@ import { authenticate } from '#shared/auth/authenticate';
 import { requireFile, toFileResource } from '#shared/files/model';
 import { getFile } from '#shared/files/store';
 import { defineHandler } from '#shared/http/handler';
-import { requestOrigin } from '#shared/http/origin';
 import { json } from '#shared/http/response';
 import { FILE_ID, pathId } from '#shared/validation/ids';
 
@@ -10,5 +9,5 @@ import { FILE_ID, pathId } from '#shared/validation/ids';
 export const handler = defineHandler(async (request) => {
   const { user } = await authenticate(request);
   const file = requireFile(await getFile(user.id, pathId(request, 'id', FILE_ID)));
-  return json(200, toFileResource(file, requestOrigin(request)));
+  return json(200, toFileResource(file));
 });

@@ -4,7 +4,6 @@ import { invalid } from '#shared/errors';
 import { cursorScope, type ListOptions, listFiles, searchFiles } from '#shared/files/listing';
 import { toFileResource } from '#shared/files/model';
 import { defineHandler } from '#shared/http/handler';
-import { requestOrigin } from '#shared/http/origin';
 import { validate } from '#shared/http/request';
 import { json } from '#shared/http/response';
 import { listQuerySchema } from '#shared/validation/files';
@@ -12,7 +11,6 @@ import { listQuerySchema } from '#shared/validation/files';
 export const handler = defineHandler(async (request) => {
   const { user } = await authenticate(request);
   const query = validate(listQuerySchema, request.query);
-  const origin = requestOrigin(request);
   const options: ListOptions = {
     sortBy: query.sortBy,
     order: query.order,
@@ -26,7 +24,7 @@ export const handler = defineHandler(async (request) => {
     if (query.cursor !== undefined) throw invalid('cursor cannot be combined with searchQuery');
     const files = await searchFiles(user.id, { ...options, field: query.searchField, query: searchQuery });
     return json(200, {
-      page: files.map((file) => toFileResource(file, origin)),
+      page: files.map((file) => toFileResource(file)),
       search: { field: query.searchField, query: searchQuery },
     });
   }
@@ -36,7 +34,7 @@ export const handler = defineHandler(async (request) => {
   return json(
     200,
     {
-      page: result.files.map((file) => toFileResource(file, origin)),
+      page: result.files.map((file) => toFileResource(file)),
       total: result.total,
       pages: Math.ceil(result.total / options.perpage),
     },

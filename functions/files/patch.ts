@@ -1,8 +1,8 @@
 import { authenticate } from '#shared/auth/authenticate';
+import { requireFile } from '#shared/files/access';
 import { toFileResource } from '#shared/files/model';
-import { updateFile } from '#shared/files/store';
+import { getFile, updateFile } from '#shared/files/store';
 import { defineHandler } from '#shared/http/handler';
-import { requestOrigin } from '#shared/http/origin';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
 import { patchFileSchema } from '#shared/validation/files';
@@ -10,8 +10,12 @@ import { FILE_ID, pathId } from '#shared/validation/ids';
 
 export const handler = defineHandler(async (request) => {
   const { user } = await authenticate(request);
-  const changes = readJson(request, patchFileSchema);
+  // `password` and `tags` passed validation only where they change nothing.
+  const { password: _password, tags: _tags, ...changes } = readJson(request, patchFileSchema);
   const fileId = pathId(request, 'id', FILE_ID);
-  const file = await updateFile(user.id, fileId, changes);
-  return json(200, toFileResource(file, requestOrigin(request)));
+  const file =
+    Object.keys(changes).length > 0
+      ? await updateFile(user.id, fileId, changes)
+      : requireFile(await getFile(user.id, fileId));
+  return json(200, toFileResource(file));
 });

@@ -1,5 +1,5 @@
 import { authenticate } from '#shared/auth/authenticate';
-import { toFileResource } from '#shared/files/model';
+import { toUploadResult } from '#shared/files/model';
 import { completeUpload } from '#shared/files/presigned';
 import { defineHandler } from '#shared/http/handler';
 import { requestOrigin } from '#shared/http/origin';
@@ -10,9 +10,5 @@ import { pathId, UPLOAD_ID } from '#shared/validation/ids';
 export const handler = defineHandler(async (request) => {
   const { user } = await authenticate(request);
   const uploadId = pathId(request, 'id', UPLOAD_ID);
-  const { id, name, type, url } = toFileResource(
-    await completeUpload(user, uploadId),
-    requestOrigin(request),
-  );
-  return json(200, { files: [{ id, name, type, url }] });
+  return json(200, toUploadResult([await completeUpload(user, uploadId)], requestOrigin(request)));
 });

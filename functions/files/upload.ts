@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { authenticate } from '#shared/auth/authenticate';
-import { toFileResource } from '#shared/files/model';
+import { toUploadResult } from '#shared/files/model';
 import { storeFiles } from '#shared/files/uploads';
 import { defineHandler } from '#shared/http/handler';
 import { readFileParts } from '#shared/http/multipart';
@@ -30,13 +30,7 @@ export const handler = defineHandler(
       bytes: part.bytes,
     }));
     const files = await storeFiles(user, incoming, options);
-    const origin = requestOrigin(request);
-    return json(200, {
-      files: files.map((file) => {
-        const { id, name, type, url } = toFileResource(file, origin);
-        return { id, name, type, url };
-      }),
-    });
+    return json(200, toUploadResult(files, requestOrigin(request)));
   },
   { bodyLimit: UPLOAD_BODY_LIMIT },
 );

@@ -83,9 +83,10 @@ export function routeEvent(event: APIGatewayProxyEventV2): {
   handler: string;
   event: APIGatewayProxyEventV2;
 } {
-  const match = matchRoute(event.requestContext.http.method.toUpperCase(), event.rawPath);
+  const method = event.requestContext.http.method.toUpperCase();
+  const match = matchRoute(method, event.rawPath);
   if (match.kind !== 'route') return { handler: FALLBACK_HANDLER, event };
-  const routeKey = `${match.route.method} ${match.route.path}`;
+  const routeKey = `${method} ${match.route.path}`;
   return {
     handler: match.route.handler,
     event: {

@@ -1,20 +1,26 @@
 import { notFound } from '#shared/errors';
 import type { FileRecord } from '#shared/files/model';
-import { deleteFileObject, presignDownload } from '#shared/files/objects';
-import { countView, deleteFileRecord } from '#shared/files/store';
+import { type DownloadOptions, deleteFileObject, presignDownload } from '#shared/files/objects';
+import { countView, deleteFileRecord, findDownloadable } from '#shared/files/store';
 
 /**
  * A download: counts the view (refused when the file is unknown, expired or out of views, all alike
- * a 404) and answers a short-lived presigned URL for the bytes. (This module touches the bytes, so
- * it loads the S3 client: only functions given a bucket may import it.)
+ * a 404) and answers a short-lived presigned URL for the bytes. A HEAD request (link checkers,
+ * monitors) gets the same answer for a URL signed for HEAD, and counts no view: it downloads nothing.
+ * (This module touches the bytes, so it loads the S3 client: only functions given a bucket may
+ * import it.)
  */
-export async function openDownload(name: string): Promise<string> {
-  const file = await countView(name);
+export async function openDownload(
+  name: string,
+  options: Pick<DownloadOptions, 'attachment'> & { head?: boolean } = {},
+): Promise<string> {
+  const file = await (options.head ? findDownloadable(name) : countView(name));
   if (!file) throw notFound('file not found');
   return presignDownload(
     file.objectKey,
     file.type,
     file.downloadAsOriginalName ? file.originalName : file.name,
+    { attachment: options.attachment, method: options.head ? 'HEAD' : 'GET' },
   );
 }
 

@@ -22,14 +22,18 @@ export interface FileRecord {
   version: number;
 }
 
-/** The File resource of the API: no owner id, no storage details. */
+/**
+ * The File resource of the API: no owner id, no storage details. `url` is the download link's path
+ * (clients prefix their origin, as with Zipline's); `thumbnail` is null, none is made.
+ */
 export type FileResource = Omit<FileRecord, 'downloadAsOriginalName' | 'objectKey' | 'version'> & {
   url: string;
+  thumbnail: string | null;
 };
 
 export const downloadPath = (name: string) => `/raw/${encodeURIComponent(name)}`;
 
-export function toFileResource(file: FileRecord, baseUrl: string): FileResource {
+export function toFileResource(file: FileRecord): FileResource {
   return {
     id: file.id,
     name: file.name,
@@ -42,7 +46,25 @@ export function toFileResource(file: FileRecord, baseUrl: string): FileResource 
     createdAt: file.createdAt,
     updatedAt: file.updatedAt,
     deletesAt: file.deletesAt,
-    url: `${baseUrl}${downloadPath(file.name)}`,
+    url: downloadPath(file.name),
+    thumbnail: null,
+  };
+}
+
+/**
+ * The answer to an upload: absolute URLs (uploaders copy them as they are) and, when the upload set
+ * an expiry, `deletesAt` beside `files` (uploader configs read it there).
+ */
+export function toUploadResult(files: FileRecord[], origin: string) {
+  const deletesAt = files[0]?.deletesAt ?? null;
+  return {
+    files: files.map((file) => ({
+      id: file.id,
+      name: file.name,
+      type: file.type,
+      url: `${origin}${downloadPath(file.name)}`,
+    })),
+    ...(deletesAt === null ? {} : { deletesAt }),
   };
 }
 

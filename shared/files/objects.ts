@@ -134,16 +134,29 @@ export async function markUploadCompleted(key: string): Promise<void> {
 /** Types a browser would run as a page of the bucket's origin are downloaded, not shown. */
 const ACTIVE_CONTENT = /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml)\b/i;
 
-export function presignDownload(key: string, type: string, fileName: string): Promise<string> {
-  const disposition = ACTIVE_CONTENT.test(type) ? 'attachment' : 'inline';
+export interface DownloadOptions {
+  /** A download button's request (`?download=true`): always an attachment. */
+  attachment?: boolean;
+  /** HEAD: the URL is signed for HEAD (S3 refuses a GET-signed URL for it), the answer's headers alike. */
+  method?: 'GET' | 'HEAD';
+}
+
+export function presignDownload(
+  key: string,
+  type: string,
+  fileName: string,
+  options: DownloadOptions = {},
+): Promise<string> {
+  const disposition = options.attachment || ACTIVE_CONTENT.test(type) ? 'attachment' : 'inline';
+  const input = {
+    Bucket: bucketName,
+    Key: key,
+    ResponseContentType: type,
+    ResponseContentDisposition: `${disposition}; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+  };
   return getSignedUrl(
     s3,
-    new GetObjectCommand({
-      Bucket: bucketName,
-      Key: key,
-      ResponseContentType: type,
-      ResponseContentDisposition: `${disposition}; filename*=UTF-8''${encodeURIComponent(fileName)}`,
-    }),
+    options.method === 'HEAD' ? new HeadObjectCommand(input) : new GetObjectCommand(input),
     { expiresIn: DOWNLOAD_URL_SECONDS },
   );
 }

@@ -265,6 +265,8 @@ export async function getFileStats(userId: string): Promise<FileStats> {
 
 export interface FileChanges {
   favorite?: boolean;
+  /** Stored as given; how it is served is the download's rule (`presignDownload`), not the client's. */
+  type?: string;
   originalName?: string;
   maxViews?: number | null;
   deletesAt?: string | null;
@@ -289,9 +291,12 @@ export async function updateFile(userId: string, fileId: string, changes: FileCh
       version: next.version,
       favorite: next.favorite,
       originalName: next.originalName,
+      type: next.type,
+      media: indexes.media,
       gsi3sk: indexes.gsi3sk,
       gsi4sk: indexes.gsi4sk,
       gsi6sk: indexes.gsi6sk,
+      gsi8sk: indexes.gsi8sk,
       gsi10sk: indexes.gsi10sk,
     };
     const removes: string[] = [];
@@ -318,7 +323,8 @@ export async function updateFile(userId: string, fileId: string, changes: FileCh
         },
       },
     ];
-    const countersChange = current.favorite !== next.favorite;
+    // A favourite toggle or a type change between media and other moves the filter counters.
+    const countersChange = current.favorite !== next.favorite || isMedia(current.type) !== isMedia(next.type);
     if (countersChange) {
       const delta = statsOf([next], 1);
       const removed = statsOf([current], -1);
@@ -329,7 +335,7 @@ export async function updateFile(userId: string, fileId: string, changes: FileCh
             files: 0,
             bytes: 0,
             favorites: delta.favorites + removed.favorites,
-            media: 0,
+            media: delta.media + removed.media,
             favoriteMedia: delta.favoriteMedia + removed.favoriteMedia,
           }),
         ),
@@ -368,6 +374,20 @@ export async function deleteFileRecord(userId: string, fileId: string): Promise<
       if (!(error instanceof TransactionConditionFailed) || attempt >= MAX_ATTEMPTS) throw error;
     }
   }
+}
+
+/**
+ * The file published under `name` when a download would be served now (known, not past its
+ * `deletesAt`, views left), without counting a view; undefined otherwise.
+ */
+export async function findDownloadable(name: string, now = new Date()): Promise<FileRecord | undefined> {
+  const claim = await documents.send(new GetCommand({ TableName: tableName, Key: fileNameKey(name) }));
+  if (!claim.Item) return undefined;
+  const file = await getFile(String(claim.Item.userId), String(claim.Item.fileId));
+  if (!file) return undefined;
+  if (file.maxViews !== null && file.views >= file.maxViews) return undefined;
+  if (file.deletesAt !== null && file.deletesAt <= now.toISOString()) return undefined;
+  return file;
 }
 
 /**

@@ -51,12 +51,24 @@ export function defineHandler(
 ): LambdaHandler {
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   return async (event) => {
+    let result: HttpResult;
     try {
-      return await run(toHttpRequest(event, bodyLimit));
+      result = await run(toHttpRequest(event, bodyLimit));
     } catch (error) {
-      return failureResponse(error, event.requestContext?.requestId);
+      result = failureResponse(error, event.requestContext?.requestId);
     }
+    return event.requestContext?.http?.method?.toUpperCase() === 'HEAD' ? withoutBody(result) : result;
   };
+}
+
+/**
+ * The answer to a HEAD request: the GET's status and headers, `content-length` the size the body
+ * would have had, and no body.
+ */
+export function withoutBody(result: HttpResult): HttpResult {
+  const { body, isBase64Encoded, ...rest } = result;
+  const length = body === undefined ? 0 : Buffer.byteLength(body, isBase64Encoded ? 'base64' : 'utf8');
+  return { ...rest, headers: { ...result.headers, 'content-length': String(length) } };
 }
 
 export function failureResponse(error: unknown, requestId: string | undefined): HttpResult {

@@ -135,7 +135,15 @@ export function validate<const TSchema extends v.GenericSchema>(
   if (result.success) return result.output;
   const issue = result.issues[0];
   const path = v.getDotPath(issue);
+  if (path && isMissingKey(issue)) throw invalid(`${path} is required`);
   throw invalid(path ? `${path}: ${issue.message}` : issue.message);
+}
+
+const OBJECT_TYPES = new Set(['object', 'strict_object', 'loose_object']);
+
+/** An object schema's issue for a required key the input lacks (valibot reports it on the key's path). */
+function isMissingKey(issue: v.BaseIssue<unknown>): boolean {
+  return OBJECT_TYPES.has(issue.type) && issue.received === 'undefined' && issue.input === undefined;
 }
 
 /** Maximum nesting of arrays and objects, counted without parsing (brackets inside strings ignored). */

@@ -29,6 +29,15 @@ export function json(statusCode: number, body: unknown, options: ResponseOptions
   };
 }
 
+/** A plain-text body (the avatar's data URL, which clients read with `res.text()`). */
+export function text(statusCode: number, body: string): HttpResult {
+  return {
+    statusCode,
+    headers: { ...BASE_HEADERS, 'content-type': 'text/plain; charset=utf-8' },
+    body,
+  };
+}
+
 export function errorResponse(
   statusCode: number,
   message: string,

@@ -28,19 +28,25 @@ const integerText = (name: string, min: number, max: number) =>
     v.maxValue(max, `${name} must be an integer from ${min} to ${max}`),
   );
 
-/** `GET /api/user/files` query parameters (all strings, as API Gateway passes them). */
-export const listQuerySchema = v.strictObject(
+/** A query flag; `validate` names the parameter in front of the message. */
+const booleanText = () =>
+  v.pipe(
+    v.string(),
+    v.toLowerCase(),
+    v.picklist(['true', 'false'], 'must be true or false'),
+    v.transform((value) => value === 'true'),
+  );
+
+/**
+ * `GET /api/user/files` query parameters (all strings, as API Gateway passes them). Parameters the
+ * route does not know (cache-busters such as `_=1700000000`) are ignored, as Zipline does.
+ */
+export const listQuerySchema = v.object(
   {
     page: v.optional(integerText('page', 1, 1_000_000), '1'),
     perpage: v.optional(integerText('perpage', 1, 100), '15'),
     filter: v.optional(v.picklist(LIST_FILTERS, `filter must be one of ${LIST_FILTERS.join(', ')}`), 'all'),
-    favorite: v.optional(
-      v.pipe(
-        v.picklist(['true', 'false'], 'favorite must be true or false'),
-        v.transform((value) => value === 'true'),
-      ),
-      'false',
-    ),
+    favorite: v.optional(booleanText(), 'false'),
     sortBy: v.optional(
       v.picklist(SORT_FIELDS, `sortBy must be one of ${SORT_FIELDS.join(', ')}`),
       'createdAt',
@@ -55,8 +61,11 @@ export const listQuerySchema = v.strictObject(
     ),
     cursor: v.optional(v.string()),
   },
-  strictMessage,
+  'invalid query',
 );
+
+/** `GET /raw/{name}`: `download=true` serves the file as an attachment; other parameters are ignored. */
+export const rawQuerySchema = v.object({ download: v.optional(booleanText(), 'false') }, 'invalid query');
 
 const MAX_VIEWS = 2 ** 31 - 1;
 
@@ -71,29 +80,45 @@ const isoDate = v.pipe(
   v.transform((value) => new Date(value).toISOString()),
 );
 
-export const patchFileSchema = v.pipe(
-  v.strictObject(
-    {
-      favorite: v.optional(v.boolean('must be a boolean')),
-      originalName: v.optional(fileNameSchema),
-      maxViews: v.optional(
-        v.nullable(
-          v.pipe(
-            v.number('must be an integer or null'),
-            v.integer('must be an integer'),
-            v.minValue(1, 'must be at least 1'),
-            v.maxValue(MAX_VIEWS),
-          ),
+/**
+ * `PATCH /api/user/files/{id}`, as Zipline's edit dialog sends it. `password` and `tags` are accepted
+ * where they change nothing (`""`/`null`, `[]`) until password-protected files and tags exist; `{}`
+ * changes nothing.
+ */
+export const patchFileSchema = v.strictObject(
+  {
+    favorite: v.optional(v.boolean('must be a boolean')),
+    originalName: v.optional(fileNameSchema),
+    maxViews: v.optional(
+      v.nullable(
+        v.pipe(
+          v.number('must be an integer or null'),
+          v.integer('must be an integer'),
+          v.minValue(1, 'must be at least 1'),
+          v.maxValue(MAX_VIEWS),
         ),
       ),
-      deletesAt: v.optional(v.nullable(isoDate)),
-    },
-    strictMessage,
-  ),
-  v.check(
-    (patch) => Object.keys(patch).length > 0,
-    'give at least one of favorite, originalName, maxViews, deletesAt',
-  ),
+    ),
+    deletesAt: v.optional(v.nullable(isoDate)),
+    type: v.optional(
+      v.pipe(v.string('must be a MIME type'), v.regex(MIME_TYPE, 'must be a MIME type'), v.toLowerCase()),
+    ),
+    password: v.optional(
+      v.nullable(
+        v.pipe(
+          v.string('must be a string or null'),
+          v.check((password) => password === '', 'password-protected files are not supported yet'),
+        ),
+      ),
+    ),
+    tags: v.optional(
+      v.pipe(
+        v.array(v.string('must be tag ids'), 'must be an array'),
+        v.maxLength(0, 'tags are not supported yet'),
+      ),
+    ),
+  },
+  strictMessage,
 );
 
 export const startUploadSchema = v.strictObject(

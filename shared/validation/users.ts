@@ -57,7 +57,7 @@ const maxFilesSchema = v.pipe(
  * A quota names what it limits; that limit is required and the other one must be null, so a stored
  * quota never carries a number that does nothing. `null` removes the quota.
  */
-export const quotaSchema = v.nullable(
+const contractQuotaSchema = v.nullable(
   v.pipe(
     v.strictObject(
       {
@@ -76,6 +76,54 @@ export const quotaSchema = v.nullable(
       'quota: maxFiles is required with BY_FILES and must be null with BY_BYTES',
     ),
   ),
+);
+
+/**
+ * The shape Zipline's admin clients send: `{filesType: BY_BYTES|BY_FILES|NONE, maxBytes, maxFiles,
+ * maxUrls}`. As Zipline does, the limit `filesType` names is required and the other one is dropped;
+ * `NONE` removes the quota; `maxUrls` is checked and ignored (there are no short URLs). Stored and
+ * answered in the contract's shape.
+ */
+const ziplineQuotaSchema = v.pipe(
+  v.strictObject(
+    {
+      filesType: v.picklist(['BY_BYTES', 'BY_FILES', 'NONE'], 'must be BY_BYTES, BY_FILES or NONE'),
+      maxBytes: v.optional(v.nullable(maxBytesSchema), null),
+      maxFiles: v.optional(v.nullable(maxFilesSchema), null),
+      maxUrls: v.optional(
+        v.nullable(
+          v.pipe(
+            v.number('maxUrls must be a number or null'),
+            v.safeInteger('maxUrls must be a whole number'),
+            v.minValue(1, 'maxUrls must be at least 1'),
+          ),
+        ),
+      ),
+    },
+    strictMessage,
+  ),
+  v.check(
+    (quota) => quota.filesType !== 'BY_BYTES' || quota.maxBytes !== null,
+    'maxBytes is required with BY_BYTES',
+  ),
+  v.check(
+    (quota) => quota.filesType !== 'BY_FILES' || quota.maxFiles !== null,
+    'maxFiles is required with BY_FILES',
+  ),
+  v.transform((quota) => {
+    if (quota.filesType === 'BY_BYTES')
+      return { filesQuota: 'BY_BYTES' as const, maxBytes: quota.maxBytes, maxFiles: null };
+    if (quota.filesType === 'BY_FILES')
+      return { filesQuota: 'BY_FILES' as const, maxBytes: null, maxFiles: quota.maxFiles };
+    return null;
+  }),
+);
+
+/** Either shape; an object with `filesType` is read as Zipline's. */
+export const quotaSchema = v.lazy((input) =>
+  typeof input === 'object' && input !== null && 'filesType' in input
+    ? ziplineQuotaSchema
+    : contractQuotaSchema,
 );
 
 export const createUserSchema = v.strictObject(
@@ -108,7 +156,8 @@ export const deleteUserSchema = v.strictObject(
 
 export const MAX_LIST_LIMIT = 1000;
 
-export const listUsersQuerySchema = v.strictObject(
+/** Unknown parameters (the Zipline dashboard's `noincl=true`, cache-busters) are ignored. */
+export const listUsersQuerySchema = v.object(
   {
     limit: v.optional(
       v.pipe(
@@ -122,5 +171,5 @@ export const listUsersQuerySchema = v.strictObject(
     ),
     cursor: v.optional(v.pipe(v.string(), v.minLength(1, 'cursor must not be empty'))),
   },
-  (issue) => (issue.expected === 'never' ? 'unknown query parameter' : 'invalid query'),
+  'invalid query',
 );

@@ -205,13 +205,23 @@ describe('GET /api/user/files listing', () => {
       'sortBy=owner',
       'order=up',
       'searchField=content',
-      'unknown=1',
+      'unknown=1&perpage=0',
       'cursor=abc',
       `searchQuery=${'a'.repeat(256)}`,
     ]) {
       const response = await call('GET', `/api/user/files?${query}`, { token: owner.token });
       expect([query, response.status, response.body.statusCode]).toEqual([query, 400, 400]);
     }
+  });
+
+  test('parameters the route does not know (cache-busters) are ignored', async () => {
+    const plain = await call('GET', '/api/user/files?page=1&perpage=5', { token: owner.token });
+    const busted = await call('GET', '/api/user/files?page=1&perpage=5&_=1700000000&noincl=true', {
+      token: owner.token,
+    });
+    expect(busted.status).toBe(200);
+    expect(busted.body).toEqual(plain.body);
+    expect(busted.body.page).toHaveLength(5);
   });
 
   test('a cursor works only for its user, order and filters, and cannot be edited', async () => {

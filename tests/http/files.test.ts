@@ -47,9 +47,13 @@ describe('file lifecycle through the HTTP path', () => {
         'updatedAt',
         'deletesAt',
         'url',
+        'thumbnail',
       ].sort(),
     );
     expect(got.body).toMatchObject({
+      // A path, as Zipline's: clients build links as origin + url.
+      url: `/raw/${first?.name}`,
+      thumbnail: null,
       originalName: 'holiday.png',
       size: png.length,
       views: 0,
@@ -347,7 +351,6 @@ describe('PATCH validation', () => {
     const owner = await signedInUser();
     const [file] = await upload(owner.token, [{ fileName: 'keep.txt', content: 'k' }]);
     for (const json of [
-      {},
       { favorite: 'yes' },
       { maxViews: 0 },
       { maxViews: 1.5 },

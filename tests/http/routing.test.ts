@@ -17,7 +17,7 @@ describe('routing and the error format', () => {
     const response = await call('DELETE', '/api/user');
     expect(response.status).toBe(405);
     expect(response.body).toEqual({ error: 'method not allowed', statusCode: 405 });
-    expect(response.headers.allow).toBe('GET, PATCH');
+    expect(response.headers.allow).toBe('GET, HEAD, PATCH');
   });
 
   test('a malformed percent-encoding in the path is a 404, not a crash', async () => {

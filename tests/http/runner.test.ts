@@ -129,6 +129,27 @@ test('npm start serves the API, logs one line per request, and keeps everything 
   expect(body.user.view).toEqual({ align: 'center' });
   expect(body.token).toBe(token);
   expect((await fetch(`${second.url}/api/user`, { headers: { authorization: token } })).status).toBe(200);
+  // HEAD over real HTTP: the GET's status and headers, the body's length, no body.
+  const get = await fetch(`${second.url}/api/user`, { headers: { authorization: token } });
+  const getBody = await get.arrayBuffer();
+  const head = await fetch(`${second.url}/api/user`, { method: 'HEAD', headers: { authorization: token } });
+  expect(head.status).toBe(200);
+  expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+  expect(head.headers.get('content-length')).toBe(String(getBody.byteLength));
+  expect((await head.arrayBuffer()).byteLength).toBe(0);
+  // A browser uploader's preflight with Zipline's upload headers passes.
+  const preflight = await fetch(`${second.url}/api/upload`, {
+    method: 'OPTIONS',
+    headers: {
+      origin: 'https://uploader.example',
+      'access-control-request-method': 'POST',
+      'access-control-request-headers':
+        'authorization,x-zipline-password,x-zipline-p-identifier,content-range',
+    },
+  });
+  expect(preflight.status).toBe(204);
+  expect(preflight.headers.get('access-control-allow-headers')).toContain('x-zipline-p-identifier');
+  expect(preflight.headers.get('access-control-allow-headers')).toContain('content-range');
   expect(await stopRunner(second, 'SIGINT')).toBe(0);
   expect(await acceptsConnections(second.dynamoEndpoint)).toBe(false);
 }, 120_000);

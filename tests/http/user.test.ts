@@ -266,7 +266,9 @@ describe('avatar', () => {
     expect(patch.status).toBe(200);
     const response = await call('GET', '/api/user/avatar', { cookie: me.cookie });
     expect(response.status).toBe(200);
-    expect(response.body).toBe(`data:${mime};base64,${bytes.toString('base64')}`);
+    // Plain text, as Zipline answers it: clients put `await res.text()` straight into an <img>.
+    expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(response.text).toBe(`data:${mime};base64,${bytes.toString('base64')}`);
   });
 
   test('a 1 MiB avatar is stored in chunks and read back intact; a smaller one replaces it; null removes it', async () => {
@@ -281,7 +283,7 @@ describe('avatar', () => {
       (await call('PATCH', '/api/user', { cookie: me.cookie, json: { avatar: GIF_1X1.toString('base64') } }))
         .status,
     ).toBe(200);
-    expect((await call('GET', '/api/user/avatar', { cookie: me.cookie })).body).toBe(
+    expect((await call('GET', '/api/user/avatar', { cookie: me.cookie })).text).toBe(
       `data:image/gif;base64,${GIF_1X1.toString('base64')}`,
     );
     expect((await call('PATCH', '/api/user', { cookie: me.cookie, json: { avatar: null } })).status).toBe(

@@ -119,12 +119,20 @@ describe('bad cursors and parameters', () => {
     'limit=1.5',
     'limit=',
     'cursor=',
-    'page=2',
-    'limit=5&sort=id',
+    'limit=0&noincl=true',
   ])('?%s is 400', async (query) => {
     const response = await call('GET', `/api/users?${query}`, { cookie: root.cookie });
     expect(response.status).toBe(400);
     expect(response.body.statusCode).toBe(400);
+  });
+
+  test('parameters the route does not know are ignored (the Zipline dashboard sends noincl=true)', async () => {
+    const plain = await call('GET', '/api/users?limit=2', { cookie: root.cookie });
+    for (const query of ['noincl=true', 'page=2', '_=1700000000', 'sort=id']) {
+      const response = await call('GET', `/api/users?limit=2&${query}`, { cookie: root.cookie });
+      expect([query, response.status]).toEqual([query, 200]);
+      expect(response.body).toEqual(plain.body);
+    }
   });
 
   test('limit=1000 and limit=1 are accepted', async () => {

@@ -195,7 +195,7 @@ describe('quota and avatar', () => {
     expect(created.status).toBe(200);
     const login = await call('POST', '/api/auth/login', { json: { username, password: PASSWORD } });
     const cookie = login.cookies[0]?.split(';')[0] as string;
-    expect((await call('GET', '/api/user/avatar', { cookie })).body).toBe(`data:image/png;base64,${PNG_1X1}`);
+    expect((await call('GET', '/api/user/avatar', { cookie })).text).toBe(`data:image/png;base64,${PNG_1X1}`);
     const removed = await call('PATCH', `/api/users/${created.body.id}`, {
       cookie: admin.cookie,
       json: { avatar: null },

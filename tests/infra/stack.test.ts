@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { parseServiceKeys } from '#shared/auth/keys';
 import { createTableInput, tableDefinition } from '#shared/db/table';
-import { corsPolicy, type Route, routes } from '#shared/routes';
+import { corsPolicy, type Route, routes, ZIPLINE_UPLOAD_HEADERS } from '#shared/routes';
 import { BUCKET_ACTIONS, MEMORY_MB, TABLE_ACTIONS } from '../../infra/constructs/service-function.ts';
 import { functionSpecs } from '../../infra/functions.ts';
 import { FileServiceStack, type FileServiceStackProps } from '../../infra/stack.ts';
@@ -59,9 +59,17 @@ describe('functions and routes come from the route table', () => {
     },
   );
 
+  test.each(routes.filter((route) => route.method === 'GET').map((route) => [route.path, route.handler]))(
+    'HEAD %s invokes the same function as its GET (API Gateway answers HEAD only on a HEAD route)',
+    (path, handler) => {
+      expect(targetFunction(`HEAD ${path}`)).toBe(functionLogicalId(handler));
+    },
+  );
+
   test('anything else goes to the fallback on $default', () => {
     expect(targetFunction('$default')).toBe(functionLogicalId('fallback'));
-    template.resourceCountIs('AWS::ApiGatewayV2::Route', routes.length + 1);
+    const heads = routes.filter((route) => route.method === 'GET').length;
+    template.resourceCountIs('AWS::ApiGatewayV2::Route', routes.length + heads + 1);
   });
 
   test('one function per handler module, routes sharing a module share it', () => {
@@ -332,6 +340,8 @@ describe('HTTP API', () => {
         MaxAge: cors.maxAgeSeconds,
       },
     });
+    // Browser uploaders send these; a preflight refusing one never reaches the handler.
+    expect(corsPolicy().allowHeaders).toEqual(expect.arrayContaining([...ZIPLINE_UPLOAD_HEADERS]));
   });
 
   test('allowed origins get CORS with credentials, exactly those, and reach the functions', () => {

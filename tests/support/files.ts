@@ -22,9 +22,13 @@ export function uploadRequest(token: string, parts: PartSpec[], headers: Record<
   });
 }
 
-/** Follows a download link: the service's redirect, then the presigned URL on the local S3 server. */
+/**
+ * Follows a download link (an upload's absolute URL or a File's path): the service's redirect, then
+ * the presigned URL on the local S3 server.
+ */
 export async function download(url: string) {
-  const redirect = await call('GET', new URL(url).pathname);
+  const link = new URL(url, 'https://localhost');
+  const redirect = await call('GET', `${link.pathname}${link.search}`);
   if (redirect.status !== 302) return { status: redirect.status, bytes: undefined, redirect };
   const response = await fetch(redirect.headers.location as string);
   return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()), redirect, response };

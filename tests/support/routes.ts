@@ -13,8 +13,14 @@ export const everyRoute = routes.map((route) => [`${route.method} ${route.path}`
 /** Routes whose requests change state (the ones a cross-site page could abuse with a cookie). */
 export const writeRoutes = everyRoute.filter(([, route]) => !SAFE_METHODS.has(route.method));
 
-/** Routes that answer without authentication (first run, login, public downloads). */
-export const PUBLIC_HANDLERS = new Set(['setup/get', 'setup/post', 'auth/login', 'files/raw']);
+/** Routes that answer without authentication (first run, login, public downloads, healthcheck). */
+export const PUBLIC_HANDLERS = new Set([
+  'setup/get',
+  'setup/post',
+  'auth/login',
+  'files/raw',
+  'health/check',
+]);
 
 /** Write routes whose handlers read a JSON body (the others read none, or multipart). */
 export const jsonBodyRoutes = writeRoutes.filter(([, route]) =>

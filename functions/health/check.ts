@@ -1,0 +1,25 @@
+import { pingTable } from '#shared/db/health';
+import { ServiceError } from '#shared/errors';
+import { defineHandler } from '#shared/http/handler';
+import { json } from '#shared/http/response';
+
+/**
+ * For uptime monitors, public as in Zipline: `{"pass": true}` once the table answered a read; a 503
+ * (the usual error body, `Retry-After`) when it did not. The failure's cause is logged, not shown.
+ */
+export const handler = defineHandler(async (request) => {
+  try {
+    await pingTable();
+  } catch (error) {
+    console.error(
+      JSON.stringify({
+        level: 'error',
+        requestId: request.requestId,
+        error: error instanceof Error ? error.name : typeof error,
+        message: 'healthcheck: the table did not answer',
+      }),
+    );
+    throw new ServiceError('unavailable', 'the service cannot reach its table', { 'retry-after': '5' });
+  }
+  return json(200, { pass: true });
+});

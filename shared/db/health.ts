@@ -1,0 +1,11 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { documents, tableName } from '#shared/db/client';
+import { setupKey } from '#shared/db/keys';
+
+/**
+ * Proves the table answers: one eventually consistent read of a single small item (the first-run
+ * marker; whether it exists does not matter). Throws what the SDK throws when the table does not.
+ */
+export async function pingTable(): Promise<void> {
+  await documents.send(new GetCommand({ TableName: tableName, Key: setupKey, ProjectionExpression: 'pk' }));
+}
