@@ -1,3 +1,4 @@
+import { methodsOf } from '#shared/routes';
 import type { BundleReport } from './bundle-report.ts';
 import { MEMORY_MB } from './constructs/service-function.ts';
 import { type FunctionSpec, functionSpecs } from './functions.ts';
@@ -23,7 +24,10 @@ const kib = (bytes: number) => `${Math.round(bytes / 1024)} KiB`;
 
 function routesCell(spec: FunctionSpec): string {
   if (spec.routes.length === 0) return 'anything unmatched (`$default`)';
-  return spec.routes.map((route) => `\`${route.method} ${route.path}\``).join(', ');
+  // Every API route key, HEAD beside each GET (`methodsOf`).
+  return spec.routes
+    .flatMap((route) => methodsOf(route).map((method) => `\`${method} ${route.path}\``))
+    .join(', ');
 }
 
 /** One row per function of the stack, in the route table's order, the fallback last. */

@@ -1,6 +1,5 @@
 import { authenticate } from '#shared/auth/authenticate';
-import { requireFile } from '#shared/files/access';
-import { toFileResource } from '#shared/files/model';
+import { requireFile, toFileResource } from '#shared/files/model';
 import { getFile, updateFile } from '#shared/files/store';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
