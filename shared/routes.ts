@@ -213,6 +213,16 @@ export const routes: readonly Route[] = [
     usesKeys: true,
   },
   {
+    // The owner's own view of the bytes (dashboard previews and "open"): counts no view.
+    method: 'GET',
+    path: '/api/user/files/{id}/raw',
+    handler: 'files/raw-owner',
+    table: 'read',
+    hashesPasswords: false,
+    usesKeys: true,
+    bucket: 'read',
+  },
+  {
     method: 'PATCH',
     path: '/api/user/files/{id}',
     handler: 'files/patch',

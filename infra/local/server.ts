@@ -4,6 +4,7 @@ import { failureResponse } from '#shared/http/handler';
 import type { HttpResult } from '#shared/http/response';
 import { dispatch as dispatchByRoute } from './dispatch.ts';
 import { toApiGatewayEvent } from './event.ts';
+import type { StaticSite } from './static.ts';
 
 /** API Gateway refuses payloads over 10 MB before any function runs; so does the runner. */
 const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
@@ -32,6 +33,8 @@ export interface LocalServerOptions {
   log?: (line: string) => void;
   /** Answers the events; the route table's dispatcher unless the benchmark swaps in its baseline. */
   dispatch?: (event: APIGatewayProxyEventV2) => Promise<HttpResult>;
+  /** The built dashboard, for the GET requests no API route claims (CloudFront's job in AWS). */
+  site?: StaticSite;
 }
 
 /** The local stand-in for API Gateway: each HTTP request becomes a payload-2.0 event. */
@@ -40,6 +43,12 @@ export function createLocalServer(options: LocalServerOptions = {}): Server {
   const dispatch = options.dispatch ?? dispatchByRoute;
   return createServer(async (request, response) => {
     const started = performance.now();
+    if (options.site?.(request, response)) {
+      log(
+        `${request.method} ${request.url?.split('?')[0]} 200 ${(performance.now() - started).toFixed(1)}ms`,
+      );
+      return;
+    }
     const body = await readBody(request);
     let status: number;
     if (body === undefined) {

@@ -3,13 +3,17 @@ import { resolve } from 'node:path';
 import { ensureTable, localClient, startDynamoDbLocal } from './dynamodb.ts';
 import { loadOrCreateLocalKeys } from './keys.ts';
 import { startS3Local } from './s3.ts';
+import { createStaticSite } from './static.ts';
+import { ensureWebBuild, WEB_DIST } from './web-build.ts';
 
 /**
  * `npm start`: DynamoDB Local persisting under DATA_DIR, an S3-compatible server (s3rver) persisting
  * under DATA_DIR/s3 with the files bucket, the table from the shared definition, the
  * service keys from DATA_DIR (or SERVICE_KEYS), a first SUPERADMIN when there is no user, and the
- * HTTP server that turns requests into payload-2.0 events for the handler modules.
+ * HTTP server that turns requests into payload-2.0 events for the handler modules and serves the
+ * dashboard (built first when web/dist is missing or older than web/'s sources).
  */
+ensureWebBuild();
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? '127.0.0.1';
@@ -47,10 +51,14 @@ client.destroy();
 
 // Handler modules read the environment at import, so they are imported only now.
 const { bootstrapAdmin } = await import('./bootstrap.ts');
-const admin = await bootstrapAdmin(
-  process.env.ADMIN_USERNAME || 'administrator',
-  process.env.ADMIN_PASSWORD || randomBytes(12).toString('base64url'),
-);
+// CREATE_ADMIN=false leaves the first account to the dashboard's first-run page.
+const admin =
+  process.env.CREATE_ADMIN === 'false'
+    ? undefined
+    : await bootstrapAdmin(
+        process.env.ADMIN_USERNAME || 'administrator',
+        process.env.ADMIN_PASSWORD || randomBytes(12).toString('base64url'),
+      );
 if (admin) {
   console.log(
     `created SUPERADMIN "${admin.username}"${process.env.ADMIN_PASSWORD ? '' : ` with password ${admin.password}`}`,
@@ -58,7 +66,7 @@ if (admin) {
 }
 
 const { createLocalServer } = await import('./server.ts');
-const server = createLocalServer();
+const server = createLocalServer({ site: createStaticSite(WEB_DIST, { s3Origin: s3.endpoint }) });
 server.listen(port, host, () =>
   console.log(
     `file service listening on http://${host}:${port} (data in ${dataDir}, DynamoDB Local at ${dynamo.endpoint})`,

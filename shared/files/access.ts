@@ -16,13 +16,17 @@ export async function openDownload(
 ): Promise<string> {
   const file = await (options.head ? findDownloadable(name) : countView(name));
   if (!file) throw notFound('file not found');
-  return presignDownload(
+  return presignFile(file, { attachment: options.attachment, method: options.head ? 'HEAD' : 'GET' });
+}
+
+/** A short-lived URL for the bytes, named as the file's downloads are. */
+export const presignFile = (file: FileRecord, options: DownloadOptions = {}): Promise<string> =>
+  presignDownload(
     file.objectKey,
     file.type,
     file.downloadAsOriginalName ? file.originalName : file.name,
-    { attachment: options.attachment, method: options.head ? 'HEAD' : 'GET' },
+    options,
   );
-}
 
 /**
  * Deletes the metadata (and the counters' share) first, then the bytes: a failure between the two

@@ -1,71 +1,20 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../infra/local/dynamodb.ts';
-
-/** `npm start` for real (its launcher bundles start.ts and runs it in plain Node): a child process serving HTTP on a port, DynamoDB Local persisting in DATA_DIR. */
-interface Runner {
-  url: string;
-  dynamoEndpoint: string;
-  output: () => string;
-  /** Resolves once the output matches (log lines are written just after the response is sent). */
-  waitFor: (pattern: RegExp) => Promise<void>;
-  child: ChildProcess;
-}
+import { type Runner, startRunner as startRunnerIn, stopRunner } from '../support/runner.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'file-service-runner-'));
-const started: ChildProcess[] = [];
+const started: Runner[] = [];
 afterAll(() => {
-  for (const child of started) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const runner of started) if (runner.child.exitCode === null) runner.child.kill('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
 });
 
 async function startRunner(extraEnv: Record<string, string> = {}): Promise<Runner> {
-  const port = await freePort();
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '',
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    ...extraEnv,
-  };
-  const child = spawn(process.execPath, ['--enable-source-maps', 'infra/local/launch.mjs'], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  started.push(child);
-  let output = '';
-  const waitFor = (pattern: RegExp) =>
-    new Promise<void>((resolve) => {
-      if (pattern.test(output)) return resolve();
-      const check = () => {
-        if (!pattern.test(output)) return;
-        child.stdout.off('data', check);
-        resolve();
-      };
-      child.stdout.on('data', check);
-    });
-  const ready = new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /DynamoDB Local at (http:\/\/[\d.:]+)\)/.exec(output);
-      if (match) resolve(match[1] as string);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`runner exited with ${code}:\n${output}`)));
-  });
-  const dynamoEndpoint = await ready;
-  return { url: `http://127.0.0.1:${port}`, dynamoEndpoint, output: () => output, waitFor, child };
-}
-
-function stopRunner(runner: Runner, signal: NodeJS.Signals): Promise<number | null> {
-  return new Promise((resolve) => {
-    runner.child.once('exit', (code) => resolve(code));
-    runner.child.kill(signal);
-  });
+  const runner = await startRunnerIn(dataDir, extraEnv);
+  started.push(runner);
+  return runner;
 }
 
 function acceptsConnections(endpoint: string): Promise<boolean> {

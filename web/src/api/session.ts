@@ -1,0 +1,58 @@
+import { type QueryClient, useQuery } from '@tanstack/react-query';
+import { ApiError, api, request } from './client.ts';
+import type { CurrentUser } from './types.ts';
+
+export const currentUserQuery = {
+  queryKey: ['user'],
+  queryFn: () => api<CurrentUser>('/api/user'),
+  staleTime: 60_000,
+};
+
+export const useCurrentUser = () => useQuery(currentUserQuery);
+
+/** The avatar as a data URL, or null when none is set. */
+export function useAvatar() {
+  return useQuery({
+    queryKey: ['avatar'],
+    staleTime: 5 * 60_000,
+    queryFn: async () => {
+      try {
+        const text = await (await request('/api/user/avatar')).text();
+        // JSON-encoded string, or the data URL as plain text.
+        return text.startsWith('"') ? (JSON.parse(text) as string) : text;
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404) return null;
+        throw error;
+      }
+    },
+  });
+}
+
+/** Only same-app paths are followed after login, never another origin (`//evil`, `https:`). */
+export function safeNext(next: string | null): string {
+  return next?.startsWith('/') && !next.startsWith('//') && !next.startsWith('/login') ? next : '/files';
+}
+
+export function loginPath(location: { pathname: string; search: string }): string {
+  const here = `${location.pathname}${location.search}`;
+  return here === '/' || here.startsWith('/login') ? '/login' : `/login?next=${encodeURIComponent(here)}`;
+}
+
+export async function logout(queryClient: QueryClient) {
+  await request('/api/auth/logout', { method: 'POST' }).catch(() => undefined);
+  queryClient.clear();
+}
+
+/** "Try again in 14 minutes (at 21:05)." for a 429, else the API's message. */
+export function describeError(error: unknown): string {
+  if (error instanceof ApiError && error.status === 429) {
+    const seconds = error.retryAfterSeconds ?? 60;
+    const at = new Date(Date.now() + seconds * 1000).toLocaleTimeString(undefined, {
+      hour: '2-digit',
+      minute: '2-digit',
+    });
+    const wait = seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`;
+    return `Too many attempts. Try again in ${wait} (at ${at}).`;
+  }
+  return error instanceof Error ? error.message : 'something went wrong';
+}

@@ -1,0 +1,15 @@
+import { Group, Text, ThemeIcon } from '@mantine/core';
+import { IconFile } from '@tabler/icons-react';
+
+export function Logo() {
+  return (
+    <Group gap={8} wrap="nowrap">
+      <ThemeIcon size={30} radius="md" variant="filled" aria-hidden>
+        <IconFile size={18} />
+      </ThemeIcon>
+      <Text fw={700} size="lg">
+        File service
+      </Text>
+    </Group>
+  );
+}

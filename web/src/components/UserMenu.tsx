@@ -1,0 +1,50 @@
+import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { IconChevronDown, IconKey, IconLogout, IconSettings } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { logout, useAvatar } from '../api/session.ts';
+import type { UserResource } from '../api/types.ts';
+import { openTokenModal } from './TokenModal.tsx';
+
+export function UserMenu({ user }: { user: UserResource }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const avatar = useAvatar();
+  return (
+    <Menu position="bottom-end" width={200} withArrow>
+      <Menu.Target>
+        <UnstyledButton aria-label={`User menu for ${user.username}`}>
+          <Group gap={8} wrap="nowrap">
+            <Avatar src={avatar.data ?? null} alt="" radius="xl" size={32} color="blue">
+              {user.username.slice(0, 2).toUpperCase()}
+            </Avatar>
+            <Text size="sm" fw={500} visibleFrom="xs" maw={140} truncate>
+              {user.username}
+            </Text>
+            <IconChevronDown size={14} aria-hidden />
+          </Group>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>{user.role}</Menu.Label>
+        <Menu.Item leftSection={<IconKey size={16} />} onClick={openTokenModal}>
+          Copy token
+        </Menu.Item>
+        <Menu.Item leftSection={<IconSettings size={16} />} onClick={() => navigate('/settings')}>
+          Settings
+        </Menu.Item>
+        <Menu.Divider />
+        <Menu.Item
+          color="red"
+          leftSection={<IconLogout size={16} />}
+          onClick={async () => {
+            await logout(queryClient);
+            await navigate('/login', { replace: true });
+          }}
+        >
+          Log out
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

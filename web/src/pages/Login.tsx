@@ -1,0 +1,89 @@
+import { Alert, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { api } from '../api/client.ts';
+import { describeError, safeNext } from '../api/session.ts';
+import type { UserResource } from '../api/types.ts';
+import { AuthCard } from '../components/AuthCard.tsx';
+
+type LoginAnswer = { user: UserResource } | { totp: true };
+
+export function LoginPage() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [params] = useSearchParams();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [needsCode, setNeedsCode] = useState(false);
+  const setup = useQuery({
+    queryKey: ['setup'],
+    queryFn: () => api<{ firstSetup: boolean }>('/api/setup'),
+  });
+  const login = useMutation({
+    mutationFn: () =>
+      api<LoginAnswer>('/api/auth/login', {
+        method: 'POST',
+        json: { username, password, ...(needsCode ? { code } : {}) },
+      }),
+    onSuccess: async (answer) => {
+      if ('totp' in answer) {
+        setNeedsCode(true);
+        return;
+      }
+      queryClient.clear();
+      await navigate(safeNext(params.get('next')), { replace: true });
+    },
+  });
+
+  if (setup.data?.firstSetup) return <Navigate to="/setup" replace />;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    login.mutate();
+  };
+
+  return (
+    <AuthCard title="Sign in" intro="Sign in to manage your files, uploaders and account.">
+      <form onSubmit={submit}>
+        <Stack>
+          {login.error && (
+            <Alert color="red" icon={<IconAlertCircle />} role="alert" title="Sign-in failed">
+              {describeError(login.error)}
+            </Alert>
+          )}
+          <TextInput
+            label="Username"
+            autoComplete="username"
+            required
+            autoFocus
+            value={username}
+            onChange={(event) => setUsername(event.currentTarget.value)}
+          />
+          <PasswordInput
+            label="Password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(event) => setPassword(event.currentTarget.value)}
+          />
+          {needsCode && (
+            <TextInput
+              label="Authentication code"
+              autoComplete="one-time-code"
+              inputMode="numeric"
+              required
+              value={code}
+              onChange={(event) => setCode(event.currentTarget.value)}
+            />
+          )}
+          <Button type="submit" loading={login.isPending} fullWidth>
+            Sign in
+          </Button>
+        </Stack>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,33 @@
+import { lazy, Suspense } from 'react';
+import { createBrowserRouter, Navigate } from 'react-router';
+import { LoginPage } from './pages/Login.tsx';
+import { SetupPage } from './pages/Setup.tsx';
+
+// Everything behind login loads on demand: the login page's first load stays small.
+const Layout = lazy(() => import('./components/Layout.tsx'));
+const FilesPage = lazy(() => import('./pages/files/FilesPage.tsx'));
+const UploadPage = lazy(() => import('./pages/Upload.tsx'));
+const SettingsPage = lazy(() => import('./pages/settings/SettingsPage.tsx'));
+const UsersPage = lazy(() => import('./pages/users/UsersPage.tsx'));
+const NotFoundPage = lazy(() => import('./pages/NotFound.tsx'));
+
+export const router = createBrowserRouter([
+  { path: '/login', element: <LoginPage /> },
+  { path: '/setup', element: <SetupPage /> },
+  {
+    path: '/',
+    element: (
+      <Suspense>
+        <Layout />
+      </Suspense>
+    ),
+    children: [
+      { index: true, element: <Navigate to="/files" replace /> },
+      { path: 'files', element: <FilesPage /> },
+      { path: 'upload', element: <UploadPage /> },
+      { path: 'settings', element: <SettingsPage /> },
+      { path: 'users', element: <UsersPage /> },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+]);
