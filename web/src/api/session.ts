@@ -1,4 +1,4 @@
-import { type QueryClient, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { ApiError, api, request } from './client.ts';
 import type { CurrentUser } from './types.ts';
 
@@ -38,9 +38,9 @@ export function loginPath(location: { pathname: string; search: string }): strin
   return here === '/' || here.startsWith('/login') ? '/login' : `/login?next=${encodeURIComponent(here)}`;
 }
 
-export async function logout(queryClient: QueryClient) {
+/** Ends the session; a session that is already gone is as good as ended. */
+export async function logout() {
   await request('/api/auth/logout', { method: 'POST' }).catch(() => undefined);
-  queryClient.clear();
 }
 
 /** "Try again in 14 minutes (at 21:05)." for a 429, else the API's message. */

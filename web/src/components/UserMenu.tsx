@@ -38,8 +38,10 @@ export function UserMenu({ user }: { user: UserResource }) {
           color="red"
           leftSection={<IconLogout size={16} />}
           onClick={async () => {
-            await logout(queryClient);
+            await logout();
+            // Leave the signed-in pages before dropping their data, or they would refetch it (401).
             await navigate('/login', { replace: true });
+            queryClient.clear();
           }}
         >
           Log out
