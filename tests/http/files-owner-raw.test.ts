@@ -18,6 +18,9 @@ test('the owner reads the bytes without counting a view, even past maxViews; oth
     const bytes = Buffer.from(await (await fetch(redirect.headers.location as string)).arrayBuffer());
     expect(bytes.equals(content)).toBe(true);
   }
+  const head = await call('HEAD', `/api/user/files/${id}/raw`, { token: owner.token });
+  expect(head.status).toBe(302);
+  expect((await fetch(head.headers.location as string, { method: 'HEAD' })).status).toBe(200);
   expect((await call('GET', `/api/user/files/${id}`, { token: owner.token })).body.views).toBe(0);
 
   // The public link still has its one view, then the owner's route keeps working.
