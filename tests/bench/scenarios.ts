@@ -162,6 +162,8 @@ export async function benchScenarios(): Promise<{ scenarios: Scenario[]; fixture
       json: { view: { content: `benchmark ${index}` } },
     })),
     scenario('GET /api/setup', 'GET', '/api/setup', 200, () => ({})),
+    scenario('GET /api/healthcheck', 'GET', '/api/healthcheck', 200, () => ({})),
+    scenario('GET /api/version', 'GET', '/api/version', 200, () => ({ token: user.token })),
     scenario('POST /api/setup (done: 403)', 'POST', '/api/setup', 403, () => ({
       json: { username: 'late-admin', password: PASSWORD },
     })),
