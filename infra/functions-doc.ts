@@ -30,6 +30,18 @@ function routesCell(spec: FunctionSpec): string {
     .join(', ');
 }
 
+const grantsCell = (grants: Partial<Record<string, readonly string[]>>) =>
+  Object.entries(grants)
+    .map(([action, values]) => `${action} ${(values ?? []).join(', ')}`)
+    .join('; ');
+
+function tableCell(spec: FunctionSpec): string {
+  const indexes = spec.table.indexes?.length ? [`Query ${spec.table.indexes.join(', ')}`] : [];
+  return [grantsCell(spec.table.items ?? {}), ...indexes].filter(Boolean).join('; ') || '–';
+}
+
+const bucketCell = (spec: FunctionSpec) => grantsCell(spec.bucket) || '–';
+
 /** One row per function of the stack, in the route table's order, the fallback last. */
 export function functionRows(reports: readonly BundleReport[]): string[][] {
   return functionSpecs().map((spec) => {
@@ -39,8 +51,8 @@ export function functionRows(reports: readonly BundleReport[]): string[][] {
       `\`${spec.handler}\``,
       routesCell(spec),
       `${spec.hashesPasswords ? MEMORY_MB.passwordHashing : MEMORY_MB.standard} MB`,
-      spec.table,
-      spec.bucket,
+      tableCell(spec),
+      bucketCell(spec),
       spec.usesKeys ? 'yes' : 'no',
       kib(report.codeBytes),
       kib(report.totalBytes),

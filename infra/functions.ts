@@ -1,4 +1,11 @@
-import { bucketAccess, FALLBACK_HANDLER, type Route, routes } from '#shared/routes';
+import {
+  type BucketAccess,
+  FALLBACK_HANDLER,
+  type Route,
+  routes,
+  type TableAccess,
+  type TableAction,
+} from '#shared/routes';
 
 /** One Lambda function: a handler module and what it needs, merged over every route it serves. */
 export interface FunctionSpec {
@@ -8,16 +15,13 @@ export interface FunctionSpec {
   handler: string;
   /** API routes it answers; empty for the `$default` fallback. */
   routes: Route[];
-  table: Route['table'];
-  bucket: NonNullable<Route['bucket']>;
+  /** Union of its routes' table access (empty: no table). */
+  table: TableAccess;
+  /** Union of its routes' bucket access (empty: no bucket). */
+  bucket: BucketAccess;
   hashesPasswords: boolean;
   usesKeys: boolean;
 }
-
-/** Access levels from least to most; a function serving several routes gets the highest. */
-const ACCESS_ORDER = ['none', 'read', 'write'] as const;
-type Access = (typeof ACCESS_ORDER)[number];
-const widest = (a: Access, b: Access): Access => (ACCESS_ORDER.indexOf(a) >= ACCESS_ORDER.indexOf(b) ? a : b);
 
 export function constructId(handler: string): string {
   return handler
@@ -26,6 +30,32 @@ export function constructId(handler: string): string {
     .join('');
 }
 
+const union = <T extends string>(a: readonly T[] = [], b: readonly T[] = []): T[] =>
+  [...new Set([...a, ...b])].sort();
+
+/** Per action, the union of both grants' values (partitions or key prefixes). */
+function mergeGrants<A extends string, V extends string>(
+  a: Partial<Record<A, readonly V[]>> = {},
+  b: Partial<Record<A, readonly V[]>> = {},
+): Partial<Record<A, V[]>> {
+  const merged: Partial<Record<A, V[]>> = {};
+  for (const action of union(Object.keys(a) as A[], Object.keys(b) as A[])) {
+    merged[action] = union(a[action], b[action]);
+  }
+  return merged;
+}
+
+function mergeTable(a: TableAccess, b: TableAccess = {}): TableAccess {
+  const items = mergeGrants<TableAction, string>(a.items, b.items) as TableAccess['items'];
+  const indexes = union(a.indexes, b.indexes);
+  return { ...(Object.keys(items ?? {}).length ? { items } : {}), ...(indexes.length ? { indexes } : {}) };
+}
+
+/** True when the function touches the table at all. */
+export const usesTable = (spec: FunctionSpec) =>
+  Object.keys(spec.table.items ?? {}).length > 0 || (spec.table.indexes ?? []).length > 0;
+export const usesBucket = (spec: FunctionSpec) => Object.keys(spec.bucket).length > 0;
+
 /**
  * One spec per handler module of the route table (routes sharing a module, such as GET and POST
  * logout, share a function that gets the union of their needs), plus the fallback for `$default`.
@@ -33,24 +63,21 @@ export function constructId(handler: string): string {
 export function functionSpecs(table: readonly Route[] = routes): FunctionSpec[] {
   const byHandler = new Map<string, FunctionSpec>();
   for (const route of table) {
-    const spec = byHandler.get(route.handler);
-    if (!spec) {
-      byHandler.set(route.handler, {
-        id: constructId(route.handler),
-        handler: route.handler,
-        routes: [route],
-        table: route.table,
-        bucket: bucketAccess(route),
-        hashesPasswords: route.hashesPasswords,
-        usesKeys: route.usesKeys,
-      });
-      continue;
-    }
+    const spec = byHandler.get(route.handler) ?? {
+      id: constructId(route.handler),
+      handler: route.handler,
+      routes: [],
+      table: {},
+      bucket: {},
+      hashesPasswords: false,
+      usesKeys: false,
+    };
     spec.routes.push(route);
-    spec.table = widest(spec.table, route.table);
-    spec.bucket = widest(spec.bucket, bucketAccess(route));
+    spec.table = mergeTable(spec.table, route.table);
+    spec.bucket = mergeGrants(spec.bucket, route.bucket);
     spec.hashesPasswords ||= route.hashesPasswords;
     spec.usesKeys ||= route.usesKeys;
+    byHandler.set(route.handler, spec);
   }
   return [
     ...byHandler.values(),
@@ -58,8 +85,8 @@ export function functionSpecs(table: readonly Route[] = routes): FunctionSpec[] 
       id: constructId(FALLBACK_HANDLER),
       handler: FALLBACK_HANDLER,
       routes: [],
-      table: 'none',
-      bucket: 'none',
+      table: {},
+      bucket: {},
       hashesPasswords: false,
       usesKeys: false,
     },

@@ -23,7 +23,7 @@ import { type IndexDefinition, type KeyAttribute, tableDefinition } from '#share
 import { PENDING_TAG } from '#shared/files/layout';
 import { corsPolicy, FALLBACK_HANDLER, methodsOf } from '#shared/routes';
 import { ServiceFunction } from './constructs/service-function.ts';
-import { functionSpecs } from './functions.ts';
+import { functionSpecs, usesBucket, usesTable } from './functions.ts';
 
 export interface FileServiceStackProps extends StackProps {
   /** Keep the table and the keys secret when the stack is deleted, and protect the table (default). */
@@ -129,9 +129,9 @@ export class FileServiceStack extends Stack {
         logRetention,
         metafile: props.bundleMetafile === true,
       });
-      if (spec.table !== 'none') fn.useTable(table, spec.table);
+      if (usesTable(spec)) fn.useTable(table, spec.table);
       if (spec.usesKeys) fn.useServiceKeys(serviceKeys);
-      if (spec.bucket !== 'none') fn.useBucket(files, spec.bucket);
+      if (usesBucket(spec)) fn.useBucket(files, spec.bucket);
       if (props.allowedOrigins?.length)
         fn.function.addEnvironment('ALLOWED_ORIGINS', props.allowedOrigins.join(','));
       functions.set(spec.handler, fn);

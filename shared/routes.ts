@@ -2,9 +2,44 @@
  * The one route table. The CDK stack builds a function and an API route from each entry, the local
  * runner and the tests dispatch through it, so the three cannot drift apart.
  */
+import { type Partition, USERS_INDEX } from '#shared/db/keys';
+import { SEARCH_INDEX, SORT_INDEXES } from '#shared/files/indexing';
+
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 /** What a route answers: its method, and HEAD beside every GET. */
 export type RouteMethod = HttpMethod | 'HEAD';
+
+/** DynamoDB item actions (a transaction is authorized by the actions of its items). */
+export type TableAction =
+  | 'GetItem'
+  | 'BatchGetItem'
+  | 'Query'
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'BatchWriteItem'
+  | 'ConditionCheckItem';
+
+/**
+ * A route's DynamoDB access: per action, the kinds of partition it touches (their keys' patterns are
+ * `PARTITION_PATTERNS` in db/keys.ts); and the indexes it queries. The stack grants exactly this.
+ */
+export interface TableAccess {
+  items?: Partial<Record<TableAction, readonly Partition[]>>;
+  indexes?: readonly string[];
+}
+
+/** S3 actions on the files bucket (HeadObject and presigned GETs are GetObject, DeleteObjects is DeleteObject). */
+export type BucketAction = 'GetObject' | 'PutObject' | 'DeleteObject' | 'ListBucket';
+
+/** Key prefixes of the bucket (layout in files/objects.ts). */
+export type ObjectPrefix = 'files/' | 'uploads/';
+
+/**
+ * A route's access to the files bucket: per action, the key prefixes (for ListBucket: the listed
+ * prefixes). A presigned URL carries the function's own permission, so it needs the grant it hands out.
+ */
+export type BucketAccess = Partial<Record<BucketAction, readonly ObjectPrefix[]>>;
 
 export interface Route {
   method: HttpMethod;
@@ -12,22 +47,28 @@ export interface Route {
   path: string;
   /** Module under `functions/` (without extension) exporting `handler`. */
   handler: string;
-  /** DynamoDB access the handler needs; the stack grants exactly this. */
-  table: 'none' | 'read' | 'write';
+  /** DynamoDB access the handler needs; absent means none. */
+  table?: TableAccess;
   /** Imports bcrypt: the bundle carries the native binary and the function gets more memory. */
   hashesPasswords: boolean;
   /** Reads the service keys (session seal password, token key). */
   usesKeys: boolean;
-  /**
-   * Access to the files bucket; absent means `none`. `read`: GetObject (presigned downloads, sizes).
-   * `write`: also PutObject, CopyObject and DeleteObject (uploads, presigned PUT URLs, deletes), and
-   * ListBucket on the object prefixes (deleting a user's objects).
-   * A presigned URL carries the function's own permission, so it needs the grant it hands out.
-   */
-  bucket?: 'none' | 'read' | 'write';
+  /** Access to the files bucket; absent means none (and the function gets no BUCKET_NAME). */
+  bucket?: BucketAccess;
 }
 
-export const bucketAccess = (route: Route) => route.bucket ?? 'none';
+/** Every index a file listing may read: the sort orders', the ones deep pages skip over, search's. */
+const FILE_INDEXES = [
+  ...new Set([
+    ...Object.values(SORT_INDEXES).flatMap(({ index, skipIndex }) =>
+      index ? [index, skipIndex] : [skipIndex],
+    ),
+    SEARCH_INDEX,
+  ]),
+];
+
+/** Reading the caller's user item: every authenticated route does it. */
+const SIGNED_IN = ['USER'] as const satisfies readonly Partition[];
 
 export const routes: readonly Route[] = [
   {
@@ -35,7 +76,7 @@ export const routes: readonly Route[] = [
     path: '/api/healthcheck',
     handler: 'health/check',
     // One GetItem proves the table answers.
-    table: 'read',
+    table: { items: { GetItem: ['SETUP'] } },
     hashesPasswords: false,
     usesKeys: false,
   },
@@ -43,7 +84,7 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/api/version',
     handler: 'health/version',
-    table: 'read',
+    table: { items: { GetItem: SIGNED_IN } },
     hashesPasswords: false,
     usesKeys: true,
   },
@@ -51,7 +92,9 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/api/auth/login',
     handler: 'auth/login',
-    table: 'write',
+    table: {
+      items: { GetItem: ['USER', 'USERNAME'], UpdateItem: ['USER', 'THROTTLE'], DeleteItem: ['THROTTLE'] },
+    },
     hashesPasswords: true,
     usesKeys: true,
   },
@@ -59,7 +102,7 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/api/auth/logout',
     handler: 'auth/logout',
-    table: 'write',
+    table: { items: { GetItem: SIGNED_IN, UpdateItem: ['USER'] } },
     hashesPasswords: false,
     usesKeys: true,
   },
@@ -67,7 +110,7 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/api/auth/logout',
     handler: 'auth/logout',
-    table: 'write',
+    table: { items: { GetItem: SIGNED_IN, UpdateItem: ['USER'] } },
     hashesPasswords: false,
     usesKeys: true,
   },
@@ -75,7 +118,7 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/api/setup',
     handler: 'setup/get',
-    table: 'read',
+    table: { items: { GetItem: ['SETUP'] } },
     hashesPasswords: false,
     usesKeys: false,
   },
@@ -83,7 +126,13 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/api/setup',
     handler: 'setup/post',
-    table: 'write',
+    table: {
+      items: {
+        GetItem: ['SETUP'],
+        PutItem: ['USER', 'USERNAME', 'SETUP'],
+        UpdateItem: ['THROTTLE'],
+      },
+    },
     hashesPasswords: true,
     usesKeys: false,
   },
@@ -91,7 +140,7 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/api/user',
     handler: 'user/get',
-    table: 'read',
+    table: { items: { GetItem: SIGNED_IN } },
     hashesPasswords: false,
     usesKeys: true,
   },
@@ -99,7 +148,14 @@ export const routes: readonly Route[] = [
     method: 'PATCH',
     path: '/api/user',
     handler: 'user/patch',
-    table: 'write',
+    table: {
+      items: {
+        GetItem: SIGNED_IN,
+        UpdateItem: ['USER'],
+        PutItem: ['USER', 'USERNAME'],
+        DeleteItem: ['USER', 'USERNAME'],
+      },
+    },
     hashesPasswords: true,
     usesKeys: true,
   },
@@ -107,7 +163,7 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/api/user/avatar',
     handler: 'user/avatar',
-    table: 'read',
+    table: { items: { GetItem: SIGNED_IN, Query: ['USER'] } },
     hashesPasswords: false,
     usesKeys: true,
   },
@@ -115,7 +171,7 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/api/user/token',
     handler: 'user/token-get',
-    table: 'read',
+    table: { items: { GetItem: SIGNED_IN } },
     hashesPasswords: false,
     usesKeys: true,
   },
@@ -123,7 +179,7 @@ export const routes: readonly Route[] = [
     method: 'PATCH',
     path: '/api/user/token',
     handler: 'user/token-reset',
-    table: 'write',
+    table: { items: { GetItem: SIGNED_IN, UpdateItem: ['USER', 'THROTTLE'] } },
     hashesPasswords: false,
     usesKeys: true,
   },
@@ -131,7 +187,7 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/api/users',
     handler: 'users/list',
-    table: 'read',
+    table: { items: { GetItem: SIGNED_IN }, indexes: [USERS_INDEX] },
     hashesPasswords: false,
     usesKeys: true,
   },
@@ -139,7 +195,7 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/api/users',
     handler: 'users/create',
-    table: 'write',
+    table: { items: { GetItem: SIGNED_IN, PutItem: ['USER', 'USERNAME'], DeleteItem: ['USER'] } },
     hashesPasswords: true,
     usesKeys: true,
   },
@@ -147,7 +203,7 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/api/users/{id}',
     handler: 'users/get',
-    table: 'read',
+    table: { items: { GetItem: SIGNED_IN } },
     hashesPasswords: false,
     usesKeys: true,
   },
@@ -155,7 +211,14 @@ export const routes: readonly Route[] = [
     method: 'PATCH',
     path: '/api/users/{id}',
     handler: 'users/patch',
-    table: 'write',
+    table: {
+      items: {
+        GetItem: SIGNED_IN,
+        UpdateItem: ['USER'],
+        PutItem: ['USER', 'USERNAME'],
+        DeleteItem: ['USER', 'USERNAME'],
+      },
+    },
     hashesPasswords: true,
     usesKeys: true,
   },
@@ -163,26 +226,41 @@ export const routes: readonly Route[] = [
     method: 'DELETE',
     path: '/api/users/{id}',
     handler: 'users/delete',
-    table: 'write',
+    table: {
+      items: {
+        GetItem: SIGNED_IN,
+        Query: ['USER'],
+        UpdateItem: ['USER'],
+        DeleteItem: ['USER', 'USERNAME', 'FILENAME'],
+        BatchWriteItem: ['USER'],
+      },
+    },
     hashesPasswords: false,
     usesKeys: true,
     // `{"delete": true}` lists and deletes the user's objects.
-    bucket: 'write',
+    bucket: { ListBucket: ['files/', 'uploads/'], DeleteObject: ['files/', 'uploads/'] },
   },
   {
     method: 'POST',
     path: '/api/upload',
     handler: 'files/upload',
-    table: 'write',
+    table: {
+      items: {
+        GetItem: SIGNED_IN,
+        ConditionCheckItem: ['USER'],
+        PutItem: ['USER', 'FILENAME'],
+        UpdateItem: ['USER'],
+      },
+    },
     hashesPasswords: false,
     usesKeys: true,
-    bucket: 'write',
+    bucket: { PutObject: ['files/'], DeleteObject: ['files/'] },
   },
   {
     method: 'GET',
     path: '/api/user/files',
     handler: 'files/list',
-    table: 'read',
+    table: { items: { GetItem: SIGNED_IN, BatchGetItem: ['USER'], Query: ['USER'] }, indexes: FILE_INDEXES },
     hashesPasswords: false,
     usesKeys: true,
   },
@@ -190,25 +268,33 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/api/user/files/uploads',
     handler: 'files/upload-start',
-    table: 'write',
+    table: { items: { GetItem: SIGNED_IN, ConditionCheckItem: ['USER'], PutItem: ['USER'] } },
     hashesPasswords: false,
     usesKeys: true,
-    bucket: 'write',
+    bucket: { PutObject: ['uploads/'] },
   },
   {
     method: 'POST',
     path: '/api/user/files/uploads/{id}/complete',
     handler: 'files/upload-complete',
-    table: 'write',
+    table: {
+      items: {
+        GetItem: SIGNED_IN,
+        ConditionCheckItem: ['USER'],
+        PutItem: ['USER', 'FILENAME'],
+        UpdateItem: ['USER'],
+        DeleteItem: ['USER'],
+      },
+    },
     hashesPasswords: false,
     usesKeys: true,
-    bucket: 'write',
+    bucket: { GetObject: ['uploads/'], PutObject: ['files/'], DeleteObject: ['files/', 'uploads/'] },
   },
   {
     method: 'GET',
     path: '/api/user/files/{id}',
     handler: 'files/get',
-    table: 'read',
+    table: { items: { GetItem: SIGNED_IN } },
     hashesPasswords: false,
     usesKeys: true,
   },
@@ -217,16 +303,16 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/api/user/files/{id}/raw',
     handler: 'files/raw-owner',
-    table: 'read',
+    table: { items: { GetItem: SIGNED_IN } },
     hashesPasswords: false,
     usesKeys: true,
-    bucket: 'read',
+    bucket: { GetObject: ['files/'] },
   },
   {
     method: 'PATCH',
     path: '/api/user/files/{id}',
     handler: 'files/patch',
-    table: 'write',
+    table: { items: { GetItem: SIGNED_IN, ConditionCheckItem: ['USER'], UpdateItem: ['USER'] } },
     hashesPasswords: false,
     usesKeys: true,
   },
@@ -234,19 +320,26 @@ export const routes: readonly Route[] = [
     method: 'DELETE',
     path: '/api/user/files/{id}',
     handler: 'files/delete',
-    table: 'write',
+    table: {
+      items: {
+        GetItem: SIGNED_IN,
+        ConditionCheckItem: ['USER'],
+        UpdateItem: ['USER'],
+        DeleteItem: ['USER', 'FILENAME'],
+      },
+    },
     hashesPasswords: false,
     usesKeys: true,
-    bucket: 'write',
+    bucket: { DeleteObject: ['files/'] },
   },
   {
     method: 'GET',
     path: '/raw/{name}',
     handler: 'files/raw',
-    table: 'write',
+    table: { items: { GetItem: ['FILENAME'], UpdateItem: ['USER'] } },
     hashesPasswords: false,
     usesKeys: false,
-    bucket: 'read',
+    bucket: { GetObject: ['files/'] },
   },
 ];
 

@@ -10,33 +10,13 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { PARTITION_PATTERNS, type Partition } from '#shared/db/keys';
+import type { BucketAccess, TableAccess } from '#shared/routes';
 
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** Memory per route class: bcrypt is CPU-bound and Lambda's CPU share grows with memory. */
 export const MEMORY_MB = { standard: 256, passwordHashing: 1024 } as const;
-
-/** IAM actions per table access level (TransactWriteItems is authorized by the individual actions). */
-export const TABLE_ACTIONS = {
-  read: [
-    'dynamodb:GetItem',
-    'dynamodb:BatchGetItem',
-    'dynamodb:Query',
-    'dynamodb:ConditionCheckItem',
-    'dynamodb:DescribeTable',
-  ],
-  write: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'],
-} as const;
-
-/**
- * S3 object actions per bucket access level (HeadObject and presigned GETs are GetObject). `write`
- * includes PutObjectTagging: presigned upload URLs tag the object they create (`x-amz-tagging`
- * needs it besides PutObject) and completing an upload retags it.
- */
-export const BUCKET_ACTIONS = {
-  read: ['s3:GetObject'],
-  write: ['s3:GetObject', 's3:PutObject', 's3:PutObjectTagging', 's3:DeleteObject'],
-} as const;
 
 const CREDENTIAL_PROVIDER = '@aws-sdk/credential-provider-node';
 const LAMBDA_CREDENTIALS = join(PROJECT_ROOT, 'infra', 'lambda', 'credentials.ts');
@@ -132,36 +112,61 @@ export class ServiceFunction extends Construct {
     });
   }
 
-  /** Sets TABLE_NAME and grants exactly the actions of `access` on the table and its indexes. */
-  useTable(table: ITable, access: 'read' | 'write' = 'read'): void {
+  /**
+   * Sets TABLE_NAME and grants exactly `access`: each item action only on partitions of the kinds
+   * listed for it (`dynamodb:LeadingKeys`; actions with the same kinds share a statement), and Query
+   * on the listed indexes only.
+   */
+  useTable(table: ITable, access: TableAccess): void {
     this.function.addEnvironment('TABLE_NAME', table.tableName);
     this.function.addEnvironment('DYNAMODB_ENDPOINT', LOCAL_ONLY);
-    const actions = access === 'write' ? [...TABLE_ACTIONS.read, ...TABLE_ACTIONS.write] : TABLE_ACTIONS.read;
-    table.grant(this.function, ...actions);
+    for (const [partitions, actions] of groupByValues(access.items ?? {})) {
+      this.function.addToRolePolicy(
+        new PolicyStatement({
+          actions: actions.map((action) => `dynamodb:${action}`),
+          resources: [table.tableArn],
+          conditions: {
+            'ForAllValues:StringLike': {
+              'dynamodb:LeadingKeys': partitions.map(
+                (partition) => PARTITION_PATTERNS[partition as Partition],
+              ),
+            },
+          },
+        }),
+      );
+    }
+    if (access.indexes?.length) {
+      this.function.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['dynamodb:Query'],
+          resources: access.indexes.map((index) => `${table.tableArn}/index/${index}`),
+        }),
+      );
+    }
   }
 
   /**
-   * Sets BUCKET_NAME and grants the object actions of `access` under the service's prefixes only:
-   * `read` downloads (presigned GETs carry this permission); `write` adds uploads, presigned PUTs,
-   * tagging and deletes, and listing (to delete a user's objects, and to tell a missing object from a
-   * refused HEAD: the listing is limited by `s3:prefix`, which a HEAD never carries).
+   * Sets BUCKET_NAME and grants exactly `access`: each object action on the listed key prefixes only
+   * (actions with the same prefixes share a statement), ListBucket only for the listed prefixes.
    */
-  useBucket(bucket: IBucket, access: 'read' | 'write'): void {
+  useBucket(bucket: IBucket, access: BucketAccess): void {
     this.function.addEnvironment('BUCKET_NAME', bucket.bucketName);
     this.function.addEnvironment('S3_ENDPOINT', LOCAL_ONLY);
-    const prefixes = access === 'read' ? ['files/'] : ['files/', 'uploads/'];
-    this.function.addToRolePolicy(
-      new PolicyStatement({
-        actions: [...BUCKET_ACTIONS[access]],
-        resources: prefixes.map((prefix) => bucket.arnForObjects(`${prefix}*`)),
-      }),
-    );
-    if (access === 'write') {
+    const { ListBucket: listed, ...objectActions } = access;
+    for (const [prefixes, actions] of groupByValues(objectActions)) {
+      this.function.addToRolePolicy(
+        new PolicyStatement({
+          actions: actions.map((action) => `s3:${action}`),
+          resources: prefixes.map((prefix) => bucket.arnForObjects(`${prefix}*`)),
+        }),
+      );
+    }
+    if (listed?.length) {
       this.function.addToRolePolicy(
         new PolicyStatement({
           actions: ['s3:ListBucket'],
           resources: [bucket.bucketArn],
-          conditions: { StringLike: { 's3:prefix': prefixes.map((prefix) => `${prefix}*`) } },
+          conditions: { StringLike: { 's3:prefix': listed.map((prefix) => `${prefix}*`) } },
         }),
       );
     }
@@ -173,6 +178,19 @@ export class ServiceFunction extends Construct {
     this.function.addEnvironment('SERVICE_KEYS', LOCAL_ONLY);
     secret.grantRead(this.function);
   }
+}
+
+/** `{A: [x, y], B: [x, y], C: [z]}` → `[[x, y], [A, B]], [[z], [C]]`: one statement per set of values. */
+function groupByValues(grants: Partial<Record<string, readonly string[]>>): [string[], string[]][] {
+  const groups = new Map<string, [string[], string[]]>();
+  for (const [action, values] of Object.entries(grants)) {
+    if (!values?.length) continue;
+    const sorted = [...values].sort();
+    const group = groups.get(sorted.join()) ?? [sorted, []];
+    group[1].push(action);
+    groups.set(sorted.join(), group);
+  }
+  return [...groups.values()];
 }
 
 function packageVersion(directory: string): string {

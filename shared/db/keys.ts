@@ -1,4 +1,18 @@
 /** Key builders: the only place that knows how entities map onto the generic pk/sk/gsi attributes. */
+
+/**
+ * The kinds of partition the table holds, as IAM patterns of their partition keys (IAM's
+ * `dynamodb:LeadingKeys`): the stack limits each function's item actions to the kinds it uses.
+ */
+export const PARTITION_PATTERNS = {
+  USER: 'USER#*',
+  USERNAME: 'USERNAME#*',
+  SETUP: 'SETUP',
+  FILENAME: 'FILENAME#*',
+  THROTTLE: 'THROTTLE#*',
+} as const;
+export type Partition = keyof typeof PARTITION_PATTERNS;
+
 export const userKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'USER' });
 export const usernameKey = (username: string) => ({
   pk: `USERNAME#${username.toLowerCase()}`,

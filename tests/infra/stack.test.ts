@@ -1,10 +1,11 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { parseServiceKeys } from '#shared/auth/keys';
+import { PARTITION_PATTERNS, type Partition } from '#shared/db/keys';
 import { createTableInput, tableDefinition } from '#shared/db/table';
 import { corsPolicy, type Route, routes, ZIPLINE_UPLOAD_HEADERS } from '#shared/routes';
-import { BUCKET_ACTIONS, MEMORY_MB, TABLE_ACTIONS } from '../../infra/constructs/service-function.ts';
-import { functionSpecs } from '../../infra/functions.ts';
+import { MEMORY_MB } from '../../infra/constructs/service-function.ts';
+import { functionSpecs, usesBucket, usesTable } from '../../infra/functions.ts';
 import { FileServiceStack, type FileServiceStackProps } from '../../infra/stack.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: CloudFormation properties are free-form JSON.
@@ -39,16 +40,13 @@ function targetFunction(routeKey: string): string {
   return resources[integrationId]?.Properties.IntegrationUri['Fn::GetAtt'][0];
 }
 
-/** Every IAM action granted to a function's role, with the resources of each statement. */
-function grantsOf(handler: string): { actions: string[]; resources: string[] } {
+/** Every IAM statement of a function's role. */
+// biome-ignore lint/suspicious/noExplicitAny: IAM statements are free-form JSON.
+function statementsOf(handler: string): any[] {
   const roleRef = resources[functionLogicalId(handler)]?.Properties.Role['Fn::GetAtt'][0];
-  const statements = ofType('AWS::IAM::Policy')
+  return ofType('AWS::IAM::Policy')
     .filter(([, policy]) => policy.Properties.Roles.some((role: { Ref: string }) => role.Ref === roleRef))
     .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement);
-  return {
-    actions: statements.flatMap((statement) => [statement.Action].flat()).sort(),
-    resources: statements.flatMap((statement) => [statement.Resource].flat()).map((r) => JSON.stringify(r)),
-  };
 }
 
 describe('functions and routes come from the route table', () => {
@@ -96,15 +94,22 @@ describe('functions and routes come from the route table', () => {
 
 describe('function specs', () => {
   test('routes sharing a module share one function with the union of their needs', () => {
-    const base = { table: 'none', hashesPasswords: false, usesKeys: false } as const;
+    const base = { hashesPasswords: false, usesKeys: false } as const;
     const table: Route[] = [
-      { ...base, method: 'GET', path: '/things', handler: 'things/list-all', table: 'read' },
+      {
+        ...base,
+        method: 'GET',
+        path: '/things',
+        handler: 'things/list-all',
+        table: { items: { GetItem: ['USER'] }, indexes: ['gsi1'] },
+      },
       {
         ...base,
         method: 'POST',
         path: '/things',
         handler: 'things/list-all',
-        table: 'write',
+        table: { items: { GetItem: ['SETUP'], PutItem: ['USER'] } },
+        bucket: { PutObject: ['uploads/'] },
         usesKeys: true,
       },
       { ...base, method: 'PUT', path: '/things', handler: 'things/list-all', hashesPasswords: true },
@@ -116,56 +121,131 @@ describe('function specs', () => {
       ['Other', 'other', 1],
       ['Fallback', 'fallback', 0],
     ]);
-    expect(merged[0]).toMatchObject({ table: 'write', hashesPasswords: true, usesKeys: true });
-    expect(merged[1]).toMatchObject({ table: 'none', hashesPasswords: false, usesKeys: false });
+    expect(merged[0]).toMatchObject({
+      table: { items: { GetItem: ['SETUP', 'USER'], PutItem: ['USER'] }, indexes: ['gsi1'] },
+      bucket: { PutObject: ['uploads/'] },
+      hashesPasswords: true,
+      usesKeys: true,
+    });
+    expect(merged[1]).toMatchObject({ table: {}, bucket: {}, hashesPasswords: false, usesKeys: false });
   });
 });
 
 describe('least privilege', () => {
-  const writeActions = TABLE_ACTIONS.write.map((action) => action);
+  const tableId = ofType('AWS::DynamoDB::Table')[0]?.[0] as string;
+  const bucketId = ofType('AWS::S3::Bucket')[0]?.[0] as string;
+  const secretId = ofType('AWS::SecretsManager::Secret')[0]?.[0] as string;
+  const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
+
+  /** A statement's grants as `action on resource [if condition]` strings, one per combination. */
+  function grantLines(handler: string): string[] {
+    return statementsOf(handler)
+      .flatMap((statement) => {
+        const condition = statement.Condition ? ` if ${JSON.stringify(statement.Condition)}` : '';
+        return [statement.Action]
+          .flat()
+          .flatMap((action: string) =>
+            [statement.Resource].flat().map((resource) => `${action} on ${describe(resource)}${condition}`),
+          );
+      })
+      .sort();
+  }
+
+  /** CloudFormation ARNs in words: `table`, `table/index/gsi1`, `bucket`, `bucket/files/*`, `secret`. */
+  function describe(resource: unknown): string {
+    const text = JSON.stringify(resource);
+    if (text === JSON.stringify(tableArn)) return 'table';
+    if (text === JSON.stringify({ Ref: secretId })) return 'secret';
+    if (text === JSON.stringify({ 'Fn::GetAtt': [bucketId, 'Arn'] })) return 'bucket';
+    const joined = (resource as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join']?.[1];
+    if (joined && JSON.stringify(joined[0]) === JSON.stringify(tableArn)) return `table${joined[1]}`;
+    if (joined && JSON.stringify(joined[0]) === JSON.stringify({ 'Fn::GetAtt': [bucketId, 'Arn'] }))
+      return `bucket${joined[1]}`;
+    return text;
+  }
+
+  /** What the route table declares, in the same words. */
+  function declaredLines(spec: (typeof specs)[number]): string[] {
+    const leadingKeys = (partitions: readonly string[]) =>
+      ` if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': partitions.map((p) => PARTITION_PATTERNS[p as Partition]) } })}`;
+    return [
+      ...Object.entries(spec.table.items ?? {}).map(
+        ([action, partitions]) => `dynamodb:${action} on table${leadingKeys(partitions ?? [])}`,
+      ),
+      ...(spec.table.indexes ?? []).map((index) => `dynamodb:Query on table/index/${index}`),
+      ...(spec.usesKeys
+        ? ['secretsmanager:DescribeSecret on secret', 'secretsmanager:GetSecretValue on secret']
+        : []),
+      ...Object.entries(spec.bucket).flatMap(([action, prefixes]) =>
+        action === 'ListBucket'
+          ? [
+              `s3:ListBucket on bucket if ${JSON.stringify({ StringLike: { 's3:prefix': (prefixes ?? []).map((p) => `${p}*`) } })}`,
+            ]
+          : (prefixes ?? []).map((prefix) => `s3:${action} on bucket/${prefix}*`),
+      ),
+    ].sort();
+  }
 
   test.each(specs.map((spec) => [spec.handler, spec]))(
-    '%s gets exactly what its routes declare',
+    '%s gets exactly what its routes declare, item actions limited to their partitions',
     (_, spec) => {
-      const { actions, resources: granted } = grantsOf(spec.handler);
-      const table =
-        spec.table === 'none'
-          ? []
-          : spec.table === 'read'
-            ? TABLE_ACTIONS.read
-            : [...TABLE_ACTIONS.read, ...TABLE_ACTIONS.write];
-      const secret = spec.usesKeys ? ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'] : [];
-      const bucket =
-        spec.bucket === 'none'
-          ? []
-          : spec.bucket === 'read'
-            ? BUCKET_ACTIONS.read
-            : [...BUCKET_ACTIONS.write, 's3:ListBucket'];
-      expect(actions).toEqual([...table, ...secret, ...bucket].sort());
+      expect(grantLines(spec.handler)).toEqual(declaredLines(spec));
       const variables = resources[functionLogicalId(spec.handler)]?.Properties.Environment.Variables;
-      expect(variables.BUCKET_NAME !== undefined).toBe(spec.bucket !== 'none');
-      if (spec.table === 'read') {
-        for (const action of writeActions) expect(actions).not.toContain(action);
-      }
-      if (spec.table !== 'none') {
-        const tableId = ofType('AWS::DynamoDB::Table')[0]?.[0] as string;
-        expect(granted).toContain(JSON.stringify({ 'Fn::GetAtt': [tableId, 'Arn'] }));
-        expect(granted.some((r) => r.includes(tableId) && r.includes('/index/*'))).toBe(true);
-      }
-      if (spec.usesKeys) {
-        const secretId = ofType('AWS::SecretsManager::Secret')[0]?.[0] as string;
-        expect(granted).toContain(JSON.stringify({ Ref: secretId }));
-      }
+      expect(variables.TABLE_NAME !== undefined).toBe(usesTable(spec));
+      expect(variables.BUCKET_NAME !== undefined).toBe(usesBucket(spec));
     },
   );
 
-  test('no wildcard actions anywhere', () => {
-    const all = ofType('AWS::IAM::Policy').flatMap(([, policy]) =>
-      policy.Properties.PolicyDocument.Statement.flatMap((statement: { Action: string | string[] }) =>
-        [statement.Action].flat(),
-      ),
+  test('no table item action without a partition condition, no wildcard action, no whole-bucket object grant', () => {
+    const statements = ofType('AWS::IAM::Policy').flatMap(
+      ([, policy]) => policy.Properties.PolicyDocument.Statement,
+    ) as { Action: string | string[]; Resource: unknown; Condition?: unknown }[];
+    for (const statement of statements) {
+      const actions = [statement.Action].flat();
+      expect(actions.filter((action) => action.includes('*'))).toEqual([]);
+      const onTable = [statement.Resource].flat().some((r) => JSON.stringify(r) === JSON.stringify(tableArn));
+      if (onTable) expect(JSON.stringify(statement.Condition)).toContain('dynamodb:LeadingKeys');
+      for (const resource of [statement.Resource].flat()) expect(describe(resource)).not.toBe('bucket/*');
+    }
+  });
+
+  test('the public download function: one name lookup and the view count, nothing else', () => {
+    expect(grantLines('files/raw')).toEqual([
+      `dynamodb:GetItem on table if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['FILENAME#*'] } })}`,
+      `dynamodb:UpdateItem on table if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['USER#*'] } })}`,
+      's3:GetObject on bucket/files/*',
+    ]);
+  });
+
+  test('presigned uploads: the URL may tag, completion may retag and tell a missing object from a refused HEAD', () => {
+    for (const handler of ['files/upload-start', 'files/upload-complete']) {
+      expect(grantLines(handler)).toEqual(
+        expect.arrayContaining(['s3:PutObject on bucket/files/*', 's3:PutObjectTagging on bucket/files/*']),
+      );
+    }
+    // The listing that stands in for a HEAD answered 403 names the object's key as its prefix.
+    expect(grantLines('files/upload-complete')).toContain(
+      `s3:ListBucket on bucket if ${JSON.stringify({ StringLike: { 's3:prefix': ['files/*'] } })}`,
     );
-    expect(all.filter((action) => action.includes('*'))).toEqual([]);
+  });
+
+  test('deleting a file may delete stored bytes (or mark a pending one), nothing else in the bucket', () => {
+    expect(grantLines('files/delete').filter((line) => line.startsWith('s3:'))).toEqual([
+      's3:DeleteObject on bucket/files/*',
+    ]);
+  });
+
+  test('functions of read-only routes write nothing', () => {
+    const writes = /dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)|s3:(PutObject|DeleteObject)/;
+    const readOnly = ['setup/get', 'user/get', 'user/avatar', 'user/token-get', 'users/list', 'users/get'];
+    for (const handler of [...readOnly, 'files/list', 'files/get'])
+      expect(grantLines(handler).filter((line) => writes.test(line))).toEqual([]);
+  });
+
+  test('only the listings query indexes: users by gsi1, files by the file indexes', () => {
+    const querying = specs.filter((spec) => spec.table.indexes?.length).map((spec) => spec.handler);
+    expect(querying.sort()).toEqual(['files/list', 'users/list']);
+    expect(specs.find((spec) => spec.handler === 'users/list')?.table.indexes).toEqual(['gsi1']);
   });
 });
 
@@ -247,41 +327,6 @@ describe('files bucket', () => {
         ]),
       },
     });
-  });
-
-  test('a read-only download function can neither write nor delete objects', () => {
-    const { actions } = grantsOf('files/raw');
-    expect(actions).toContain('s3:GetObject');
-    for (const action of ['s3:PutObject', 's3:DeleteObject', 's3:ListBucket'])
-      expect(actions).not.toContain(action);
-  });
-
-  test('presigned uploads: the URL may tag, completion may retag and tell a missing object from a refused HEAD', () => {
-    for (const handler of ['files/upload-start', 'files/upload-complete']) {
-      expect(grantsOf(handler).actions).toEqual(
-        expect.arrayContaining(['s3:PutObject', 's3:PutObjectTagging']),
-      );
-    }
-    // The listing that stands in for a HEAD answered 403 names the object's key as its prefix.
-    const roleRef = resources[functionLogicalId('files/upload-complete')]?.Properties.Role['Fn::GetAtt'][0];
-    const listing = ofType('AWS::IAM::Policy')
-      .filter(([, policy]) => policy.Properties.Roles.some((role: { Ref: string }) => role.Ref === roleRef))
-      .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement)
-      .find((statement) => [statement.Action].flat().includes('s3:ListBucket'));
-    expect(listing.Condition).toEqual({ StringLike: { 's3:prefix': expect.arrayContaining(['files/*']) } });
-  });
-
-  test('object grants are limited to the service prefixes', () => {
-    const bucketId = ofType('AWS::S3::Bucket')[0]?.[0] as string;
-    const bucketArn = JSON.stringify({ 'Fn::GetAtt': [bucketId, 'Arn'] });
-    const prefixed = (prefix: string) =>
-      JSON.stringify({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, `/${prefix}*`]] });
-    for (const spec of specs.filter((candidate) => candidate.bucket !== 'none')) {
-      const onBucket = grantsOf(spec.handler).resources.filter((resource) => resource.includes(bucketId));
-      const allowed =
-        spec.bucket === 'read' ? [prefixed('files/')] : [prefixed('files/'), prefixed('uploads/'), bucketArn];
-      expect([...new Set(onBucket)].sort()).toEqual([...allowed].sort());
-    }
   });
 });
 

@@ -1,0 +1,301 @@
+import { dynamodbClients } from '#shared/db/client';
+import { PARTITION_PATTERNS, type Partition } from '#shared/db/keys';
+import { SORT_FIELDS } from '#shared/files/model';
+import { s3 } from '#shared/s3/client';
+import { type FunctionSpec, functionSpecs } from '../../infra/functions.ts';
+import { routeEvent } from '../../infra/local/dispatch.ts';
+import { type CallOptions, call, cookieValue, requestEvent, uniqueName } from '../support/client.ts';
+import { multipart } from '../support/multipart.ts';
+import { PNG_1X1 } from '../support/pixels.ts';
+
+/**
+ * The stack grants each function only what its routes declare (tests/infra/stack.test.ts checks the
+ * template against the declarations). This file checks the declarations against the code: every
+ * DynamoDB and S3 request a handler really sends, through the flows of every route, is one its
+ * function's grant allows, action by action and partition by partition (key prefix by key prefix in
+ * the bucket), and every declared grant is used by some flow (none is wider than needed).
+ */
+
+/** One IAM-level request: action, and the partition key or object key (or index) it touches. */
+interface Use {
+  handler: string;
+  action: string;
+  /** `table:<pk>`, `index:<name>`, `object:<key>`, `prefix:<listed prefix>`. */
+  target: string;
+}
+
+const uses: Use[] = [];
+let current: string | undefined;
+
+// biome-ignore lint/suspicious/noExplicitAny: SDK inputs are inspected structurally.
+type Input = any;
+const pkOf = (key: Input): string => String(key?.pk?.S ?? key?.pk);
+const record = (action: string, target: string) => {
+  if (current) uses.push({ handler: current, action, target });
+};
+
+/** What IAM evaluates for each DynamoDB command (a transaction: each of its items' actions). */
+function recordDynamoDb(command: string, input: Input): void {
+  const name = command.replace(/Command$/, '');
+  if (name === 'TransactWriteItems') {
+    for (const item of input.TransactItems as Input[]) {
+      const [kind, body] = Object.entries(item)[0] as [string, Input];
+      const action = {
+        Put: 'PutItem',
+        Update: 'UpdateItem',
+        Delete: 'DeleteItem',
+        ConditionCheck: 'ConditionCheckItem',
+      }[kind as 'Put'];
+      record(action, `table:${pkOf(body.Key ?? body.Item)}`);
+    }
+  } else if (name === 'BatchWriteItem' || name === 'BatchGetItem') {
+    for (const requests of Object.values(input.RequestItems) as Input[]) {
+      const keys =
+        name === 'BatchGetItem'
+          ? requests.Keys
+          : requests.map((request: Input) => request.DeleteRequest?.Key ?? request.PutRequest?.Item);
+      for (const key of keys) record(name, `table:${pkOf(key)}`);
+    }
+  } else if (name === 'Query' && input.IndexName) {
+    record('Query', `index:${input.IndexName}`);
+  } else if (name === 'Query') {
+    const placeholder = /\bpk = (:\w+)/.exec(input.KeyConditionExpression)?.[1] as string;
+    const value = input.ExpressionAttributeValues[placeholder];
+    record('Query', `table:${value?.S ?? value}`);
+  } else {
+    record(name, `table:${pkOf(input.Key ?? input.Item)}`);
+  }
+}
+
+/** What IAM evaluates for each S3 command (presigned ones included: they carry the same permission). */
+function recordS3(command: string, input: Input): void {
+  const object = (key: unknown) => `object:${key}`;
+  const copied = String(input.CopySource).split('/').slice(1).join('/');
+  const uses: Record<string, [string, string][]> = {
+    GetObjectCommand: [['GetObject', object(input.Key)]],
+    HeadObjectCommand: [['GetObject', object(input.Key)]],
+    PutObjectCommand: [['PutObject', object(input.Key)]],
+    CopyObjectCommand: [
+      ['GetObject', object(copied)],
+      ['PutObject', object(input.Key)],
+    ],
+    DeleteObjectCommand: [['DeleteObject', object(input.Key)]],
+    DeleteObjectsCommand: (input.Delete?.Objects ?? []).map((item: Input) => [
+      'DeleteObject',
+      object(item.Key),
+    ]),
+    ListObjectsV2Command: [['ListBucket', `prefix:${input.Prefix}`]],
+  };
+  for (const [action, target] of uses[command] ?? [[command, 'unknown']]) record(action, target);
+}
+
+beforeAll(() => {
+  for (const client of dynamodbClients) {
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        recordDynamoDb(context.commandName as string, args.input);
+        return next(args);
+      },
+      { step: 'initialize', name: 'recordGrantUse' },
+    );
+  }
+  s3.middlewareStack.add(
+    (next, context) => async (args) => {
+      recordS3(context.commandName as string, args.input);
+      return next(args);
+    },
+    { step: 'initialize', name: 'recordGrantUse' },
+  );
+});
+
+/** A request through the runner, its AWS requests attributed to the function that serves it. */
+async function request(method: string, url: string, options: CallOptions = {}) {
+  current = routeEvent(requestEvent(method, url, options)).handler;
+  try {
+    return await call(method, url, options);
+  } finally {
+    current = undefined;
+  }
+}
+
+/** The grant lines a use needs, in the words of the route table. */
+function allowedBy(spec: FunctionSpec, use: Use): string | undefined {
+  const [kind, value = ''] = [
+    use.target.slice(0, use.target.indexOf(':')),
+    use.target.slice(use.target.indexOf(':') + 1),
+  ];
+  if (kind === 'index') return spec.table.indexes?.includes(value) ? `${use.action} ${value}` : undefined;
+  if (kind === 'table') {
+    const partition = (spec.table.items?.[use.action as 'GetItem'] ?? []).find((candidate) => {
+      const pattern = PARTITION_PATTERNS[candidate as Partition];
+      return pattern.endsWith('*') ? value.startsWith(pattern.slice(0, -1)) : value === pattern;
+    });
+    return partition && `${use.action} ${partition}`;
+  }
+  const prefix = (spec.bucket[use.action as 'GetObject'] ?? []).find((candidate) =>
+    value.startsWith(candidate),
+  );
+  return prefix && `${use.action} ${prefix}`;
+}
+
+const specs = functionSpecs();
+const specOf = (handler: string) => specs.find((spec) => spec.handler === handler) as FunctionSpec;
+
+describe('every request the code sends is within its function grant, and every grant is used', () => {
+  const password = 'correct horse battery';
+  const newPassword = 'another long passphrase';
+
+  beforeAll(async () => {
+    // First run: this file's table has no user yet.
+    expect((await request('GET', '/api/setup')).body).toEqual({ firstSetup: true });
+    const admin = uniqueName('admin');
+    expect((await request('POST', '/api/setup', { json: { username: admin, password } })).status).toBe(200);
+    expect(
+      (await request('POST', '/api/auth/login', { json: { username: admin, password: 'wrong one!' } }))
+        .status,
+    ).toBe(401);
+    const login = await request('POST', '/api/auth/login', { json: { username: admin, password } });
+    const adminCookie = cookieValue(login.cookies[0]);
+    const self = { cookie: adminCookie };
+    expect((await request('GET', '/api/user', self)).status).toBe(200);
+    expect((await request('GET', '/api/healthcheck')).status).toBe(200);
+    expect((await request('GET', '/api/version', self)).status).toBe(200);
+    expect((await request('GET', '/api/user/avatar', self)).status).toBe(404);
+    expect((await request('GET', '/api/user/token', self)).status).toBe(200);
+    expect((await request('PATCH', '/api/user/token', self)).status).toBe(200);
+    const avatar = `data:image/png;base64,${PNG_1X1.toString('base64')}`;
+    const patched = await request('PATCH', '/api/user', {
+      ...self,
+      json: { username: uniqueName('renamed'), avatar, view: { enabled: true, embedTitle: 'x' } },
+    });
+    expect(patched.status).toBe(200);
+    expect((await request('GET', '/api/user/avatar', self)).status).toBe(200);
+    expect(
+      (await request('PATCH', '/api/user', { ...self, json: { password: newPassword, avatar: null } }))
+        .status,
+    ).toBe(200);
+
+    // Administration of another user.
+    const created = await request('POST', '/api/users', {
+      ...self,
+      json: { username: uniqueName('user'), password, avatar },
+    });
+    expect(created.status).toBe(200);
+    const userId = created.body.id as string;
+    expect((await request('GET', '/api/users', self)).status).toBe(200);
+    expect((await request('GET', `/api/users/${userId}`, self)).status).toBe(200);
+    const username = uniqueName('member');
+    // Room for three files: enough to hit the quota inside the write transactions below.
+    const quota = { filesQuota: 'BY_FILES', maxFiles: 3, maxBytes: null };
+    const edited = await request('PATCH', `/api/users/${userId}`, {
+      ...self,
+      json: { username, password, role: 'ADMIN', quota, avatar },
+    });
+    expect(edited.status).toBe(200);
+    expect((await request('PATCH', `/api/users/${userId}`, { ...self, json: { avatar: null } })).status).toBe(
+      200,
+    );
+
+    // That user's files: direct upload, listings in every order and a search, one file's routes.
+    const member = await request('POST', '/api/auth/login', { json: { username, password } });
+    const token = (await request('GET', '/api/user/token', { cookie: cookieValue(member.cookies[0]) })).body
+      .token as string;
+    const { body, contentType } = multipart([
+      { fileName: 'a.txt', type: 'text/plain', content: 'first' },
+      { fileName: 'b.png', type: 'image/png', content: PNG_1X1 },
+    ]);
+    const uploaded = await request('POST', '/api/upload', {
+      token,
+      raw: body,
+      headers: { 'content-type': contentType },
+    });
+    expect(uploaded.status).toBe(200);
+    const [first, second] = uploaded.body.files as { id: string; url: string }[];
+    // Two more fit the request's own check but not the stored count: the bytes are removed again.
+    const overQuota = await request('POST', '/api/upload', {
+      token,
+      raw: body,
+      headers: { 'content-type': contentType },
+    });
+    expect(overQuota.status).toBe(413);
+    for (const sortBy of SORT_FIELDS) {
+      for (const query of [`sortBy=${sortBy}&perpage=1`, `sortBy=${sortBy}&perpage=1&page=2`]) {
+        expect((await request('GET', `/api/user/files?${query}`, { token })).status).toBe(200);
+      }
+    }
+    const searched = await request('GET', '/api/user/files?searchField=name&searchQuery=a', { token });
+    expect(searched.status).toBe(200);
+    expect((await request('GET', `/api/user/files/${first?.id}`, { token })).status).toBe(200);
+    const edit = { favorite: true, originalName: 'renamed.txt', maxViews: 5 };
+    expect((await request('PATCH', `/api/user/files/${first?.id}`, { token, json: edit })).status).toBe(200);
+    expect((await request('GET', new URL(first?.url as string).pathname)).status).toBe(302);
+    expect((await request('GET', `/api/user/files/${first?.id}/raw`, { token })).status).toBe(302);
+    expect((await request('DELETE', `/api/user/files/${second?.id}`, { token })).status).toBe(200);
+
+    // Presigned uploads: start, PUT the bytes to S3, complete; the second one's completion finds the
+    // quota used up by a direct upload meanwhile, so its copy is removed and its upload object stays.
+    const startUpload = async () => {
+      const bytes = Buffer.from('presigned bytes');
+      const started = await request('POST', '/api/user/files/uploads', {
+        token,
+        json: { originalName: 'big.bin', size: bytes.length, type: 'application/octet-stream' },
+      });
+      expect(started.status).toBe(200);
+      const put = await fetch(started.body.url, {
+        method: 'PUT',
+        body: bytes,
+        headers: started.body.headers,
+      });
+      expect(put.status).toBe(200);
+      return `/api/user/files/uploads/${started.body.id}/complete`;
+    };
+    expect((await request('POST', await startUpload(), { token })).status).toBe(200);
+    const pending = await startUpload();
+    const one = multipart([{ fileName: 'c.txt', type: 'text/plain', content: 'third' }]);
+    const third = await request('POST', '/api/upload', {
+      token,
+      raw: one.body,
+      headers: { 'content-type': one.contentType },
+    });
+    expect(third.status).toBe(200);
+    expect((await request('POST', pending, { token })).status).toBe(413);
+
+    // The user goes, with its files; the admin logs out both ways.
+    const deleted = await request('DELETE', `/api/users/${userId}`, { ...self, json: { delete: true } });
+    expect(deleted.status).toBe(200);
+    expect((await request('GET', '/api/auth/logout', self)).status).toBe(200);
+    const again = await request('POST', '/api/auth/login', {
+      json: { username: patched.body.user.username, password: newPassword },
+    });
+    expect(
+      (await request('POST', '/api/auth/logout', { cookie: cookieValue(again.cookies[0]) })).status,
+    ).toBe(200);
+  });
+
+  test('the flows reach every function that talks to AWS', () => {
+    const reached = new Set(uses.map((use) => use.handler));
+    const talking = specs.filter((spec) => Object.keys(spec.table).length || Object.keys(spec.bucket).length);
+    expect(talking.map((spec) => spec.handler).filter((handler) => !reached.has(handler))).toEqual([]);
+  });
+
+  test('every request is allowed by its function grant', () => {
+    const refused = uses
+      .filter((use) => allowedBy(specOf(use.handler), use) === undefined)
+      .map((use) => `${use.handler}: ${use.action} on ${use.target}`);
+    expect([...new Set(refused)]).toEqual([]);
+  });
+
+  test('every declared grant is used', () => {
+    const used = new Set(uses.map((use) => `${use.handler} ${allowedBy(specOf(use.handler), use)}`));
+    const declared = specs.flatMap((spec) => [
+      ...Object.entries(spec.table.items ?? {}).flatMap(([action, partitions]) =>
+        (partitions ?? []).map((partition) => `${spec.handler} ${action} ${partition}`),
+      ),
+      ...(spec.table.indexes ?? []).map((index) => `${spec.handler} Query ${index}`),
+      ...Object.entries(spec.bucket).flatMap(([action, prefixes]) =>
+        (prefixes ?? []).map((prefix) => `${spec.handler} ${action} ${prefix}`),
+      ),
+    ]);
+    expect(declared.filter((grant) => !used.has(grant))).toEqual([]);
+  });
+});
