@@ -29,10 +29,13 @@ export interface TableAccess {
   indexes?: readonly string[];
 }
 
-/** S3 actions on the files bucket (HeadObject and presigned GETs are GetObject, DeleteObjects is DeleteObject). */
-export type BucketAction = 'GetObject' | 'PutObject' | 'DeleteObject' | 'ListBucket';
+/**
+ * S3 actions on the files bucket (HeadObject and presigned GETs are GetObject, DeleteObjects is
+ * DeleteObject; a PUT that tags its object also needs PutObjectTagging).
+ */
+export type BucketAction = 'GetObject' | 'PutObject' | 'PutObjectTagging' | 'DeleteObject' | 'ListBucket';
 
-/** Key prefixes of the bucket (layout in files/objects.ts). */
+/** Key prefixes of the bucket (layout in files/layout.ts; `uploads/` holds what earlier versions left). */
 export type ObjectPrefix = 'files/' | 'uploads/';
 
 /**
@@ -247,9 +250,11 @@ export const routes: readonly Route[] = [
     table: {
       items: {
         GetItem: SIGNED_IN,
+        Query: ['USER'],
         ConditionCheckItem: ['USER'],
         PutItem: ['USER', 'FILENAME'],
         UpdateItem: ['USER'],
+        DeleteItem: ['USER'],
       },
     },
     hashesPasswords: false,
@@ -268,10 +273,19 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/api/user/files/uploads',
     handler: 'files/upload-start',
-    table: { items: { GetItem: SIGNED_IN, ConditionCheckItem: ['USER'], PutItem: ['USER'] } },
+    table: {
+      items: {
+        GetItem: SIGNED_IN,
+        Query: ['USER'],
+        ConditionCheckItem: ['USER'],
+        PutItem: ['USER'],
+        UpdateItem: ['USER'],
+        DeleteItem: ['USER'],
+      },
+    },
     hashesPasswords: false,
     usesKeys: true,
-    bucket: { PutObject: ['uploads/'] },
+    bucket: { PutObject: ['files/'], PutObjectTagging: ['files/'], DeleteObject: ['files/'] },
   },
   {
     method: 'POST',
@@ -288,7 +302,12 @@ export const routes: readonly Route[] = [
     },
     hashesPasswords: false,
     usesKeys: true,
-    bucket: { GetObject: ['uploads/'], PutObject: ['files/'], DeleteObject: ['files/', 'uploads/'] },
+    bucket: {
+      GetObject: ['files/'],
+      ListBucket: ['files/'],
+      PutObjectTagging: ['files/'],
+      DeleteObject: ['files/'],
+    },
   },
   {
     method: 'GET',

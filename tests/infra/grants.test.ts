@@ -1,12 +1,14 @@
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { dynamodbClients } from '#shared/db/client';
 import { PARTITION_PATTERNS, type Partition } from '#shared/db/keys';
 import { SORT_FIELDS } from '#shared/files/model';
-import { s3 } from '#shared/s3/client';
+import { bucketName, s3 } from '#shared/s3/client';
 import { type FunctionSpec, functionSpecs } from '../../infra/functions.ts';
 import { routeEvent } from '../../infra/local/dispatch.ts';
 import { type CallOptions, call, cookieValue, requestEvent, uniqueName } from '../support/client.ts';
 import { multipart } from '../support/multipart.ts';
 import { PNG_1X1 } from '../support/pixels.ts';
+import { headForbidden, injectS3Fault } from '../support/s3-calls.ts';
 
 /**
  * The stack grants each function only what its routes declare (tests/infra/stack.test.ts checks the
@@ -74,7 +76,11 @@ function recordS3(command: string, input: Input): void {
   const uses: Record<string, [string, string][]> = {
     GetObjectCommand: [['GetObject', object(input.Key)]],
     HeadObjectCommand: [['GetObject', object(input.Key)]],
-    PutObjectCommand: [['PutObject', object(input.Key)]],
+    PutObjectCommand: [
+      ['PutObject', object(input.Key)],
+      ...(input.Tagging ? [['PutObjectTagging', object(input.Key)] as [string, string]] : []),
+    ],
+    PutObjectTaggingCommand: [['PutObjectTagging', object(input.Key)]],
     CopyObjectCommand: [
       ['GetObject', object(copied)],
       ['PutObject', object(input.Key)],
@@ -137,6 +143,17 @@ function allowedBy(spec: FunctionSpec, use: Use): string | undefined {
   );
   return prefix && `${use.action} ${prefix}`;
 }
+
+/**
+ * Grants only a path these flows do not reach needs, each with the test that reaches it: reclaiming a
+ * presigned upload's reservation after it ran out (an hour after the start).
+ */
+const REACHED_ELSEWHERE: Record<string, string> = {
+  'files/upload DeleteItem USER': 'reclaim: tests/http/presigned-uploads.test.ts',
+  'files/upload-start DeleteItem USER': 'reclaim: tests/http/presigned-uploads.test.ts',
+  'files/upload-start Query USER': 'reclaim: tests/http/presigned-uploads.test.ts',
+  'files/upload-start DeleteObject files/': 'reclaim: tests/http/presigned-uploads.test.ts',
+};
 
 const specs = functionSpecs();
 const specOf = (handler: string) => specs.find((spec) => spec.handler === handler) as FunctionSpec;
@@ -232,34 +249,44 @@ describe('every request the code sends is within its function grant, and every g
     expect((await request('GET', `/api/user/files/${first?.id}/raw`, { token })).status).toBe(302);
     expect((await request('DELETE', `/api/user/files/${second?.id}`, { token })).status).toBe(200);
 
-    // Presigned uploads: start, PUT the bytes to S3, complete; the second one's completion finds the
-    // quota used up by a direct upload meanwhile, so its copy is removed and its upload object stays.
-    const startUpload = async () => {
-      const bytes = Buffer.from('presigned bytes');
+    // Presigned uploads: one completes; one is PUT with another size than declared (s3rver takes it,
+    // S3 would not), so completion removes it; one stays pending until its user is deleted.
+    const startUpload = async (put?: Buffer) => {
       const started = await request('POST', '/api/user/files/uploads', {
         token,
-        json: { originalName: 'big.bin', size: bytes.length, type: 'application/octet-stream' },
+        json: { originalName: 'big.bin', size: 15, type: 'application/octet-stream' },
       });
       expect(started.status).toBe(200);
-      const put = await fetch(started.body.url, {
-        method: 'PUT',
-        body: bytes,
-        headers: started.body.headers,
-      });
-      expect(put.status).toBe(200);
-      return `/api/user/files/uploads/${started.body.id}/complete`;
+      const complete = `/api/user/files/uploads/${started.body.id}/complete`;
+      if (put) {
+        // Nothing PUT yet, and S3 answers the HEAD with 403 (no bucket-wide listing): a listing decides.
+        const forbidden = injectS3Fault('HeadObjectCommand', headForbidden);
+        try {
+          expect((await request('POST', complete, { token })).status).toBe(400);
+        } finally {
+          forbidden.stop();
+        }
+        const stored = await fetch(started.body.url, {
+          method: 'PUT',
+          body: put,
+          headers: started.body.headers,
+        });
+        expect(stored.status).toBe(200);
+      }
+      return complete;
     };
-    expect((await request('POST', await startUpload(), { token })).status).toBe(200);
-    const pending = await startUpload();
-    const one = multipart([{ fileName: 'c.txt', type: 'text/plain', content: 'third' }]);
-    const third = await request('POST', '/api/upload', {
-      token,
-      raw: one.body,
-      headers: { 'content-type': one.contentType },
-    });
-    expect(third.status).toBe(200);
-    expect((await request('POST', pending, { token })).status).toBe(413);
+    expect((await request('POST', await startUpload(Buffer.from('presigned bytes')), { token })).status).toBe(
+      200,
+    );
+    expect((await request('POST', await startUpload(Buffer.from('not fifteen')), { token })).status).toBe(
+      400,
+    );
+    await startUpload();
 
+    // What an earlier version's presigned upload left under `uploads/` goes with its user too.
+    await s3.send(
+      new PutObjectCommand({ Bucket: bucketName, Key: `uploads/${userId}/left-over`, Body: 'old' }),
+    );
     // The user goes, with its files; the admin logs out both ways.
     const deleted = await request('DELETE', `/api/users/${userId}`, { ...self, json: { delete: true } });
     expect(deleted.status).toBe(200);
@@ -296,6 +323,6 @@ describe('every request the code sends is within its function grant, and every g
         (prefixes ?? []).map((prefix) => `${spec.handler} ${action} ${prefix}`),
       ),
     ]);
-    expect(declared.filter((grant) => !used.has(grant))).toEqual([]);
+    expect(declared.filter((grant) => !used.has(grant) && !REACHED_ELSEWHERE[grant])).toEqual([]);
   });
 });
