@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
@@ -22,7 +23,8 @@ import type { Construct } from 'constructs';
 import { type IndexDefinition, type KeyAttribute, tableDefinition } from '#shared/db/table';
 import { PENDING_TAG } from '#shared/files/layout';
 import { corsPolicy, FALLBACK_HANDLER, methodsOf } from '#shared/routes';
-import { ServiceFunction } from './constructs/service-function.ts';
+import { PROJECT_ROOT, ServiceFunction } from './constructs/service-function.ts';
+import { Dashboard } from './dashboard.ts';
 import { functionSpecs, usesBucket, usesTable } from './functions.ts';
 
 export interface FileServiceStackProps extends StackProps {
@@ -35,6 +37,8 @@ export interface FileServiceStackProps extends StackProps {
   allowedOrigins?: string[];
   /** Writes each bundle's esbuild metafile into its asset (the benchmark reads it; deploys leave it off). */
   bundleMetafile?: boolean;
+  /** The built dashboard the distribution serves (default web/dist, written by `npm run build:web`). */
+  dashboardAssets?: string;
 }
 
 const attribute = (key: KeyAttribute) => ({ name: key.name, type: key.type as AttributeType });
@@ -196,6 +200,15 @@ export class FileServiceStack extends Stack {
       },
     });
 
+    const dashboard = new Dashboard(this, 'Dashboard', {
+      api,
+      assetsDir: props.dashboardAssets ?? join(PROJECT_ROOT, 'web', 'dist'),
+    });
+
+    new CfnOutput(this, 'DashboardUrl', {
+      value: `https://${dashboard.distribution.distributionDomainName}/`,
+      description: 'The dashboard, and the API under the same origin (/api/..., /raw/...)',
+    });
     new CfnOutput(this, 'ApiUrl', { value: stage.url, description: 'Base URL of the API' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'BucketName', { value: files.bucketName });

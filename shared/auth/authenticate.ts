@@ -2,7 +2,7 @@ import { SESSION_COOKIE, unsealSession } from '#shared/auth/session';
 import { safeEqual, verifyToken } from '#shared/auth/token';
 import { config } from '#shared/config';
 import { forbidden, unauthenticated } from '#shared/errors';
-import { requestOrigin } from '#shared/http/origin';
+import { requestHost, requestOrigin } from '#shared/http/origin';
 import type { HttpRequest } from '#shared/http/request';
 import type { UserRecord } from '#shared/users/model';
 import { getUser } from '#shared/users/store';
@@ -79,15 +79,16 @@ export const CROSS_SITE_REFUSED = 'cross-site request refused';
 /**
  * CSRF defence for requests a browser may send on another site's behalf: refused (403) when the
  * browser says the request is cross-site (`Sec-Fetch-Site`) or names an `Origin` that is neither
- * the service's own nor in `ALLOWED_ORIGINS`. Clients that send neither header (CLIs, ShareX,
- * scripts) are not browsers acting for someone else and pass.
+ * the service's own (the host the client addressed, `requestHost`: the dashboard's behind the
+ * CloudFront distribution) nor in `ALLOWED_ORIGINS`. Clients that send neither header (CLIs,
+ * ShareX, scripts) are not browsers acting for someone else and pass.
  */
 export function refuseCrossSite(request: HttpRequest): void {
   if (request.headers['sec-fetch-site']?.toLowerCase() === 'cross-site') throw forbidden(CROSS_SITE_REFUSED);
   const origin = request.headers.origin;
   if (origin === undefined) return;
   const given = origin.toLowerCase();
-  const own = request.headers.host === undefined ? undefined : requestOrigin(request).toLowerCase();
+  const own = requestHost(request) === undefined ? undefined : requestOrigin(request).toLowerCase();
   const allowed = given === own || config().allowedOrigins.includes(given);
   if (!allowed) throw forbidden(CROSS_SITE_REFUSED);
 }

@@ -1,0 +1,184 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Annotations, Duration, Fn, RemovalPolicy } from 'aws-cdk-lib';
+import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  AllowedMethods,
+  type BehaviorOptions,
+  CachePolicy,
+  Distribution,
+  Function as EdgeFunction,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
+  HttpVersion,
+  OriginProtocolPolicy,
+  OriginRequestPolicy,
+  ResponseHeadersPolicy,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BucketDeployment, CacheControl, type ISource, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { Construct } from 'constructs';
+import { PROJECT_ROOT } from './constructs/service-function.ts';
+
+/** Paths CloudFront passes to the HTTP API, uncached; everything else is the dashboard. */
+export const API_PATHS = ['/api/*', '/raw/*', '/view/*'] as const;
+
+/** Where Vite puts content-hashed files (its default `assetsDir`): cached for good. */
+export const HASHED_ASSETS = 'assets/*';
+
+/**
+ * The dashboard's content security policy: its own scripts only, and file bytes from S3 (previews,
+ * downloads and presigned uploads go straight to the files bucket). Inline styles are allowed for
+ * the component library's style attributes.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob: https://*.amazonaws.com",
+  "media-src 'self' blob: https://*.amazonaws.com",
+  "connect-src 'self' https://*.amazonaws.com",
+  "font-src 'self' data:",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const CLOUDFRONT_FUNCTIONS = join(PROJECT_ROOT, 'infra', 'cloudfront');
+
+export interface DashboardProps {
+  api: HttpApi;
+  /** The built dashboard (`npm run build:web` writes web/dist). */
+  assetsDir: string;
+}
+
+/**
+ * One CloudFront distribution in front of everything: the built dashboard from a private bucket
+ * (origin access control), the API's paths passed through uncached with everything but Host, HTTPS
+ * only, security headers on every answer. The distribution depends on the API, never the other
+ * way: the functions learn the dashboard's origin from each request (x-viewer-host, set by a
+ * viewer-request function), so no function needs the distribution's domain in its configuration.
+ */
+export class Dashboard extends Construct {
+  readonly distribution: Distribution;
+  readonly bucket: Bucket;
+
+  constructor(scope: Construct, id: string, props: DashboardProps) {
+    super(scope, id);
+    // Rebuilt from web/dist on every deploy: nothing in it is data worth keeping.
+    this.bucket = new Bucket(this, 'Assets', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      removalPolicy: RemovalPolicy.DESTROY,
+      autoDeleteObjects: true,
+    });
+
+    const headers = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
+      comment: 'File service: CSP, HSTS, nosniff, no framing, referrer policy',
+      securityHeadersBehavior: {
+        contentSecurityPolicy: { contentSecurityPolicy: CONTENT_SECURITY_POLICY, override: true },
+        strictTransportSecurity: {
+          accessControlMaxAge: Duration.days(730),
+          includeSubdomains: true,
+          override: true,
+        },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+        referrerPolicy: {
+          referrerPolicy: HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN,
+          override: true,
+        },
+      },
+    });
+    const viewerRequest = (name: string, file: string) => [
+      {
+        eventType: FunctionEventType.VIEWER_REQUEST,
+        function: new EdgeFunction(this, name, {
+          code: FunctionCode.fromFile({ filePath: join(CLOUDFRONT_FUNCTIONS, file) }),
+          runtime: FunctionRuntime.JS_2_0,
+        }),
+      },
+    ];
+
+    const site = S3BucketOrigin.withOriginAccessControl(this.bucket);
+    // apiEndpoint is `https://<id>.execute-api.<region>.<suffix>`: its host is the third part.
+    const apiOrigin = new HttpOrigin(Fn.select(2, Fn.split('/', props.api.apiEndpoint)), {
+      protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+    });
+    const api: BehaviorOptions = {
+      origin: apiOrigin,
+      viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+      allowedMethods: AllowedMethods.ALLOW_ALL,
+      cachePolicy: CachePolicy.CACHING_DISABLED,
+      originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      responseHeadersPolicy: headers,
+      functionAssociations: viewerRequest('ViewerHost', 'viewer-host.js'),
+    };
+    this.distribution = new Distribution(this, 'Distribution', {
+      comment: 'File service: dashboard and API',
+      httpVersion: HttpVersion.HTTP2_AND_3,
+      defaultRootObject: 'index.html',
+      // index.html and the app's routes: never cached, so a deploy shows at once.
+      defaultBehavior: {
+        origin: site,
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        cachePolicy: CachePolicy.CACHING_DISABLED,
+        responseHeadersPolicy: headers,
+        functionAssociations: viewerRequest('SpaIndex', 'spa-index.js'),
+      },
+      additionalBehaviors: {
+        ...Object.fromEntries(API_PATHS.map((path) => [path, api])),
+        [`/${HASHED_ASSETS}`]: {
+          origin: site,
+          viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+          cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+          responseHeadersPolicy: headers,
+        },
+      },
+    });
+
+    // Hashed files first and never pruned (a page loaded before a deploy still finds its chunks),
+    // then everything else with no-cache, pruned of what the new build no longer has.
+    const source = dashboardSource(this, props.assetsDir);
+    const hashed = new BucketDeployment(this, 'HashedAssets', {
+      sources: [source],
+      destinationBucket: this.bucket,
+      exclude: ['*'],
+      include: [HASHED_ASSETS],
+      cacheControl: [CacheControl.fromString('public, max-age=31536000, immutable')],
+      prune: false,
+    });
+    const pages = new BucketDeployment(this, 'Pages', {
+      sources: [source],
+      destinationBucket: this.bucket,
+      exclude: [HASHED_ASSETS],
+      cacheControl: [CacheControl.noCache()],
+    });
+    pages.node.addDependency(hashed);
+  }
+}
+
+/**
+ * The built dashboard; before it has been built (a fresh clone that has not run `npm run build:web`),
+ * a page that says so, and a synth warning, so the API still deploys.
+ */
+function dashboardSource(scope: Construct, assetsDir: string): ISource {
+  if (existsSync(join(assetsDir, 'index.html'))) return Source.asset(assetsDir);
+  Annotations.of(scope).addWarningV2(
+    'file-service:dashboardNotBuilt',
+    `${assetsDir} has no index.html: the dashboard is a placeholder page (run \`npm run build:web\`, then deploy)`,
+  );
+  return Source.data(
+    'index.html',
+    '<!doctype html><html lang="en"><meta charset="utf-8"><title>File service</title>' +
+      '<p>The dashboard was not built before this deployment. Run <code>npm run build:web</code> and deploy again.</p></html>',
+  );
+}
