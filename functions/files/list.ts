@@ -22,9 +22,11 @@ export const handler = defineHandler(async (request) => {
   const searchQuery = query.searchQuery?.trim();
   if (searchQuery) {
     if (query.cursor !== undefined) throw invalid('cursor cannot be combined with searchQuery');
-    const files = await searchFiles(user.id, { ...options, field: query.searchField, query: searchQuery });
+    const found = await searchFiles(user.id, { ...options, field: query.searchField, query: searchQuery });
     return json(200, {
-      page: files.map((file) => toFileResource(file)),
+      page: found.files.map((file) => toFileResource(file)),
+      total: found.total,
+      pages: Math.ceil(found.total / options.perpage),
       search: { field: query.searchField, query: searchQuery },
     });
   }

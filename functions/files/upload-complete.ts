@@ -1,14 +1,16 @@
 import { authenticate } from '#shared/auth/authenticate';
-import { toUploadResult } from '#shared/files/model';
 import { completeUpload } from '#shared/files/presigned';
 import { defineHandler } from '#shared/http/handler';
-import { requestOrigin } from '#shared/http/origin';
-import { json } from '#shared/http/response';
+import { readReplyOptions, uploadReply } from '#shared/http/upload-reply';
 import { pathId, UPLOAD_ID } from '#shared/validation/ids';
 
-/** Records a presigned upload's file once its bytes are in the bucket; answers like `/api/upload`. */
+/**
+ * Records a presigned upload's file once its bytes are in the bucket; answers like `/api/upload`
+ * (also to `x-zipline-no-json` and `x-zipline-domain`, which shape this answer).
+ */
 export const handler = defineHandler(async (request) => {
   const { user } = await authenticate(request);
   const uploadId = pathId(request, 'id', UPLOAD_ID);
-  return json(200, toUploadResult([await completeUpload(user, uploadId)], requestOrigin(request)));
+  const reply = readReplyOptions(request.headers);
+  return uploadReply(request, reply, [await completeUpload(user, uploadId)]);
 });

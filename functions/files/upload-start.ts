@@ -3,9 +3,13 @@ import { startUpload } from '#shared/files/presigned';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
-import { readUploadOptions, startUploadSchema } from '#shared/validation/files';
+import { startUploadSchema } from '#shared/validation/files';
+import { readUploadOptions } from '#shared/validation/upload-headers';
 
-/** Starts a presigned upload for a file too large for `/api/upload`; same `x-zipline-*` options. */
+/**
+ * Starts a presigned upload for a file too large for `/api/upload`; the same `x-zipline-*` file
+ * options (the answer-shaping ones belong to the completion, whose answer lists the file).
+ */
 export const handler = defineHandler(async (request) => {
   const { user } = await authenticate(request);
   const options = readUploadOptions(request.headers);

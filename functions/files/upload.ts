@@ -1,13 +1,12 @@
 import { basename } from 'node:path';
 import { authenticate } from '#shared/auth/authenticate';
-import { toUploadResult } from '#shared/files/model';
 import { storeFiles } from '#shared/files/uploads';
 import { defineHandler } from '#shared/http/handler';
 import { readFileParts } from '#shared/http/multipart';
-import { requestOrigin } from '#shared/http/origin';
 import { validate } from '#shared/http/request';
-import { json } from '#shared/http/response';
-import { fileNameSchema, MIME_TYPE, readUploadOptions } from '#shared/validation/files';
+import { REPLY_HEADERS, readReplyOptions, uploadReply } from '#shared/http/upload-reply';
+import { fileNameSchema, MIME_TYPE } from '#shared/validation/files';
+import { readUploadOptions } from '#shared/validation/upload-headers';
 
 /**
  * Lambda takes at most 6 MB of request payload, and API Gateway base64-encodes a binary body (4/3),
@@ -21,7 +20,8 @@ export const MAX_FILES_PER_UPLOAD = 32;
 export const handler = defineHandler(
   async (request) => {
     const { user } = await authenticate(request);
-    const options = readUploadOptions(request.headers);
+    const options = readUploadOptions(request.headers, REPLY_HEADERS);
+    const reply = readReplyOptions(request.headers);
     const parts = await readFileParts(request, { files: MAX_FILES_PER_UPLOAD });
     const incoming = parts.map((part) => ({
       // Browsers send a bare name, some clients a path: keep the last segment.
@@ -29,8 +29,7 @@ export const handler = defineHandler(
       type: MIME_TYPE.test(part.mimeType) ? part.mimeType.toLowerCase() : 'application/octet-stream',
       bytes: part.bytes,
     }));
-    const files = await storeFiles(user, incoming, options);
-    return json(200, toUploadResult(files, requestOrigin(request)));
+    return uploadReply(request, reply, await storeFiles(user, incoming, options));
   },
   { bodyLimit: UPLOAD_BODY_LIMIT },
 );

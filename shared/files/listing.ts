@@ -195,21 +195,26 @@ export interface SearchOptions extends Omit<ListOptions, 'after'> {
 
 /**
  * A search reads the search index (keys, flags and the lowercased searchable fields; a few dozen bytes
- * per file) in id order and matches in memory; DynamoDB cannot match substrings on a key. In
- * id/createdAt order it stops once the requested page is full. In another order the order's sort
- * key of every match is read (one small item read per match), and then the page.
+ * per file) in id order and matches in memory; DynamoDB cannot match substrings on a key. It reads
+ * the whole index, as the answer carries the exact number of matches (`total`). In another order
+ * than id/createdAt the order's sort key of every match is read too (one small item read per
+ * match), and then the page.
  */
-export async function searchFiles(userId: string, options: SearchOptions): Promise<FileRecord[]> {
+export async function searchFiles(
+  userId: string,
+  options: SearchOptions,
+): Promise<{ files: FileRecord[]; total: number }> {
   const query = options.query.toLowerCase();
   const accept = (entry: Key) => searchableValue(entry, options.field).includes(query);
   const from = source(userId, SEARCH_INDEX);
   const { index } = SORT_INDEXES[options.sortBy];
   const skipped = (options.page - 1) * options.perpage;
-  if (index === undefined) {
-    const found = await walk(from, options, undefined, skipped + options.perpage, true, accept);
-    return batchGetFiles(found.items.slice(skipped) as { pk: string; sk: string }[]);
-  }
   const found = await walk(from, options, undefined, Number.MAX_SAFE_INTEGER, true, accept);
+  const total = found.items.length;
+  if (index === undefined) {
+    const page = found.items.slice(skipped, skipped + options.perpage);
+    return { files: await batchGetFiles(page as { pk: string; sk: string }[]), total };
+  }
   // Only the order's own sort key of each match, then the page itself.
   const sortKey = `${index}sk`;
   const direction = options.order === 'asc' ? 1 : -1;
@@ -219,5 +224,6 @@ export async function searchFiles(userId: string, options: SearchOptions): Promi
       return x < y ? -direction : x > y ? direction : 0;
     },
   );
-  return batchGetFiles(ranked.slice(skipped, skipped + options.perpage) as { pk: string; sk: string }[]);
+  const page = ranked.slice(skipped, skipped + options.perpage);
+  return { files: await batchGetFiles(page as { pk: string; sk: string }[]), total };
 }

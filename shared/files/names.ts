@@ -26,23 +26,50 @@ export function fileIdTime(id: string): number {
   return time;
 }
 
-/** How the public name is chosen (`x-zipline-format`); `gfycat` has no word list here and is `random`. */
-export const NAME_FORMATS = ['random', 'uuid', 'date', 'name', 'gfycat'] as const;
+/**
+ * How the public name is chosen (`x-zipline-format`). `gfycat` and its current name `random-words`
+ * have no word list here and are `random`: every generated name carries 64 random bits or more.
+ */
+export const NAME_FORMATS = ['random', 'uuid', 'date', 'name', 'gfycat', 'random-words'] as const;
 export type NameFormat = (typeof NAME_FORMATS)[number];
 
-const SAFE_EXTENSION = /^\.[A-Za-z0-9]{1,16}$/;
+export const SAFE_EXTENSION = /^\.[A-Za-z0-9]{1,16}$/;
 
-export function newPublicName(format: NameFormat, originalName: string, now = new Date()): string {
-  const extension = extname(originalName);
-  const suffix = SAFE_EXTENSION.test(extension) ? extension.toLowerCase() : '';
-  switch (format) {
+/** What decides a public name besides the uploaded one (the `x-zipline-*` naming headers). */
+export interface Naming {
+  format: NameFormat;
+  /** `x-zipline-filename`: the name itself, instead of the format's. */
+  filename: string | null;
+  /** `x-zipline-file-extension` (with its dot), instead of the uploaded name's. */
+  extension: string | null;
+  /** `x-zipline-extensionless`: no extension at all. */
+  extensionless: boolean;
+}
+
+/** The client chose the name (`format: name` or `x-zipline-filename`): a taken one is its error. */
+export const isChosenName = (naming: Naming) => naming.format === 'name' || naming.filename !== null;
+
+const withExtension = (base: string, extension: string) =>
+  extension === '' || base.toLowerCase().endsWith(extension) ? base : base + extension;
+
+export function newPublicName(naming: Naming, originalName: string, now = new Date()): string {
+  const uploaded = extname(originalName);
+  const extension = naming.extensionless
+    ? ''
+    : (naming.extension ?? (SAFE_EXTENSION.test(uploaded) ? uploaded.toLowerCase() : ''));
+  if (naming.filename !== null) return withExtension(naming.filename, extension);
+  switch (naming.format) {
     case 'uuid':
-      return randomUUID() + suffix;
+      return randomUUID() + extension;
     case 'date':
-      return `${now.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')}-${base32(randomBytes(4))}${suffix}`;
+      return `${now.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')}-${base32(randomBytes(4))}${extension}`;
     case 'name':
-      return originalName;
+      if (naming.extension === null && !naming.extensionless) return originalName;
+      return withExtension(
+        originalName.slice(0, originalName.length - uploaded.length) || originalName,
+        extension,
+      );
     default:
-      return base32(randomBytes(8)) + suffix;
+      return base32(randomBytes(8)) + extension;
   }
 }

@@ -24,6 +24,10 @@ export interface PendingUpload {
   /** Where the presigned URL PUTs the bytes: the file's final key. */
   objectKey: string;
   format: string;
+  /** The naming headers (absent on items of earlier versions). */
+  filename?: string | null;
+  extension?: string | null;
+  extensionless?: boolean;
   maxViews: number | null;
   deletesAt: string | null;
   downloadAsOriginalName: boolean;

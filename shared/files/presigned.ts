@@ -26,7 +26,7 @@ import {
 import { quotaLimits } from '#shared/files/quota';
 import { withRoom } from '#shared/files/reclaim';
 import { assertWithinQuota, QuotaExceeded } from '#shared/files/store';
-import { newRecord, record, type Uploader, type UploadOptions } from '#shared/files/uploads';
+import { assertNamesFit, newRecord, record, type Uploader, type UploadOptions } from '#shared/files/uploads';
 
 /** Largest presigned upload: S3's limit for a single PUT. */
 export const MAX_PRESIGNED_UPLOAD_BYTES = 5 * 1024 ** 3;
@@ -58,6 +58,7 @@ export async function startUpload(
   if (file.size > MAX_PRESIGNED_UPLOAD_BYTES) {
     throw new ServiceError('too_large', 'a file can be at most 5 GiB');
   }
+  assertNamesFit(options, [file.originalName]);
   const limits = quotaLimits(user.quota);
   assertWithinQuota(limits, { files: 1, bytes: file.size });
   const now = Date.now();
@@ -67,6 +68,9 @@ export async function startUpload(
     ...file,
     objectKey: uploadObjectKey(user.id, id),
     format: options.format,
+    filename: options.filename,
+    extension: options.extension,
+    extensionless: options.extensionless,
     maxViews: options.maxViews,
     deletesAt: options.deletesAt,
     downloadAsOriginalName: options.downloadAsOriginalName,
@@ -122,6 +126,9 @@ export async function completeUpload(user: Uploader, uploadId: string): Promise<
   }
   const options: UploadOptions = {
     format: upload.format as NameFormat,
+    filename: upload.filename ?? null,
+    extension: upload.extension ?? null,
+    extensionless: upload.extensionless ?? false,
     maxViews: upload.maxViews,
     deletesAt: upload.deletesAt,
     downloadAsOriginalName: upload.downloadAsOriginalName,

@@ -1,7 +1,7 @@
 import { invalid } from '#shared/errors';
 import { fileObjectKey } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';
-import { type NameFormat, newFileId, newPublicName } from '#shared/files/names';
+import { isChosenName, type Naming, newFileId, newPublicName } from '#shared/files/names';
 import { deleteObjects, putObject } from '#shared/files/objects';
 import { type QuotaLimits, quotaLimits } from '#shared/files/quota';
 import { withRoom } from '#shared/files/reclaim';
@@ -14,8 +14,7 @@ export interface Uploader {
 }
 
 /** Options of an upload, from the `x-zipline-*` headers. */
-export interface UploadOptions {
-  format: NameFormat;
+export interface UploadOptions extends Naming {
   maxViews: number | null;
   deletesAt: string | null;
   downloadAsOriginalName: boolean;
@@ -25,6 +24,27 @@ export interface IncomingFile {
   originalName: string;
   type: string;
   bytes: Buffer;
+}
+
+/** Public names are download links and sort keys: `/raw/{name}` takes at most this many bytes. */
+const MAX_PUBLIC_NAME_BYTES = 255;
+
+/**
+ * Refuses, before anything is stored, an upload whose chosen names cannot be stored: too long with
+ * the extension added, or the same name for two files of one upload.
+ */
+export function assertNamesFit(options: UploadOptions, originalNames: string[]): void {
+  const names = originalNames.map((name) => newPublicName(options, name));
+  for (const name of names) {
+    if (Buffer.byteLength(name) > MAX_PUBLIC_NAME_BYTES) {
+      throw invalid(
+        `the file name ${name.slice(0, 40)}… is over ${MAX_PUBLIC_NAME_BYTES} bytes with its extension`,
+      );
+    }
+  }
+  if (isChosenName(options) && new Set(names).size < names.length) {
+    throw invalid('two files of this upload would have the same name: upload them one by one');
+  }
 }
 
 /** A new file's record; its bytes are at `objectKey` (by default the key of its id). */
@@ -38,7 +58,7 @@ export function newRecord(
   const id = newFileId(now.getTime());
   const record: FileRecord = {
     id,
-    name: newPublicName(options.format, upload.originalName, now),
+    name: newPublicName(options, upload.originalName, now),
     originalName: upload.originalName,
     size: upload.size,
     type: upload.type,
@@ -57,7 +77,8 @@ export function newRecord(
 
 /**
  * Records the metadata of files whose bytes are stored. A generated name that happens to be taken
- * is drawn again; a name the client chose (`format: name`) that is taken is its error.
+ * is drawn again; a name the client chose (`format: name`, `x-zipline-filename`) that is taken is
+ * its error.
  */
 export async function record(
   userId: string,
@@ -72,10 +93,10 @@ export async function record(
       return files;
     } catch (error) {
       if (!(error instanceof NameTaken)) throw error;
-      if (options.format === 'name') throw invalid(error.message);
+      if (isChosenName(options)) throw invalid(error.message);
       if (attempt >= 3) throw error;
       const taken = files.find((file) => file.name === error.fileName) as FileRecord;
-      taken.name = newPublicName(options.format, taken.originalName);
+      taken.name = newPublicName(options, taken.originalName);
     }
   }
 }
@@ -85,6 +106,10 @@ export async function record(
  * the quota, it first gives back expired reservations of presigned uploads, if any, and tries again.
  */
 export async function storeFiles(user: Uploader, incoming: IncomingFile[], options: UploadOptions) {
+  assertNamesFit(
+    options,
+    incoming.map((file) => file.originalName),
+  );
   const limits = quotaLimits(user.quota);
   assertWithinQuota(limits, {
     files: incoming.length,

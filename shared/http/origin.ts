@@ -11,7 +11,7 @@ export function requestHost(request: HttpRequest): string | undefined {
   return request.headers['x-viewer-host'] ?? request.headers.host;
 }
 
-/** The service's own origin as the client reached it: file URLs point back at it. */
-export function requestOrigin(request: HttpRequest): string {
-  return `${request.secure ? 'https' : 'http'}://${requestHost(request) ?? 'localhost'}`;
+/** The service's own origin as the client reached it (or on `host`): file URLs point back at it. */
+export function requestOrigin(request: HttpRequest, host = requestHost(request) ?? 'localhost'): string {
+  return `${request.secure ? 'https' : 'http'}://${host}`;
 }

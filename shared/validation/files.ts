@@ -1,8 +1,5 @@
 import * as v from 'valibot';
-import { invalid } from '#shared/errors';
 import { LIST_FILTERS, SEARCH_FIELDS, SORT_FIELDS } from '#shared/files/model';
-import { NAME_FORMATS } from '#shared/files/names';
-import type { UploadOptions } from '#shared/files/uploads';
 import { strictMessage } from '#shared/validation/user';
 
 const NO_CONTROL_CHARACTERS = /^[^\p{Cc}\p{Cf}]*$/u;
@@ -70,7 +67,7 @@ export const rawQuerySchema = v.object({ download: v.optional(booleanText(), 'fa
 const MAX_VIEWS = 2 ** 31 - 1;
 
 /** ISO 8601 with a time zone; stored normalised to UTC with `Z`. */
-const isoDate = v.pipe(
+export const isoDate = v.pipe(
   v.string('must be an ISO 8601 date'),
   v.regex(
     /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i,
@@ -137,72 +134,3 @@ export const startUploadSchema = v.strictObject(
   },
   strictMessage,
 );
-
-/** `x-zipline-*` header values, as sent. */
-export const uploadHeadersSchema = v.object({
-  'x-zipline-format': v.optional(
-    v.pipe(
-      v.string(),
-      v.toLowerCase(),
-      v.picklist(NAME_FORMATS, `x-zipline-format must be one of ${NAME_FORMATS.join(', ')}`),
-    ),
-    'random',
-  ),
-  'x-zipline-max-views': v.optional(integerText('x-zipline-max-views', 1, MAX_VIEWS)),
-  'x-zipline-original-name': v.optional(
-    v.pipe(
-      v.string(),
-      v.toLowerCase(),
-      v.picklist(['true', 'false'], 'x-zipline-original-name must be true or false'),
-      v.transform((value) => value === 'true'),
-    ),
-    'false',
-  ),
-  'x-zipline-deletes-at': v.optional(v.string()),
-});
-
-const UNIT_MS: Record<string, number> = {
-  s: 1000,
-  m: 60_000,
-  min: 60_000,
-  h: 3_600_000,
-  d: 86_400_000,
-  w: 604_800_000,
-  y: 31_557_600_000,
-};
-const MAX_LIFETIME_MS = 10 * 31_557_600_000;
-
-/**
- * `x-zipline-deletes-at`: a lifetime (`30m`, `1h`, `7d`, `2w`, `1y`), `never`, or a date
- * (`date=2030-01-01T00:00:00Z` or the bare date); the moment must lie ahead, at most ten years out.
- */
-export function parseDeletesAt(value: string | undefined, now = Date.now()): string | null | undefined {
-  if (value === undefined || value.trim().toLowerCase() === 'never') return null;
-  const text = value.trim();
-  const lifetime = /^(\d{1,9})\s*(s|m|min|h|d|w|y)$/i.exec(text);
-  let at: number;
-  if (lifetime) at = now + Number(lifetime[1]) * (UNIT_MS[(lifetime[2] as string).toLowerCase()] as number);
-  else {
-    const parsed = v.safeParse(isoDate, text.replace(/^date=/i, ''));
-    if (!parsed.success) return undefined;
-    at = Date.parse(parsed.output);
-  }
-  if (at <= now || at > now + MAX_LIFETIME_MS) return undefined;
-  return new Date(at).toISOString();
-}
-
-/** The upload options of a request's `x-zipline-*` headers; anything unreadable is a 400. */
-export function readUploadOptions(headers: Record<string, string>): UploadOptions {
-  const result = v.safeParse(uploadHeadersSchema, headers);
-  if (!result.success) throw invalid(result.issues[0].message);
-  const deletesAt = parseDeletesAt(result.output['x-zipline-deletes-at']);
-  if (deletesAt === undefined) {
-    throw invalid('x-zipline-deletes-at must be a lifetime (30m, 1h, 7d), never, or a future ISO 8601 date');
-  }
-  return {
-    format: result.output['x-zipline-format'],
-    maxViews: result.output['x-zipline-max-views'] ?? null,
-    downloadAsOriginalName: result.output['x-zipline-original-name'],
-    deletesAt,
-  };
-}

@@ -223,8 +223,8 @@ async function runCases(library: number): Promise<void> {
   );
   const search =
     (query: string, overrides: Partial<ListOptions> = {}) =>
-    () =>
-      searchFiles(userId, { ...base(overrides), field: 'originalName', query });
+    async () =>
+      (await searchFiles(userId, { ...base(overrides), field: 'originalName', query })).files;
   await measure(library, 'search originalName "zebra-77" (few matches)', search('zebra-77'));
   await measure(library, 'search originalName "holiday" (10% match)', search('holiday'));
   await measure(library, 'search originalName "holiday" sortBy=size', search('holiday', { sortBy: 'size' }));

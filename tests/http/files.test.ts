@@ -217,7 +217,6 @@ describe('upload options and limits', () => {
       { 'x-zipline-max-views': 'ten' },
       { 'x-zipline-deletes-at': 'tomorrow' },
       { 'x-zipline-deletes-at': 'date=2001-01-01T00:00:00Z' },
-      { 'x-zipline-original-name': 'yes' },
     ];
     for (const headers of badHeaders) {
       const response = await uploadRequest(owner.token, file, headers);

@@ -1,0 +1,58 @@
+import { invalid } from '#shared/errors';
+import { type FileRecord, toUploadResult } from '#shared/files/model';
+import { requestOrigin } from '#shared/http/origin';
+import type { HttpRequest } from '#shared/http/request';
+import { type HttpResult, json, text } from '#shared/http/response';
+
+/** Headers that only shape the answer of a route whose answer lists uploaded files. */
+export const REPLY_HEADERS = ['x-zipline-no-json', 'x-zipline-domain'] as const;
+
+/** Zipline reads its flags as `value === 'true'`: anything else (a file name, `yes`) is false. */
+export const isTrue = (value: string | undefined) => value?.trim().toLowerCase() === 'true';
+
+/** The headers a request sent with a value (Zipline treats an empty header as absent). */
+export function sent(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([, value]) => value.trim() !== ''));
+}
+
+/** How an answer listing files is shaped (`x-zipline-no-json`, `x-zipline-domain`). */
+export interface ReplyOptions {
+  /** The URLs as plain text, one per line. */
+  plainText: boolean;
+  /** The host the returned URLs name instead of the one the request reached. */
+  host: string | null;
+}
+
+const HOST =
+  /^(?=[^:]{1,253}(:|$))[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*(:\d{1,5})?$/i;
+
+/**
+ * `x-zipline-domain`: a host name (with an optional port), or a comma-separated list of them of
+ * which one is picked at random, as Zipline does. A scheme, path or anything else is a 400.
+ */
+function readHost(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  const hosts = value.split(',').map((host) => host.trim().toLowerCase());
+  for (const host of hosts) {
+    const port = Number(host.split(':')[1] ?? '1');
+    if (!HOST.test(host) || port < 1 || port > 65_535) {
+      throw invalid('x-zipline-domain must be a host name such as files.example.com (or a list of them)');
+    }
+  }
+  return hosts[Math.floor(Math.random() * hosts.length)] as string;
+}
+
+/** Read before anything is stored: a bad value is a 400 that changes nothing. */
+export function readReplyOptions(headers: Record<string, string>): ReplyOptions {
+  const values = sent(headers);
+  return { plainText: isTrue(values['x-zipline-no-json']), host: readHost(values['x-zipline-domain']) };
+}
+
+/**
+ * The answer to an upload: `{files, deletesAt?}` with absolute URLs on the host the request reached
+ * (or `x-zipline-domain`'s), or with `x-zipline-no-json: true` the URLs as plain text, one per line.
+ */
+export function uploadReply(request: HttpRequest, reply: ReplyOptions, files: FileRecord[]): HttpResult {
+  const result = toUploadResult(files, requestOrigin(request, reply.host ?? undefined));
+  return reply.plainText ? text(200, result.files.map((file) => file.url).join('\n')) : json(200, result);
+}
