@@ -32,6 +32,8 @@ export interface Config {
     loginPerAddress: number;
     setupPerAddress: number;
     tokenResetsPerUser: number;
+    /** Wrong `?pw=` guesses per file name (unknown names alike). */
+    filePasswordPerFile: number;
   };
   /** Origins (besides the service's own) whose browser pages may write with the session cookie. */
   allowedOrigins: string[];
@@ -63,6 +65,7 @@ export function config(): Config {
       loginPerAddress: readInteger('LOGIN_LIMIT_PER_ADDRESS', 50, 1, 100000),
       setupPerAddress: readInteger('SETUP_LIMIT_PER_ADDRESS', 10, 1, 10000),
       tokenResetsPerUser: readInteger('TOKEN_RESET_LIMIT_PER_USER', 10, 1, 10000),
+      filePasswordPerFile: readInteger('FILE_PASSWORD_LIMIT_PER_FILE', 10, 1, 10000),
     },
     allowedOrigins: originList('ALLOWED_ORIGINS'),
   };

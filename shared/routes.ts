@@ -257,7 +257,8 @@ export const routes: readonly Route[] = [
         DeleteItem: ['USER'],
       },
     },
-    hashesPasswords: false,
+    // Hashes `x-zipline-password`.
+    hashesPasswords: true,
     usesKeys: true,
     bucket: { PutObject: ['files/'], DeleteObject: ['files/'] },
   },
@@ -283,7 +284,8 @@ export const routes: readonly Route[] = [
         DeleteItem: ['USER'],
       },
     },
-    hashesPasswords: false,
+    // Hashes `x-zipline-password`.
+    hashesPasswords: true,
     usesKeys: true,
     bucket: { PutObject: ['files/'], PutObjectTagging: ['files/'], DeleteObject: ['files/'] },
   },
@@ -332,7 +334,8 @@ export const routes: readonly Route[] = [
     path: '/api/user/files/{id}',
     handler: 'files/patch',
     table: { items: { GetItem: SIGNED_IN, ConditionCheckItem: ['USER'], UpdateItem: ['USER'] } },
-    hashesPasswords: false,
+    // Hashes a new `password`.
+    hashesPasswords: true,
     usesKeys: true,
   },
   {
@@ -355,8 +358,10 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/raw/{name}',
     handler: 'files/raw',
-    table: { items: { GetItem: ['FILENAME'], UpdateItem: ['USER'] } },
-    hashesPasswords: false,
+    // With `?pw=`: the file's hash is read first, and guesses are counted (THROTTLE).
+    table: { items: { GetItem: ['FILENAME', 'USER'], UpdateItem: ['USER', 'THROTTLE'] } },
+    // Checks `?pw=` against a protected file's bcrypt hash.
+    hashesPasswords: true,
     usesKeys: false,
     bucket: { GetObject: ['files/'] },
   },

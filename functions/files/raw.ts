@@ -1,3 +1,4 @@
+import { verifyPassword } from '#shared/auth/password';
 import { openDownload } from '#shared/files/access';
 import { defineHandler } from '#shared/http/handler';
 import { validate } from '#shared/http/request';
@@ -8,14 +9,16 @@ import { PUBLIC_NAME, pathId } from '#shared/validation/ids';
 /**
  * The public download link of every file (no authentication: the name is the capability). Counts
  * the view and redirects to a presigned URL valid for a minute; the bytes never pass through Lambda.
- * `?download=true` (download buttons) makes it an attachment; HEAD counts nothing.
+ * `?download=true` (download buttons) makes it an attachment; HEAD counts nothing. A protected file
+ * needs `?pw=<password>`; without it, or with a wrong one, the answer is the 404 of an unknown name.
  */
 export const handler = defineHandler(async (request) => {
   const name = pathId(request, 'name', PUBLIC_NAME);
   const query = validate(rawQuerySchema, request.query);
-  const location = await openDownload(name, {
-    attachment: query.download,
-    head: request.method === 'HEAD',
-  });
+  const location = await openDownload(
+    name,
+    { attachment: query.download, head: request.method === 'HEAD', password: query.pw },
+    verifyPassword,
+  );
   return { statusCode: 302, headers: { ...BASE_HEADERS, location } };
 });

@@ -1,4 +1,5 @@
 import { authenticate } from '#shared/auth/authenticate';
+import { hashOptionalPassword } from '#shared/auth/password';
 import { startUpload } from '#shared/files/presigned';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
@@ -12,9 +13,10 @@ import { readUploadOptions } from '#shared/validation/upload-headers';
  */
 export const handler = defineHandler(async (request) => {
   const { user } = await authenticate(request);
-  const options = readUploadOptions(request.headers);
+  const { password, ...options } = readUploadOptions(request.headers);
   const file = readJson(request, startUploadSchema);
-  const upload = await startUpload(user, file, options);
+  const passwordHash = await hashOptionalPassword(password);
+  const upload = await startUpload(user, file, { ...options, passwordHash });
   return json(200, {
     id: upload.id,
     url: upload.url,

@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import { authenticate } from '#shared/auth/authenticate';
+import { hashOptionalPassword } from '#shared/auth/password';
 import { storeFiles } from '#shared/files/uploads';
 import { defineHandler } from '#shared/http/handler';
 import { readFileParts } from '#shared/http/multipart';
@@ -20,7 +21,7 @@ export const MAX_FILES_PER_UPLOAD = 32;
 export const handler = defineHandler(
   async (request) => {
     const { user } = await authenticate(request);
-    const options = readUploadOptions(request.headers, REPLY_HEADERS);
+    const { password, ...options } = readUploadOptions(request.headers, REPLY_HEADERS);
     const reply = readReplyOptions(request.headers);
     const parts = await readFileParts(request, { files: MAX_FILES_PER_UPLOAD });
     const incoming = parts.map((part) => ({
@@ -29,7 +30,8 @@ export const handler = defineHandler(
       type: MIME_TYPE.test(part.mimeType) ? part.mimeType.toLowerCase() : 'application/octet-stream',
       bytes: part.bytes,
     }));
-    return uploadReply(request, reply, await storeFiles(user, incoming, options));
+    const passwordHash = await hashOptionalPassword(password);
+    return uploadReply(request, reply, await storeFiles(user, incoming, { ...options, passwordHash }));
   },
   { bodyLimit: UPLOAD_BODY_LIMIT },
 );

@@ -9,6 +9,11 @@ export function hashPassword(password: string): Promise<string> {
   return hash(password, config().bcryptCost);
 }
 
+/** A file password's hash, or null for none (`x-zipline-password`, PATCH `password`). */
+export async function hashOptionalPassword(password: string | null): Promise<string | null> {
+  return password === null ? null : hashPassword(password);
+}
+
 // Computed at cold start, so even the first unknown-username login costs one bcrypt compare, not two.
 const dummyHash = hash('not a real password', config().bcryptCost);
 

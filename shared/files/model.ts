@@ -18,6 +18,8 @@ export interface FileRecord {
   /** Downloads are named `originalName` instead of `name` (`x-zipline-original-name: true`). */
   downloadAsOriginalName: boolean;
   objectKey: string;
+  /** bcrypt hash of the file's password (`x-zipline-password`, PATCH `password`), or null: never sent out. */
+  passwordHash: string | null;
   /** Bumped by every metadata change: the optimistic lock of PATCH and DELETE. */
   version: number;
 }
@@ -26,7 +28,12 @@ export interface FileRecord {
  * The File resource of the API: no owner id, no storage details. `url` is the download link's path
  * (clients prefix their origin, as with Zipline's); `thumbnail` is null, none is made.
  */
-export type FileResource = Omit<FileRecord, 'downloadAsOriginalName' | 'objectKey' | 'version'> & {
+export type FileResource = Omit<
+  FileRecord,
+  'downloadAsOriginalName' | 'objectKey' | 'version' | 'passwordHash'
+> & {
+  /** Whether `/raw/{name}` asks for a password (never the hash). */
+  password: boolean;
   url: string;
   thumbnail: string | null;
 };
@@ -46,6 +53,7 @@ export function toFileResource(file: FileRecord): FileResource {
     createdAt: file.createdAt,
     updatedAt: file.updatedAt,
     deletesAt: file.deletesAt,
+    password: file.passwordHash !== null,
     url: downloadPath(file.name),
     thumbnail: null,
   };

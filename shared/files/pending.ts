@@ -31,6 +31,8 @@ export interface PendingUpload {
   maxViews: number | null;
   deletesAt: string | null;
   downloadAsOriginalName: boolean;
+  /** The file's password hash (absent on items of earlier versions). */
+  passwordHash?: string | null;
   createdAt: string;
   /** ISO time from which the reservation may be reclaimed. Not a TTL: a TTL deletion would leak it. */
   reservedUntil: string;

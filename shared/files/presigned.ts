@@ -74,6 +74,7 @@ export async function startUpload(
     maxViews: options.maxViews,
     deletesAt: options.deletesAt,
     downloadAsOriginalName: options.downloadAsOriginalName,
+    passwordHash: options.passwordHash,
     createdAt: new Date(now).toISOString(),
     reservedUntil: new Date(now + RESERVATION_SECONDS * 1000).toISOString(),
   };
@@ -132,6 +133,7 @@ export async function completeUpload(user: Uploader, uploadId: string): Promise<
     maxViews: upload.maxViews,
     deletesAt: upload.deletesAt,
     downloadAsOriginalName: upload.downloadAsOriginalName,
+    passwordHash: upload.passwordHash ?? null,
   };
   const file = newRecord(user.id, upload, options, upload.objectKey);
   try {

@@ -45,6 +45,7 @@ const FILE_ATTRIBUTES = [
   'deletesAt',
   'downloadAsOriginalName',
   'objectKey',
+  'passwordHash',
   'version',
 ] as const satisfies readonly (keyof FileRecord)[];
 
@@ -53,18 +54,20 @@ export function fromFileItem(item: Record<string, unknown>): FileRecord {
   // Absent means "no limit" / "never": a null is never stored, so conditions can use attribute_not_exists.
   file.maxViews ??= null;
   file.deletesAt ??= null;
+  file.passwordHash ??= null;
   return file;
 }
 
 /** The stored item of a file: its record, keys and index attributes (also the benchmark's fill). */
 export function toFileItem(userId: string, file: FileRecord) {
-  const { maxViews, deletesAt, ...rest } = file;
+  const { maxViews, deletesAt, passwordHash, ...rest } = file;
   return {
     ...fileKey(userId, file.id),
     entity: 'FILE',
     ...rest,
     ...(maxViews === null ? {} : { maxViews }),
     ...(deletesAt === null ? {} : { deletesAt }),
+    ...(passwordHash === null ? {} : { passwordHash }),
     ...indexAttributes(userId, file),
   };
 }
@@ -270,6 +273,8 @@ export interface FileChanges {
   originalName?: string;
   maxViews?: number | null;
   deletesAt?: string | null;
+  /** A new password's hash, or null to remove the password. */
+  passwordHash?: string | null;
 }
 
 const MAX_ATTEMPTS = 5;
@@ -283,6 +288,10 @@ export async function updateFile(userId: string, fileId: string, changes: FileCh
   for (let attempt = 1; ; attempt++) {
     const current = await getFile(userId, fileId, { consistent: true });
     if (!current) throw notFound('file not found');
+    // Nothing would change (e.g. `password: ""` on a file without one): no write, no new updatedAt.
+    if (Object.entries(changes).every(([name, value]) => current[name as keyof FileChanges] === value)) {
+      return current;
+    }
     const next: FileRecord = { ...current, ...changes, updatedAt: new Date().toISOString() };
     next.version = current.version + 1;
     const indexes = indexAttributes(userId, next);
@@ -300,7 +309,7 @@ export async function updateFile(userId: string, fileId: string, changes: FileCh
       gsi10sk: indexes.gsi10sk,
     };
     const removes: string[] = [];
-    for (const name of ['maxViews', 'deletesAt'] as const) {
+    for (const name of ['maxViews', 'deletesAt', 'passwordHash'] as const) {
       if (next[name] === null) removes.push(name);
       else sets[name] = next[name];
     }
@@ -392,11 +401,16 @@ export async function findDownloadable(name: string, now = new Date()): Promise<
 
 /**
  * Counts one view of the file published under `name`, refusing (undefined) a file that is unknown,
- * past its `deletesAt` or out of views. The increment is a single conditional ADD, so concurrent
+ * past its `deletesAt`, out of views, or whose password hash is not `passwordHash` (null: a file
+ * without a password; so a password set meanwhile is never bypassed). The increment is a single conditional ADD, so concurrent
  * downloads never exceed `maxViews`; the views index entry follows in a second write that only the
  * latest count can make.
  */
-export async function countView(name: string, now = new Date()): Promise<FileRecord | undefined> {
+export async function countView(
+  name: string,
+  passwordHash: string | null,
+  now = new Date(),
+): Promise<FileRecord | undefined> {
   const claim = await documents.send(new GetCommand({ TableName: tableName, Key: fileNameKey(name) }));
   if (!claim.Item) return undefined;
   const userId = String(claim.Item.userId);
@@ -408,10 +422,13 @@ export async function countView(name: string, now = new Date()): Promise<FileRec
         TableName: tableName,
         Key: fileKey(userId, fileId),
         UpdateExpression: 'ADD #views :one',
-        ConditionExpression:
-          'attribute_exists(pk) AND (attribute_not_exists(maxViews) OR #views < maxViews) AND (attribute_not_exists(deletesAt) OR deletesAt > :now)',
+        ConditionExpression: `attribute_exists(pk) AND (attribute_not_exists(maxViews) OR #views < maxViews) AND (attribute_not_exists(deletesAt) OR deletesAt > :now) AND ${passwordHash === null ? 'attribute_not_exists(passwordHash)' : 'passwordHash = :passwordHash'}`,
         ExpressionAttributeNames: { '#views': 'views' },
-        ExpressionAttributeValues: { ':one': 1, ':now': now.toISOString() },
+        ExpressionAttributeValues: {
+          ':one': 1,
+          ':now': now.toISOString(),
+          ...(passwordHash === null ? {} : { ':passwordHash': passwordHash }),
+        },
         ReturnValues: 'ALL_NEW',
       }),
     );

@@ -18,6 +18,8 @@ export interface UploadOptions extends Naming {
   maxViews: number | null;
   deletesAt: string | null;
   downloadAsOriginalName: boolean;
+  /** bcrypt hash of `x-zipline-password` (hashed by the handler), or null. */
+  passwordHash: string | null;
 }
 
 export interface IncomingFile {
@@ -70,6 +72,7 @@ export function newRecord(
     deletesAt: options.deletesAt,
     downloadAsOriginalName: options.downloadAsOriginalName,
     objectKey: objectKey ?? fileObjectKey(userId, id),
+    passwordHash: options.passwordHash,
     version: 1,
   };
   return record;

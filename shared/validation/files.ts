@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { invalid } from '#shared/errors';
 import { LIST_FILTERS, SEARCH_FIELDS, SORT_FIELDS } from '#shared/files/model';
 import { strictMessage } from '#shared/validation/user';
 
@@ -61,8 +62,14 @@ export const listQuerySchema = v.object(
   'invalid query',
 );
 
-/** `GET /raw/{name}`: `download=true` serves the file as an attachment; other parameters are ignored. */
-export const rawQuerySchema = v.object({ download: v.optional(booleanText(), 'false') }, 'invalid query');
+/**
+ * `GET /raw/{name}`: `download=true` serves the file as an attachment, `pw` is a protected file's
+ * password (as Zipline's links carry it); other parameters are ignored.
+ */
+export const rawQuerySchema = v.object(
+  { download: v.optional(booleanText(), 'false'), pw: v.optional(v.string()) },
+  'invalid query',
+);
 
 const MAX_VIEWS = 2 ** 31 - 1;
 
@@ -78,9 +85,9 @@ export const isoDate = v.pipe(
 );
 
 /**
- * `PATCH /api/user/files/{id}`, as Zipline's edit dialog sends it. `password` and `tags` are accepted
- * where they change nothing (`""`/`null`, `[]`) until password-protected files and tags exist; `{}`
- * changes nothing.
+ * `PATCH /api/user/files/{id}`, as Zipline's edit dialog sends it. `password` sets the file's password
+ * (`""`/`null` removes it; see `readFilePassword`); `tags` is accepted where it changes nothing (`[]`)
+ * until tags exist; `{}` changes nothing.
  */
 export const patchFileSchema = v.strictObject(
   {
@@ -100,14 +107,7 @@ export const patchFileSchema = v.strictObject(
     type: v.optional(
       v.pipe(v.string('must be a MIME type'), v.regex(MIME_TYPE, 'must be a MIME type'), v.toLowerCase()),
     ),
-    password: v.optional(
-      v.nullable(
-        v.pipe(
-          v.string('must be a string or null'),
-          v.check((password) => password === '', 'password-protected files are not supported yet'),
-        ),
-      ),
-    ),
+    password: v.optional(v.nullable(v.string('must be a string or null'))),
     tags: v.optional(
       v.pipe(
         v.array(v.string('must be tag ids'), 'must be an array'),
@@ -117,6 +117,21 @@ export const patchFileSchema = v.strictObject(
   },
   strictMessage,
 );
+
+/** bcrypt reads at most 72 bytes: a longer password would be silently cut, so it is refused. */
+const MAX_PASSWORD_BYTES = 72;
+
+/**
+ * A file password as sent (`x-zipline-password`, PATCH `password`): null when absent or empty (the
+ * PATCH's way to remove it), else 1–72 bytes without control characters; `name` leads the 400.
+ */
+export function readFilePassword(value: string | null | undefined, name: string): string | null {
+  if (value === undefined || value === null || value === '') return null;
+  if (Buffer.byteLength(value) > MAX_PASSWORD_BYTES || !NO_CONTROL_CHARACTERS.test(value)) {
+    throw invalid(`${name} must be at most ${MAX_PASSWORD_BYTES} bytes, without control characters`);
+  }
+  return value;
+}
 
 export const startUploadSchema = v.strictObject(
   {

@@ -4,7 +4,7 @@ import { invalid } from '#shared/errors';
 import { NAME_FORMATS, SAFE_EXTENSION } from '#shared/files/names';
 import type { UploadOptions } from '#shared/files/uploads';
 import { isTrue, REPLY_HEADERS, sent } from '#shared/http/upload-reply';
-import { fileNameSchema, isoDate } from '#shared/validation/files';
+import { fileNameSchema, isoDate, readFilePassword } from '#shared/validation/files';
 
 /**
  * Zipline v4's upload headers (its `parseHeaders` and its own uploader). Each is honoured as Zipline
@@ -121,6 +121,9 @@ function readExtension(value: string | undefined): string | null {
   return extension.toLowerCase();
 }
 
+/** The upload options as sent: the password in the clear, for the handler to hash. */
+export type UploadHeaderOptions = Omit<UploadOptions, 'passwordHash'> & { password: string | null };
+
 function refuseUnknown(headers: Record<string, string>, allowed: readonly string[]): void {
   const known: readonly string[] = [...FILE_HEADERS, ...REPLY_HEADERS, ...CHUNK_HEADERS];
   for (const name of Object.keys(headers)) {
@@ -142,7 +145,7 @@ function refuseUnknown(headers: Record<string, string>, allowed: readonly string
 export function readUploadOptions(
   headers: Record<string, string>,
   allowed: readonly string[] = [],
-): UploadOptions {
+): UploadHeaderOptions {
   const values = sent(headers);
   refuseUnknown(values, [...FILE_HEADERS, ...allowed]);
   const deletesAt = parseDeletesAt(values['x-zipline-deletes-at']);
@@ -151,8 +154,6 @@ export function readUploadOptions(
       'x-zipline-deletes-at must be a lifetime (30m, 1 day, 2 weeks), date=<ISO 8601 date>, or never, at most 10 years ahead',
     );
   }
-  const password = values['x-zipline-password'];
-  if (password !== undefined) throw invalid('x-zipline-password is not supported yet');
   return {
     format: readFormat(values['x-zipline-format']),
     maxViews: readMaxViews(values['x-zipline-max-views']),
@@ -161,5 +162,6 @@ export function readUploadOptions(
     filename: readFilename(values['x-zipline-filename']),
     extension: readExtension(values['x-zipline-file-extension']),
     extensionless: isTrue(values['x-zipline-extensionless']),
+    password: readFilePassword(values['x-zipline-password'], 'x-zipline-password'),
   };
 }

@@ -98,6 +98,7 @@ function fakeFile(index: number): FileRecord {
     updatedAt: new Date(created + ((index * 13) % 100_000) * 1000).toISOString(),
     deletesAt: index % 5 === 0 ? new Date(created + 365 * 86_400_000).toISOString() : null,
     downloadAsOriginalName: false,
+    passwordHash: null,
     objectKey: `files/${userId}/${id}`,
     version: 1,
   };

@@ -46,6 +46,7 @@ describe('file lifecycle through the HTTP path', () => {
         'createdAt',
         'updatedAt',
         'deletesAt',
+        'password',
         'url',
         'thumbnail',
       ].sort(),
@@ -53,6 +54,7 @@ describe('file lifecycle through the HTTP path', () => {
     expect(got.body).toMatchObject({
       // A path, as Zipline's: clients build links as origin + url.
       url: `/raw/${first?.name}`,
+      password: false,
       thumbnail: null,
       originalName: 'holiday.png',
       size: png.length,
