@@ -1,18 +1,21 @@
 import { basename } from 'node:path';
 import { authenticate } from '#shared/auth/authenticate';
 import { hashOptionalPassword } from '#shared/auth/password';
+import { receiveChunk } from '#shared/files/chunked';
 import { storeFiles } from '#shared/files/uploads';
 import { defineHandler } from '#shared/http/handler';
 import { readFileParts } from '#shared/http/multipart';
 import { validate } from '#shared/http/request';
-import { REPLY_HEADERS, readReplyOptions, uploadReply } from '#shared/http/upload-reply';
+import { chunkReply, REPLY_HEADERS, readReplyOptions, uploadReply } from '#shared/http/upload-reply';
+import { readChunkHeaders } from '#shared/validation/chunk-headers';
 import { fileNameSchema, MIME_TYPE } from '#shared/validation/files';
-import { readUploadOptions } from '#shared/validation/upload-headers';
+import { CHUNK_HEADERS, readUploadOptions } from '#shared/validation/upload-headers';
 
 /**
  * Lambda takes at most 6 MB of request payload, and API Gateway base64-encodes a binary body (4/3),
  * so 4 MiB of multipart body (5.6 MB encoded, plus headers) is what surely arrives; beyond it: 413,
- * and larger files go through a presigned upload (`POST /api/user/files/uploads`).
+ * and larger files go through a presigned upload (`POST /api/user/files/uploads`) or in chunks
+ * (`content-range` + `x-zipline-p-*`, each chunk one request within this limit).
  */
 export const UPLOAD_BODY_LIMIT = 4 * 1024 * 1024;
 /** One transaction records a whole upload: 2 items per file plus the counters, within 100. */
@@ -21,9 +24,20 @@ export const MAX_FILES_PER_UPLOAD = 32;
 export const handler = defineHandler(
   async (request) => {
     const { user } = await authenticate(request);
-    const { password, ...options } = readUploadOptions(request.headers, REPLY_HEADERS);
+    const chunk = readChunkHeaders(request.headers);
+    const { password, ...options } = readUploadOptions(
+      request.headers,
+      chunk ? [...REPLY_HEADERS, ...CHUNK_HEADERS] : REPLY_HEADERS,
+    );
     const reply = readReplyOptions(request.headers);
-    const parts = await readFileParts(request, { files: MAX_FILES_PER_UPLOAD });
+    const parts = await readFileParts(request, { files: chunk ? 1 : MAX_FILES_PER_UPLOAD });
+    if (chunk) {
+      // The password is hashed once, when the first chunk opens the upload.
+      const passwordHash = chunk.start === 0 ? await hashOptionalPassword(password) : null;
+      const bytes = (parts[0] as (typeof parts)[number]).bytes;
+      const received = await receiveChunk(user, { ...chunk, bytes }, { ...options, passwordHash });
+      return chunkReply(request, reply, received.identifier, received.file);
+    }
     const incoming = parts.map((part) => ({
       // Browsers send a bare name, some clients a path: keep the last segment.
       originalName: validate(fileNameSchema, basename(part.fileName.replaceAll('\\', '/')) || 'file'),

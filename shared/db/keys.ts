@@ -69,3 +69,9 @@ export const uploadKey = (userId: string, uploadId: string) => ({
 export const fileNameKey = (name: string) => ({ pk: `FILENAME#${name}`, sk: 'FILENAME' });
 /** Partition value of every file index (gsi2..gsi10). */
 export const filesPartition = (userId: string) => `FILES#${userId}`;
+
+/** The ETag of one S3 part of a chunked upload (`n` zero-padded, so the parts sort in order). */
+export const chunkPartKey = (userId: string, uploadId: string, n: number) => ({
+  pk: `USER#${userId}`,
+  sk: `CHUNKPART#${uploadId}#${String(n).padStart(5, '0')}`,
+});

@@ -16,3 +16,11 @@ export const isUploadObjectKey = (key: string) => /^files\/[^/]+\/[0-9a-f]{32}$/
  * never became a file (abandoned, reclaimed, or PUT again after its file was deleted) goes that way.
  */
 export const PENDING_TAG = { Key: 'upload', Value: 'pending' } as const;
+
+/**
+ * Chunked uploads: the file's key (its S3 multipart upload's), and where chunks too small for a part
+ * wait (`uploads/`, which the bucket's lifecycle rule empties after a day).
+ */
+export const chunkedObjectKey = (userId: string, uploadId: string) => `files/${userId}/chunked-${uploadId}`;
+export const stagedChunkKey = (userId: string, uploadId: string, start: number) =>
+  `uploads/${userId}/${uploadId}/${start}`;

@@ -15,6 +15,20 @@ export const MAX_PENDING_UPLOADS = 4;
  */
 export const RESERVATION_SECONDS = 60 * 60;
 
+/** How far a chunked upload has come. */
+export interface ChunkProgress {
+  identifier: string;
+  /** The S3 multipart upload at `objectKey`. */
+  s3UploadId: string;
+  /** Bytes received: where the next chunk starts. */
+  received: number;
+  /** Parts uploaded (their ETags are items of their own). */
+  parts: number;
+  partSize: number;
+  /** Chunks received but not yet in a part, in order. */
+  staged: { key: string; size: number }[];
+}
+
 /** A started presigned upload: the file to record and its room in the quota, reserved. */
 export interface PendingUpload {
   id: string;
@@ -33,6 +47,8 @@ export interface PendingUpload {
   downloadAsOriginalName: boolean;
   /** The file's password hash (absent on items of earlier versions). */
   passwordHash?: string | null;
+  /** A chunked upload's progress (absent on presigned uploads). */
+  chunked?: ChunkProgress;
   createdAt: string;
   /** ISO time from which the reservation may be reclaimed. Not a TTL: a TTL deletion would leak it. */
   reservedUntil: string;

@@ -23,7 +23,7 @@ import {
   releaseUpload,
   reserveUpload,
 } from '#shared/files/pending';
-import { quotaLimits } from '#shared/files/quota';
+import { type QuotaLimits, quotaLimits } from '#shared/files/quota';
 import { withRoom } from '#shared/files/reclaim';
 import { assertWithinQuota, QuotaExceeded } from '#shared/files/store';
 import { assertNamesFit, newRecord, record, type Uploader, type UploadOptions } from '#shared/files/uploads';
@@ -78,23 +78,31 @@ export async function startUpload(
     createdAt: new Date(now).toISOString(),
     reservedUntil: new Date(now + RESERVATION_SECONDS * 1000).toISOString(),
   };
-  try {
-    await withRoom(
-      user.id,
-      () => reserveUpload(user.id, upload, limits),
-      (error) => error instanceof ReservationRefused,
-    );
-  } catch (error) {
-    if (!(error instanceof ReservationRefused)) throw error;
-    // The condition does not say which limit it hit; the counters do (only the message depends on it).
-    throw (await pendingUploadCount(user.id)) >= MAX_PENDING_UPLOADS ? tooManyPending() : new QuotaExceeded();
-  }
+  await reservePending(user.id, upload, limits);
   return {
     id,
     url: await presignUpload(upload.objectKey, file.size, file.type),
     headers: uploadHeaders(file.type),
     expiresAt: new Date(now + UPLOAD_URL_SECONDS * 1000).toISOString(),
   };
+}
+
+/**
+ * Reserves a pending upload's file and size (refused by the quota, it first gives back expired
+ * reservations): 413 without room, 429 with too many uploads pending.
+ */
+export async function reservePending(userId: string, upload: PendingUpload, limits: QuotaLimits) {
+  try {
+    await withRoom(
+      userId,
+      () => reserveUpload(userId, upload, limits),
+      (error) => error instanceof ReservationRefused,
+    );
+  } catch (error) {
+    if (!(error instanceof ReservationRefused)) throw error;
+    // The condition does not say which limit it hit; the counters do (only the message depends on it).
+    throw (await pendingUploadCount(userId)) >= MAX_PENDING_UPLOADS ? tooManyPending() : new QuotaExceeded();
+  }
 }
 
 /** Ends an upload that cannot become a file: its reservation back, its object deleted. */
@@ -125,6 +133,15 @@ export async function completeUpload(user: Uploader, uploadId: string): Promise<
     if ((await objectSize(upload.objectKey)) === undefined) throw notFound('upload not found');
     throw error;
   }
+  return recordUpload(user, upload);
+}
+
+/**
+ * Records the file of a pending upload whose bytes are complete at its object key: the metadata in
+ * a transaction that consumes the pending item and turns the reservation into the file, so two
+ * completions record one file.
+ */
+export async function recordUpload(user: Uploader, upload: PendingUpload): Promise<FileRecord> {
   const options: UploadOptions = {
     format: upload.format as NameFormat,
     filename: upload.filename ?? null,
@@ -137,7 +154,7 @@ export async function completeUpload(user: Uploader, uploadId: string): Promise<
   };
   const file = newRecord(user.id, upload, options, upload.objectKey);
   try {
-    await record(user.id, [file], options, 'reserved', [consumeUpload(user.id, uploadId)]);
+    await record(user.id, [file], options, 'reserved', [consumeUpload(user.id, upload.id)]);
   } catch (error) {
     // The pending item is gone: a racing completion recorded the file (the object is its file's
     // now), or a reclaim took it back (and deletes the object). Either way, nothing to undo here.

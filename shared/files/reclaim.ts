@@ -15,7 +15,8 @@ export async function reclaimExpiredUploads(userId: string, now = new Date()): P
   for (const upload of await expiredUploads(userId, now)) {
     if (!(await releaseUpload(userId, upload))) continue;
     reclaimed++;
-    await deleteObjects([upload.objectKey]);
+    // A chunked upload's staged chunks too (its S3 multipart upload is aborted by the lifecycle rule).
+    await deleteObjects([upload.objectKey, ...(upload.chunked?.staged.map((object) => object.key) ?? [])]);
   }
   return reclaimed;
 }

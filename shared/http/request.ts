@@ -60,7 +60,8 @@ function copyDefined(source: Record<string, string | undefined> | undefined): Re
 
 function decodeBody(event: APIGatewayProxyEventV2, limit: number): Buffer | undefined {
   if (event.body === undefined || event.body === null || event.body === '') return undefined;
-  const tooLarge = () => new ServiceError('too_large', 'request body is too large');
+  const tooLarge = () =>
+    new ServiceError('too_large', `request body is too large: the limit is ${limit} bytes`);
   // Refuse a body certainly over the limit before decoding it: base64 decodes to at least 3/4 of its
   // length less two padding bytes.
   const leastSize = event.isBase64Encoded

@@ -56,3 +56,24 @@ export function uploadReply(request: HttpRequest, reply: ReplyOptions, files: Fi
   const result = toUploadResult(files, requestOrigin(request, reply.host ?? undefined));
   return reply.plainText ? text(200, result.files.map((file) => file.url).join('\n')) : json(200, result);
 }
+
+/**
+ * The answer to a chunk (Zipline's shape): `partialSuccess: true` and the upload's identifier, which
+ * every later chunk names; after the last chunk the file, assembled already (`pending: false`).
+ */
+export function chunkReply(
+  request: HttpRequest,
+  reply: ReplyOptions,
+  identifier: string,
+  file: FileRecord | null,
+): HttpResult {
+  const files = file ? [file] : [];
+  if (reply.plainText) return uploadReply(request, reply, files);
+  const result = toUploadResult(files, requestOrigin(request, reply.host ?? undefined));
+  return json(200, {
+    ...result,
+    files: result.files.map((entry) => ({ ...entry, pending: false })),
+    partialSuccess: true,
+    partialIdentifier: identifier,
+  });
+}

@@ -64,7 +64,10 @@ describe('routing and the error format', () => {
       json: { username: 'a', password: 'x'.repeat(20_000) },
     });
     expect(response.status).toBe(413);
-    expect(response.body).toEqual({ error: 'request body is too large', statusCode: 413 });
+    expect(response.body).toEqual({
+      error: 'request body is too large: the limit is 16384 bytes',
+      statusCode: 413,
+    });
   });
 
   test('JSON nested deeper than the limit is a 400 before parsing', async () => {

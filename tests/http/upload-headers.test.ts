@@ -185,7 +185,10 @@ describe('x-zipline-* headers honoured as Zipline defines them', () => {
         'x-zipline-image-compression-type is not supported: files are stored as uploaded',
       ],
       [{ 'x-zipline-embed': 'true' }, 'x-zipline-embed is not supported'],
-      [{ 'content-range': 'bytes 0-1/4' }, 'content-range: chunked uploads are not supported on this route'],
+      [
+        { 'x-zipline-p-identifier': 'abc' },
+        'x-zipline-p-identifier needs content-range: it belongs to a chunked upload',
+      ],
     ];
     for (const [headers, error] of cases) {
       const response = await uploadRequest(owner.token, txt, headers);
@@ -204,6 +207,12 @@ describe('x-zipline-* headers honoured as Zipline defines them', () => {
       headers: { 'x-zipline-no-json': 'true' },
     });
     expect(refused.body.error).toBe('x-zipline-no-json is not supported on this route');
+    const chunked = await call('POST', '/api/user/files/uploads', {
+      token: owner.token,
+      json: { originalName: 'big.bin', size: 10 },
+      headers: { 'content-range': 'bytes 0-1/10' },
+    });
+    expect(chunked.body.error).toBe('content-range: chunked uploads are not supported on this route');
     const name = unique();
     const started = await call('POST', '/api/user/files/uploads', {
       token: owner.token,

@@ -1,0 +1,63 @@
+import { basename } from 'node:path';
+import { invalid } from '#shared/errors';
+import { MAX_OBJECT_BYTES } from '#shared/files/multipart-objects';
+import { validate } from '#shared/http/request';
+import { isTrue, sent } from '#shared/http/upload-reply';
+import { fileNameSchema, MIME_TYPE } from '#shared/validation/files';
+
+/** One chunk of a chunked upload, as its headers describe it. */
+export interface ChunkHeaders {
+  start: number;
+  /** The range's end as sent: exclusive (Zipline's uploader) or inclusive (HTTP); the body decides. */
+  end: number;
+  total: number;
+  /** `x-zipline-p-identifier`; required on every chunk but the first. */
+  identifier: string | null;
+  last: boolean;
+  fileName: string;
+  type: string;
+}
+
+const IDENTIFIER = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The chunk headers of a request, or null when it is no chunked upload (no `content-range`). */
+export function readChunkHeaders(headers: Record<string, string>): ChunkHeaders | null {
+  const values = sent(headers);
+  const range = values['content-range'];
+  if (range === undefined) {
+    const stray = Object.keys(values).find((name) => name.startsWith('x-zipline-p-'));
+    if (stray) throw invalid(`${stray} needs content-range: it belongs to a chunked upload`);
+    return null;
+  }
+  const match = /^bytes (\d{1,16})-(\d{1,16})\/(\d{1,16})$/i.exec(range.trim());
+  if (!match) throw invalid('content-range must be bytes <start>-<end>/<total>');
+  const [start, end, total] = [match[1], match[2], match[3]].map(Number) as [number, number, number];
+  if (end < start || total < 1 || total > MAX_OBJECT_BYTES || start >= total) {
+    throw invalid(`content-range must lie within a total of 1 to ${MAX_OBJECT_BYTES} bytes`);
+  }
+  const declared = values['x-zipline-p-content-length'];
+  if (declared !== undefined && Number(declared) !== total) {
+    throw invalid('x-zipline-p-content-length must be the total of content-range');
+  }
+  const identifier = values['x-zipline-p-identifier'] ?? null;
+  if (identifier !== null && !IDENTIFIER.test(identifier)) {
+    throw invalid('x-zipline-p-identifier must be 1 to 64 letters, digits, - or _');
+  }
+  if (identifier === null && start > 0) {
+    throw invalid('x-zipline-p-identifier is required: it names the upload this chunk belongs to');
+  }
+  const type = values['x-zipline-p-content-type']?.toLowerCase() ?? 'application/octet-stream';
+  return {
+    start,
+    end,
+    total,
+    identifier,
+    last: isTrue(values['x-zipline-p-lastchunk']),
+    // As for a file part: the last segment of a path.
+    fileName: validate(
+      fileNameSchema,
+      basename((values['x-zipline-p-filename'] ?? 'file').replaceAll('\\', '/')) || 'file',
+    ),
+    type: MIME_TYPE.test(type) ? type : 'application/octet-stream',
+  };
+}

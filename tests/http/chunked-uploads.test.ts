@@ -1,0 +1,328 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documents, tableName } from '#shared/db/client';
+import { fileStatsKey, uploadKey } from '#shared/db/keys';
+import { bucketName, s3 } from '#shared/s3/client';
+import { call } from '../support/client.ts';
+import { download, uploadRequest } from '../support/files.ts';
+import { multipart } from '../support/multipart.ts';
+import { updateUserQuota } from '../support/quota.ts';
+import { partitionItems } from '../support/snapshot.ts';
+import { signedInUser } from '../support/users.ts';
+
+type Owner = Awaited<ReturnType<typeof signedInUser>>;
+const MiB = 1024 * 1024;
+const sha = (bytes: Buffer | undefined) =>
+  createHash('sha256')
+    .update(bytes ?? Buffer.alloc(0))
+    .digest('hex');
+
+interface ChunkSpec {
+  identifier?: string;
+  start: number;
+  bytes: Buffer;
+  total: number;
+  last?: boolean;
+  /** Zipline's uploader sends the range's end exclusive; HTTP clients inclusive. */
+  inclusive?: boolean;
+  headers?: Record<string, string>;
+}
+
+/** Sends one chunk as Zipline's uploader does: a multipart body with the chunk, the range headers. */
+function sendChunk(owner: Owner, spec: ChunkSpec) {
+  const { body, contentType } = multipart([
+    { fileName: 'blob', type: 'application/octet-stream', content: spec.bytes },
+  ]);
+  const end = spec.start + spec.bytes.length - (spec.inclusive ? 1 : 0);
+  return call('POST', '/api/upload', {
+    token: owner.token,
+    raw: body,
+    headers: {
+      'content-type': contentType,
+      'content-range': `bytes ${spec.start}-${end}/${spec.total}`,
+      'x-zipline-p-filename': 'movie.mp4',
+      'x-zipline-p-content-type': 'video/mp4',
+      'x-zipline-p-content-length': String(spec.total),
+      'x-zipline-p-lastchunk': String(spec.last ?? spec.start + spec.bytes.length === spec.total),
+      ...(spec.identifier ? { 'x-zipline-p-identifier': spec.identifier } : {}),
+      ...spec.headers,
+    },
+  });
+}
+
+/** Sends a whole file in chunks of `size`, in order; answers every response. */
+async function sendAll(owner: Owner, file: Buffer, size: number, identifier: string, inclusive = false) {
+  const responses = [];
+  for (let start = 0; start < file.length; start += size) {
+    const bytes = file.subarray(start, Math.min(start + size, file.length));
+    responses.push(await sendChunk(owner, { identifier, start, bytes, total: file.length, inclusive }));
+  }
+  return responses;
+}
+
+const counters = async (userId: string) =>
+  (
+    await documents.send(
+      new GetCommand({ TableName: tableName, Key: fileStatsKey(userId), ConsistentRead: true }),
+    )
+  ).Item;
+
+async function keysUnder(prefix: string) {
+  const listing = await s3.send(new ListObjectsV2Command({ Bucket: bucketName, Prefix: prefix }));
+  return (listing.Contents ?? []).map((object) => object.Key as string);
+}
+
+const identifier = () => randomBytes(4).toString('hex');
+
+describe('chunked uploads as Zipline clients send them', () => {
+  test('in order: chunks below 5 MiB are composed into 5 MiB+ parts of one S3 object', async () => {
+    const owner = await signedInUser();
+    const partSizes: number[] = [];
+    s3.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'UploadPartCommand') {
+          partSizes.push(Number((args.input as { ContentLength?: number }).ContentLength));
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'recordPartSizes' },
+    );
+    const file = randomBytes(7 * MiB);
+    const id = identifier();
+    const responses = await sendAll(owner, file, 2 * MiB, id);
+    s3.middlewareStack.remove('recordPartSizes');
+    for (const response of responses.slice(0, -1)) {
+      expect(response.body).toEqual({ files: [], partialSuccess: true, partialIdentifier: id });
+    }
+    const last = responses.at(-1);
+    expect(last?.body).toMatchObject({ partialSuccess: true, partialIdentifier: id });
+    expect(last?.body.files[0]).toMatchObject({ type: 'video/mp4', pending: false });
+    expect(last?.body.files[0].name).toMatch(/\.mp4$/);
+    // 2+2+2 MiB staged and composed, then the last 1 MiB: every part but the last at least S3's
+    // 5 MiB minimum (s3rver does not check it; S3 would refuse the completion).
+    expect(partSizes).toEqual([6 * MiB, 1 * MiB]);
+    const fetched = await download(last?.body.files[0].url);
+    expect(sha(fetched.bytes)).toBe(sha(file));
+    const got = await call('GET', `/api/user/files/${last?.body.files[0].id}`, { token: owner.token });
+    expect(got.body).toMatchObject({ size: file.length, originalName: 'movie.mp4' });
+    expect(await counters(owner.id)).toMatchObject({
+      files: 1,
+      bytes: file.length,
+      pendingFiles: 0,
+      pendingBytes: 0,
+    });
+    // Nothing staged is left behind; the identifier is done.
+    expect(await keysUnder(`uploads/${owner.id}/`)).toEqual([]);
+    const after = await sendChunk(owner, {
+      identifier: id,
+      start: 3 * MiB,
+      bytes: Buffer.alloc(10),
+      total: file.length,
+      last: false,
+    });
+    expect(after.status).toBe(404);
+  });
+
+  test('the first chunk may leave the identifier to the service; inclusive ranges; file headers apply', async () => {
+    const owner = await signedInUser();
+    const file = Buffer.from('a small file in three chunks');
+    const first = await sendChunk(owner, {
+      start: 0,
+      bytes: file.subarray(0, 10),
+      total: file.length,
+      inclusive: true,
+      headers: { 'x-zipline-password': 'pw', 'x-zipline-format': 'uuid' },
+    });
+    const id = first.body.partialIdentifier;
+    expect(id).toMatch(/^[0-9a-f]{32}$/);
+    await sendChunk(owner, {
+      identifier: id,
+      start: 10,
+      bytes: file.subarray(10, 20),
+      total: file.length,
+      inclusive: true,
+    });
+    const last = await sendChunk(owner, {
+      identifier: id,
+      start: 20,
+      bytes: file.subarray(20),
+      total: file.length,
+      inclusive: true,
+    });
+    const name = last.body.files[0].name;
+    expect(name).toMatch(/^[0-9a-f-]{36}\.mp4$/);
+    expect((await download(`/raw/${name}`)).status).toBe(404);
+    expect((await download(`/raw/${name}?pw=pw`)).bytes?.toString()).toBe(file.toString());
+  });
+
+  test('a resent chunk changes nothing', async () => {
+    const owner = await signedInUser();
+    const file = randomBytes(300);
+    const id = identifier();
+    const chunk = (start: number) => ({
+      identifier: id,
+      start,
+      bytes: file.subarray(start, start + 100),
+      total: 300,
+    });
+    expect((await sendChunk(owner, chunk(0))).status).toBe(200);
+    expect((await sendChunk(owner, chunk(100))).status).toBe(200);
+    for (const start of [100, 0, 100]) {
+      const again = await sendChunk(owner, chunk(start));
+      expect([start, again.status, again.body]).toEqual([
+        start,
+        200,
+        { files: [], partialSuccess: true, partialIdentifier: id },
+      ]);
+    }
+    const last = await sendChunk(owner, chunk(200));
+    expect(sha((await download(last.body.files[0].url)).bytes)).toBe(sha(file));
+    expect(await counters(owner.id)).toMatchObject({ files: 1, bytes: 300 });
+  });
+
+  test('an unknown, missing or another user’s identifier is refused', async () => {
+    const owner = await signedInUser();
+    const other = await signedInUser();
+    const id = identifier();
+    await sendChunk(owner, { identifier: id, start: 0, bytes: Buffer.alloc(100, 1), total: 300 });
+    const next = { start: 100, bytes: Buffer.alloc(100, 2), total: 300 };
+    const unknown = await sendChunk(owner, { ...next, identifier: identifier() });
+    expect([unknown.status, unknown.body.error]).toEqual([
+      404,
+      expect.stringContaining('no chunked upload has this x-zipline-p-identifier'),
+    ]);
+    expect((await sendChunk(other, { ...next, identifier: id })).status).toBe(404);
+    const missing = await sendChunk(owner, next);
+    expect([missing.status, missing.body.error]).toEqual([
+      400,
+      expect.stringContaining('x-zipline-p-identifier is required'),
+    ]);
+    const bad = await sendChunk(owner, { ...next, identifier: 'no spaces please' });
+    expect(bad.status).toBe(400);
+    // The right one still continues.
+    expect((await sendChunk(owner, { ...next, identifier: id })).status).toBe(200);
+  });
+
+  test('sizes that do not add up are 400, a gap is 409, and nothing moves on', async () => {
+    const owner = await signedInUser();
+    const id = identifier();
+    await sendChunk(owner, { identifier: id, start: 0, bytes: Buffer.alloc(100, 1), total: 300 });
+    const cases: [ChunkSpec, number, string][] = [
+      [
+        { identifier: id, start: 100, bytes: Buffer.alloc(100), total: 400 },
+        400,
+        'this upload was opened for 300 bytes, not 400',
+      ],
+      [
+        { identifier: id, start: 100, bytes: Buffer.alloc(100), total: 300, last: true },
+        400,
+        'x-zipline-p-lastchunk is true, but the chunks end at byte 200 of 300',
+      ],
+      [
+        { identifier: id, start: 200, bytes: Buffer.alloc(100), total: 300, last: false },
+        400,
+        'the chunk that reaches the total must say x-zipline-p-lastchunk: true',
+      ],
+      [
+        { identifier: id, start: 250, bytes: Buffer.alloc(100), total: 300 },
+        400,
+        'the chunk ends at byte 350, past the total of 300',
+      ],
+      [
+        { identifier: id, start: 200, bytes: Buffer.alloc(50), total: 300, last: false },
+        409,
+        'this upload expects the chunk at byte 100',
+      ],
+      [
+        {
+          identifier: id,
+          start: 100,
+          bytes: Buffer.alloc(100),
+          total: 300,
+          headers: { 'x-zipline-p-content-length': '301' },
+        },
+        400,
+        'x-zipline-p-content-length must be the total of content-range',
+      ],
+      [
+        {
+          identifier: id,
+          start: 100,
+          bytes: Buffer.alloc(100),
+          total: 300,
+          headers: { 'content-range': 'bytes 100-150/300' },
+        },
+        400,
+        "content-range does not match the chunk's 100 bytes",
+      ],
+    ];
+    for (const [spec, status, error] of cases) {
+      const response = await sendChunk(owner, spec);
+      expect(response.body).toEqual({ error, statusCode: status });
+    }
+    const last = [100, 200].map((start) => ({
+      identifier: id,
+      start,
+      bytes: Buffer.alloc(100, 9),
+      total: 300,
+    }));
+    for (const spec of last) expect((await sendChunk(owner, spec)).status).toBe(200);
+    expect(await counters(owner.id)).toMatchObject({ files: 1, bytes: 300, pendingFiles: 0 });
+  });
+
+  test('the quota is checked for the declared size when the first chunk arrives; a chunk over 4 MiB is 413', async () => {
+    const owner = await signedInUser();
+    await updateUserQuota(owner.id, { filesQuota: 'BY_BYTES', maxBytes: '1000', maxFiles: null });
+    const refused = await sendChunk(owner, {
+      identifier: identifier(),
+      start: 0,
+      bytes: Buffer.alloc(100),
+      total: 1001,
+    });
+    expect([refused.status, refused.body.error]).toEqual([413, 'this upload would exceed your quota']);
+    expect((await partitionItems(owner.id)).filter((item) => String(item.sk).startsWith('UPLOAD#'))).toEqual(
+      [],
+    );
+    const big = await sendChunk(owner, {
+      identifier: identifier(),
+      start: 0,
+      bytes: Buffer.alloc(4 * MiB),
+      total: 8 * MiB,
+    });
+    expect([big.status, big.body.error]).toEqual([
+      413,
+      'request body is too large: the limit is 4194304 bytes',
+    ]);
+  });
+
+  test('an abandoned upload is reclaimed: reservation, staged chunks and session go', async () => {
+    const owner = await signedInUser();
+    await updateUserQuota(owner.id, { filesQuota: 'BY_FILES', maxFiles: 1, maxBytes: null });
+    const id = identifier();
+    await sendChunk(owner, { identifier: id, start: 0, bytes: Buffer.alloc(100, 1), total: 300 });
+    expect(await keysUnder(`uploads/${owner.id}/`)).toHaveLength(1);
+    // The one file of the quota is reserved by the open upload.
+    expect((await uploadRequest(owner.token, [{ fileName: 'a.txt', content: 'a' }])).status).toBe(413);
+    // An hour without a chunk passes (nothing here expires items by TTL).
+    const session = (await partitionItems(owner.id)).find((item) => String(item.sk).startsWith('UPLOAD#'));
+    await documents.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: uploadKey(owner.id, String(session?.sk).slice('UPLOAD#'.length)),
+        UpdateExpression: 'SET reservedUntil = :past',
+        ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() },
+      }),
+    );
+    expect((await uploadRequest(owner.token, [{ fileName: 'a.txt', content: 'a' }])).status).toBe(200);
+    expect(await keysUnder(`uploads/${owner.id}/`)).toEqual([]);
+    const late = await sendChunk(owner, {
+      identifier: id,
+      start: 100,
+      bytes: Buffer.alloc(100, 2),
+      total: 300,
+    });
+    expect(late.status).toBe(404);
+    expect(await counters(owner.id)).toMatchObject({ files: 1, bytes: 1, pendingFiles: 0, pendingBytes: 0 });
+  });
+});
