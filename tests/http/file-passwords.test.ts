@@ -128,6 +128,12 @@ describe('password-protected files', () => {
     expect((await download(withPassword(name, secret))).bytes?.toString()).toBe('abcd');
     const id = completed.body.files[0].id;
     expect((await call('GET', `/api/user/files/${id}`, { token: owner.token })).body.password).toBe(true);
+    // The owner's raw route needs no password.
+    const own = await call('GET', `/api/user/files/${id}/raw`, { token: owner.token });
+    expect(own.status).toBe(302);
+    expect(Buffer.from(await (await fetch(own.headers.location as string)).arrayBuffer()).toString()).toBe(
+      'abcd',
+    );
     expect((await call('DELETE', `/api/user/files/${id}`, { token: owner.token })).status).toBe(200);
   });
 });
