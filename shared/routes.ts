@@ -260,7 +260,13 @@ export const routes: readonly Route[] = [
     // Hashes `x-zipline-password`.
     hashesPasswords: true,
     usesKeys: true,
-    bucket: { PutObject: ['files/'], DeleteObject: ['files/'] },
+    // Chunked uploads: the multipart upload is PutObject under files/; chunks too small for a part
+    // wait under uploads/ (read back into the part, then deleted).
+    bucket: {
+      PutObject: ['files/', 'uploads/'],
+      GetObject: ['uploads/'],
+      DeleteObject: ['files/', 'uploads/'],
+    },
   },
   {
     method: 'GET',

@@ -91,6 +91,10 @@ function recordS3(command: string, input: Input): void {
       object(item.Key),
     ]),
     ListObjectsV2Command: [['ListBucket', `prefix:${input.Prefix}`]],
+    // The multipart upload of a chunked upload is authorized as s3:PutObject on the object's key.
+    CreateMultipartUploadCommand: [['PutObject', object(input.Key)]],
+    UploadPartCommand: [['PutObject', object(input.Key)]],
+    CompleteMultipartUploadCommand: [['PutObject', object(input.Key)]],
   };
   for (const [action, target] of uses[command] ?? [[command, 'unknown']]) record(action, target);
 }
@@ -248,6 +252,32 @@ describe('every request the code sends is within its function grant, and every g
     expect((await request('GET', new URL(first?.url as string).pathname)).status).toBe(302);
     expect((await request('GET', `/api/user/files/${first?.id}/raw`, { token })).status).toBe(302);
     expect((await request('DELETE', `/api/user/files/${second?.id}`, { token })).status).toBe(200);
+    // A chunked upload with a password: the first chunk is staged under uploads/, the last streams it
+    // into the one part; then /raw with a wrong and the right password (counted guesses).
+    const chunk = async (start: number, content: string, last: boolean) => {
+      const part = multipart([{ fileName: 'blob', content }]);
+      return request('POST', '/api/upload', {
+        token,
+        raw: part.body,
+        headers: {
+          'content-type': part.contentType,
+          'content-range': `bytes ${start}-${start + content.length}/10`,
+          'x-zipline-p-identifier': 'grants',
+          'x-zipline-p-filename': 'c.txt',
+          'x-zipline-p-lastchunk': String(last),
+          'x-zipline-password': 'secret',
+        },
+      });
+    };
+    expect((await chunk(0, 'chunk', false)).status).toBe(200);
+    const chunked = await chunk(5, 'ed!!!', true);
+    expect(chunked.status).toBe(200);
+    const protectedPath = new URL(chunked.body.files[0].url as string).pathname;
+    expect((await request('GET', `${protectedPath}?pw=wrong`)).status).toBe(404);
+    expect((await request('GET', `${protectedPath}?pw=secret`)).status).toBe(302);
+    // Its room goes back for the presigned flows below.
+    const chunkedId = chunked.body.files[0].id as string;
+    expect((await request('DELETE', `/api/user/files/${chunkedId}`, { token })).status).toBe(200);
 
     // Presigned uploads: one completes; one is PUT with another size than declared (s3rver takes it,
     // S3 would not), so completion removes it; one stays pending until its user is deleted.
