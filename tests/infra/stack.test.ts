@@ -217,10 +217,10 @@ describe('least privilege', () => {
     }
   });
 
-  test('the public download function: one name lookup and the view count, nothing else', () => {
+  test('the public download function: name lookup, file read (HEAD, ?pw=), view count and guess count', () => {
     expect(grantLines('files/raw')).toEqual([
-      `dynamodb:GetItem on table if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['FILENAME#*'] } })}`,
-      `dynamodb:UpdateItem on table if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['USER#*'] } })}`,
+      `dynamodb:GetItem on table if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['FILENAME#*', 'USER#*'] } })}`,
+      `dynamodb:UpdateItem on table if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['THROTTLE#*', 'USER#*'] } })}`,
       's3:GetObject on bucket/files/*',
     ]);
   });
