@@ -38,7 +38,13 @@ const theme = createTheme({
 
 const contrastVariables: CSSVariablesResolver = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' },
+  light: {
+    '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
+    // Text of light variants (active navigation, badges) on their tinted background.
+    '--mantine-primary-color-light-color': 'var(--mantine-color-blue-9)',
+    '--mantine-color-blue-light-color': 'var(--mantine-color-blue-9)',
+    '--mantine-primary-color-light-hover': 'var(--mantine-color-blue-1)',
+  },
   dark: { '--mantine-color-dimmed': 'var(--mantine-color-dark-1)' },
 });
 

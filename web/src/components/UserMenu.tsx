@@ -15,9 +15,8 @@ export function UserMenu({ user }: { user: UserResource }) {
       <Menu.Target>
         <UnstyledButton aria-label={`User menu for ${user.username}`}>
           <Group gap={8} wrap="nowrap">
-            <Avatar src={avatar.data ?? null} alt="" radius="xl" size={32} color="blue">
-              {user.username.slice(0, 2).toUpperCase()}
-            </Avatar>
+            {/* No initials: the button's name must contain all of its visible text. */}
+            <Avatar src={avatar.data ?? null} alt="" radius="xl" size={32} color="blue" aria-hidden />
             <Text size="sm" fw={500} visibleFrom="xs" maw={140} truncate>
               {user.username}
             </Text>

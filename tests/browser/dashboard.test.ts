@@ -1,0 +1,300 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../support/browser.ts';
+import { seriousA11yViolations } from '../support/dashboard.ts';
+import { PNG_1X1 } from '../support/pixels.ts';
+import { type Runner, startRunner, stopRunner } from '../support/runner.ts';
+
+/**
+ * A day with the dashboard in Chromium against `npm start` (DynamoDB Local, s3rver): uploads (picker,
+ * drag-and-drop, one file over the direct limit through S3), the file list (search, sort, pages,
+ * favorites, open, rename, delete, bulk delete), settings, the token, users, and axe on each page.
+ */
+const dataDir = mkdtempSync(join(tmpdir(), 'file-service-browser-'));
+const ADMIN = { username: 'admin', password: 'admin password' };
+let runner: Runner;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  [runner, browser] = await Promise.all([
+    startRunner(dataDir, { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password }),
+    launchChromium(),
+  ]);
+  context = await browser.newContext({ acceptDownloads: true });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: runner.url });
+  page = await context.newPage();
+  // A loaded machine can take long for a step; the test waits on what the page shows, never on time.
+  page.setDefaultTimeout(90_000);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (runner) await stopRunner(runner);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+const a11y = async () => expect(await seriousA11yViolations(page)).toEqual([]);
+const nav = (name: string) => page.getByRole('navigation').getByRole('link', { name });
+const rows = () => page.locator('tbody tr');
+
+async function signIn(username: string, password: string) {
+  await page.goto(`${runner.url}/login`);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel(/^Password/).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Files', exact: true }).waitFor();
+}
+
+async function signOut(username: string) {
+  await page.getByRole('button', { name: `User menu for ${username}` }).click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+}
+
+const shownNames = () =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('tbody tr td:nth-child(2) a')].map((cell) => cell.textContent),
+  );
+
+/** Waits until the table shows exactly these original names (in this order). */
+async function tableShows(names: string[]) {
+  try {
+    await page.waitForFunction(
+      (expected) =>
+        JSON.stringify(
+          [...document.querySelectorAll('tbody tr td:nth-child(2) a')].map((cell) => cell.textContent),
+        ) === JSON.stringify(expected),
+      names,
+    );
+  } catch (error) {
+    throw new Error(`the table shows ${JSON.stringify(await shownNames())}, not ${JSON.stringify(names)}`, {
+      cause: error,
+    });
+  }
+}
+
+async function fileAction(name: string, action: string) {
+  await page.getByRole('button', { name: `Actions for ${name}` }).click();
+  await page.getByRole('menuitem', { name: action }).click();
+}
+
+test('upload, browse, change and delete files; settings; token; users', async () => {
+  await signIn(ADMIN.username, ADMIN.password);
+  await page.getByRole('heading', { name: 'No files yet' }).waitFor();
+  await a11y();
+
+  // Fourteen files straight through the API with the token, so there is a second page.
+  const token = await page.evaluate(
+    async () => (await (await fetch('/api/user/token')).json()).token as string,
+  );
+  for (let index = 1; index <= 14; index += 1) {
+    const form = new FormData();
+    form.append(
+      'file',
+      new Blob([`note ${index}`.padEnd(100 + index, '.')], { type: 'text/plain' }),
+      `note-${String(index).padStart(2, '0')}.txt`,
+    );
+    expect(
+      (
+        await fetch(`${runner.url}/api/upload`, {
+          method: 'POST',
+          headers: { authorization: token },
+          body: form,
+        })
+      ).status,
+    ).toBe(200);
+  }
+
+  // Upload page: picker (three files, one over the direct limit) and drag-and-drop.
+  await nav('Upload').click();
+  await page.getByRole('heading', { name: 'Upload' }).waitFor();
+  await a11y();
+  const big = Buffer.alloc(5 * 1024 * 1024, 'big file bytes ');
+  const picture = PNG_1X1;
+  await page.locator('input[type=file]').setInputFiles([
+    { name: 'picture.png', mimeType: 'image/png', buffer: picture },
+    { name: 'big.bin', mimeType: 'application/octet-stream', buffer: big },
+    { name: 'readme.txt', mimeType: 'text/plain', buffer: Buffer.from('read me') },
+  ]);
+  const dropped = await page.evaluateHandle(() => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File(['dropped bytes'], 'dropped.txt', { type: 'text/plain' }));
+    return transfer;
+  });
+  await page.locator('.mantine-Dropzone-root').dispatchEvent('dragenter', { dataTransfer: dropped });
+  await page.locator('.mantine-Dropzone-root').dispatchEvent('drop', { dataTransfer: dropped });
+  for (const name of ['picture.png', 'big.bin', 'readme.txt', 'dropped.txt']) {
+    await page.getByRole('button', { name: `Copy link to ${name}` }).waitFor();
+  }
+  expect(await page.getByRole('alert').count()).toBe(0);
+
+  // Files: 18 in all, 15 on the first page, the rest on the second.
+  await nav('Files').click();
+  await page.getByText('18 files').waitFor();
+  // The grid previews the image through the owner's route and S3 (CSP and CORS allow it).
+  await page.waitForFunction(() =>
+    [...document.images].some(
+      (image) => image.src.endsWith('/raw') && image.complete && image.naturalWidth > 0,
+    ),
+  );
+  await a11y();
+  await page.locator('label', { hasText: 'Table' }).click();
+  await rows().nth(14).waitFor();
+  expect(await rows().count()).toBe(15);
+  await a11y();
+  await page.getByRole('button', { name: 'Page 2' }).click();
+  await tableShows(['note-03.txt', 'note-02.txt', 'note-01.txt']);
+
+  // Sort by size, smallest first: "read me", "dropped bytes", the PNG, then the notes by length.
+  await page.getByRole('combobox', { name: 'Sort by' }).click();
+  await page.getByRole('option', { name: 'Size' }).click();
+  await page.waitForFunction(
+    () => document.querySelector('tbody tr td:nth-child(2) a')?.textContent === 'big.bin',
+  );
+  await page.getByRole('button', { name: 'Sort ascending' }).click();
+  await tableShows([
+    'readme.txt',
+    'dropped.txt',
+    'picture.png',
+    ...Array.from({ length: 12 }, (_, i) => `note-${String(i + 1).padStart(2, '0')}.txt`),
+  ]);
+
+  // Search (debounced) by original name.
+  await page.getByRole('combobox', { name: 'Search in' }).click();
+  await page.getByRole('option', { name: 'Original name' }).click();
+  await page.getByLabel('Search', { exact: true }).fill('big');
+  await tableShows(['big.bin']);
+
+  // Open: the owner's link gives the bytes back and counts no view.
+  await page.getByRole('button', { name: 'Actions for big.bin' }).click();
+  const openHref = await page.getByRole('menuitem', { name: 'Open' }).getAttribute('href');
+  await page.keyboard.press('Escape');
+  const opened = await context.request.get(`${runner.url}${openHref}`);
+  expect(sha(Buffer.from(await opened.body()))).toBe(sha(big));
+
+  // Favorite, then only favorites.
+  await page.getByLabel('Search', { exact: true }).fill('');
+  await page.getByRole('button', { name: 'Add readme.txt to favorites' }).click();
+  await page.getByRole('button', { name: 'Remove readme.txt from favorites' }).waitFor();
+  await page.getByRole('switch', { name: 'Favorites only' }).click();
+  await tableShows(['readme.txt']);
+  await page.getByText('1 file in favorites').waitFor();
+  await page.getByRole('switch', { name: 'Favorites only' }).click();
+  await page.getByText('18 files').waitFor();
+
+  // Rename, and limit the views.
+  await fileAction('dropped.txt', 'Edit details');
+  await page.getByRole('dialog').getByLabel(/^Name/).fill('renamed.txt');
+  await page.getByLabel('Max views').fill('3');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Actions for renamed.txt' }).waitFor();
+  await page
+    .getByRole('row', { name: /renamed\.txt/ })
+    .getByText('0 / 3')
+    .waitFor();
+
+  // Delete one with confirmation, then two at once.
+  await fileAction('renamed.txt', 'Delete');
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+  await page.getByText('17 files').waitFor();
+  await page.getByRole('checkbox', { name: 'Select note-01.txt' }).click();
+  await page.getByRole('checkbox', { name: 'Select note-02.txt' }).click();
+  await page.getByRole('button', { name: 'Delete selected' }).click();
+  await page.getByRole('dialog').getByText('Delete 2 files?').waitFor();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+  await page.getByText('15 files').waitFor();
+
+  // Settings: username, view settings that survive a reload, avatar.
+  await nav('Settings').click();
+  await page.getByRole('heading', { name: 'Settings' }).waitFor();
+  await a11y();
+  await page.getByLabel('Username').fill('boss');
+  await page.getByRole('button', { name: 'Save username' }).click();
+  await page.getByRole('button', { name: 'User menu for boss' }).waitFor();
+  await page
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG_1X1 });
+  await page.getByRole('button', { name: 'Save avatar' }).click();
+  await page.getByRole('button', { name: 'Remove avatar' }).waitFor();
+  await page.getByRole('tab', { name: 'Links and embeds' }).click();
+  await page.getByRole('switch', { name: 'Add an embed to links' }).click();
+  await page.getByLabel('Title', { exact: true }).fill('Shared by {user.username}');
+  await page.getByLabel('Preview').getByText('Shared by boss').waitFor();
+  await a11y();
+  await page.getByRole('button', { name: 'Save link settings' }).click();
+  await page.getByText('Link and embed settings saved').waitFor();
+  await page.reload();
+  await page.getByLabel('Title', { exact: true }).waitFor();
+  expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe('Shared by {user.username}');
+  expect(await page.getByLabel('Add an embed to links').isChecked()).toBe(true);
+
+  // The token from the user menu works with fetch; after a reset it no longer does.
+  await page.getByRole('button', { name: 'User menu for boss' }).click();
+  await page.getByRole('menuitem', { name: 'Copy token' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Copy' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Copied' }).waitFor();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  await page.keyboard.press('Escape');
+  const me = await fetch(`${runner.url}/api/user`, { headers: { authorization: copied } });
+  expect(me.status).toBe(200);
+  expect(((await me.json()) as { user: { username: string } }).user.username).toBe('boss');
+  await page.getByRole('tab', { name: 'Token and uploaders' }).click();
+  const [sxcu] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'ShareX (.sxcu)' }).click(),
+  ]);
+  const config = JSON.parse(readFileSync((await sxcu.path()) as string, 'utf8'));
+  expect(config).toMatchObject({
+    RequestURL: `${runner.url}/api/upload`,
+    Headers: { authorization: copied },
+  });
+  await page.getByRole('button', { name: 'Reset token' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Reset token' }).click();
+  await page.getByText('A new token is in place').waitFor();
+  expect((await fetch(`${runner.url}/api/user`, { headers: { authorization: copied } })).status).toBe(401);
+
+  // Users: create a USER, edit it; the USER sees no users page; then delete it with its files.
+  await nav('Users').click();
+  await page.getByRole('heading', { name: 'Users' }).waitFor();
+  await a11y();
+  await page.getByRole('button', { name: 'Create user' }).click();
+  await page.getByRole('dialog').getByLabel('Username').fill('member');
+  await page
+    .getByRole('dialog')
+    .getByLabel(/^Password/)
+    .fill('member password');
+  await page.getByRole('dialog').getByRole('button', { name: 'Create user' }).click();
+  await page.getByRole('row', { name: /member/ }).waitFor();
+  await page.getByRole('button', { name: 'Edit member' }).click();
+  await page.getByRole('dialog').getByRole('combobox', { name: 'Quota' }).click();
+  await page.getByRole('option', { name: 'Limit by number of files' }).click();
+  await page.getByRole('dialog').getByLabel('Maximum files').fill('5');
+  await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+  await page
+    .getByRole('row', { name: /member/ })
+    .getByText('5 files')
+    .waitFor();
+
+  await signOut('boss');
+  await signIn('member', 'member password');
+  expect(await nav('Users').count()).toBe(0);
+  await page.goto(`${runner.url}/users`);
+  await page.getByText('Administrators only').waitFor();
+  await a11y();
+  await signOut('member');
+
+  await signIn('boss', ADMIN.password);
+  await nav('Users').click();
+  await page.getByRole('button', { name: 'Delete member' }).click();
+  await page.getByRole('checkbox', { name: 'Also delete the stored file contents' }).click();
+  await page.getByRole('button', { name: 'Delete user' }).click();
+  await page.getByText('member deleted').waitFor();
+  expect(await page.getByRole('row', { name: /member/ }).count()).toBe(0);
+  await signOut('boss');
+}, 600_000);

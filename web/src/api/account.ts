@@ -1,0 +1,40 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from './client.ts';
+import type { CurrentUser, ViewSettings } from './types.ts';
+
+export interface AccountPatch {
+  username?: string;
+  password?: string;
+  avatar?: string | null;
+  view?: Record<string, string | boolean | null>;
+}
+
+/** `PATCH /api/user`; the answer (user and token, which a password change replaces) goes into the cache. */
+export function useAccountUpdate() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (change: AccountPatch) => api<CurrentUser>('/api/user', { method: 'PATCH', json: change }),
+    onSuccess: (answer, change) => {
+      queryClient.setQueryData(['user'], answer);
+      queryClient.setQueryData(['token'], answer.token);
+      if ('avatar' in change) void queryClient.invalidateQueries({ queryKey: ['avatar'] });
+    },
+  });
+}
+
+export function useTokenReset() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => (await api<{ token: string }>('/api/user/token', { method: 'PATCH' })).token,
+    onSuccess: (token) => {
+      queryClient.setQueryData(['token'], token);
+      queryClient.setQueryData<CurrentUser>(['user'], (current) => current && { ...current, token });
+    },
+  });
+}
+
+export const viewText = (view: ViewSettings, key: string) => {
+  const value = view[key];
+  return typeof value === 'string' ? value : '';
+};
+export const viewFlag = (view: ViewSettings, key: string) => view[key] === true;

@@ -1,0 +1,95 @@
+import { Anchor, Checkbox, Group, Table, Text, VisuallyHidden } from '@mantine/core';
+import { formatBytes, formatDate, ownerRawUrl } from '../../api/format.ts';
+import type { FileResource } from '../../api/types.ts';
+import { FavoriteButton, FileActions } from './FileActions.tsx';
+
+interface Props {
+  files: FileResource[];
+  selected: Set<string>;
+  onToggle: (id: string) => void;
+  onSelectAll: (ids: Set<string>) => void;
+}
+
+export function FileTable({ files, selected, onToggle, onSelectAll }: Props) {
+  const all = files.every((file) => selected.has(file.id));
+  const some = files.some((file) => selected.has(file.id));
+  return (
+    <Table.ScrollContainer minWidth={820}>
+      <Table striped highlightOnHover verticalSpacing="xs">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th w={40}>
+              <Checkbox
+                aria-label="Select all files on this page"
+                checked={all}
+                indeterminate={some && !all}
+                onChange={() => onSelectAll(all ? new Set() : new Set(files.map((file) => file.id)))}
+              />
+            </Table.Th>
+            <Table.Th>Name</Table.Th>
+            <Table.Th>Type</Table.Th>
+            <Table.Th ta="right">Size</Table.Th>
+            <Table.Th ta="right">Views</Table.Th>
+            <Table.Th>Uploaded</Table.Th>
+            <Table.Th>Expires</Table.Th>
+            <Table.Th w={80}>
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {files.map((file) => (
+            <Table.Tr key={file.id} aria-selected={selected.has(file.id)}>
+              <Table.Td>
+                <Checkbox
+                  aria-label={`Select ${file.originalName}`}
+                  checked={selected.has(file.id)}
+                  onChange={() => onToggle(file.id)}
+                />
+              </Table.Td>
+              <Table.Td maw={320}>
+                <Anchor
+                  href={ownerRawUrl(file.id)}
+                  target="_blank"
+                  rel="noopener"
+                  size="sm"
+                  fw={500}
+                  truncate
+                >
+                  {file.originalName}
+                </Anchor>
+                <Text size="xs" c="dimmed" truncate>
+                  {file.name}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{file.type}</Text>
+              </Table.Td>
+              <Table.Td ta="right">
+                <Text size="sm">{formatBytes(file.size)}</Text>
+              </Table.Td>
+              <Table.Td ta="right">
+                <Text size="sm">
+                  {file.views}
+                  {file.maxViews !== null && ` / ${file.maxViews}`}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{formatDate(file.createdAt)}</Text>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{file.deletesAt ? formatDate(file.deletesAt) : 'Never'}</Text>
+              </Table.Td>
+              <Table.Td>
+                <Group gap={0} wrap="nowrap">
+                  <FavoriteButton file={file} />
+                  <FileActions file={file} />
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

@@ -1,0 +1,195 @@
+import {
+  Alert,
+  Avatar,
+  Button,
+  FileButton,
+  Group,
+  PasswordInput,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { type FormEvent, useState } from 'react';
+import { useAccountUpdate } from '../../api/account.ts';
+import { errorMessage } from '../../api/client.ts';
+import { useAvatar } from '../../api/session.ts';
+import type { UserResource } from '../../api/types.ts';
+import { Section } from './Section.tsx';
+
+const saved = (message: string) => notifications.show({ color: 'teal', message });
+
+function UsernameForm({ user }: { user: UserResource }) {
+  const update = useAccountUpdate();
+  const [username, setUsername] = useState(user.username);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    update.mutate({ username: username.trim() }, { onSuccess: () => saved('Username saved') });
+  };
+  return (
+    <Section title="Username">
+      <form onSubmit={submit}>
+        <Group align="flex-end" wrap="wrap">
+          <TextInput
+            label="Username"
+            required
+            maxLength={64}
+            value={username}
+            onChange={(event) => setUsername(event.currentTarget.value)}
+            error={update.error ? errorMessage(update.error) : undefined}
+            style={{ flex: '1 1 220px' }}
+          />
+          <Button type="submit" loading={update.isPending} disabled={username.trim() === user.username}>
+            Save username
+          </Button>
+        </Group>
+      </form>
+    </Section>
+  );
+}
+
+function PasswordForm() {
+  const update = useAccountUpdate();
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const mismatch = confirmation !== '' && confirmation !== password;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (mismatch) return;
+    update.mutate(
+      { password },
+      {
+        onSuccess: () => {
+          setPassword('');
+          setConfirmation('');
+          saved('Password changed; your other sessions are signed out');
+        },
+      },
+    );
+  };
+  return (
+    <Section
+      title="Password"
+      intro="Changing it signs out every other session (other browsers and devices) and replaces your API token."
+    >
+      <form onSubmit={submit}>
+        <Stack>
+          {update.error && (
+            <Alert color="red" role="alert">
+              {errorMessage(update.error)}
+            </Alert>
+          )}
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <PasswordInput
+              label="New password"
+              description="8 to 72 characters"
+              autoComplete="new-password"
+              required
+              minLength={8}
+              value={password}
+              onChange={(event) => setPassword(event.currentTarget.value)}
+            />
+            <PasswordInput
+              label="Confirm new password"
+              autoComplete="new-password"
+              required
+              error={mismatch ? 'The passwords differ' : undefined}
+              value={confirmation}
+              onChange={(event) => setConfirmation(event.currentTarget.value)}
+            />
+          </SimpleGrid>
+          <Group>
+            <Button type="submit" loading={update.isPending}>
+              Change password
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Section>
+  );
+}
+
+const readAsDataUrl = (file: File) =>
+  new Promise<string>((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result as string);
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(file);
+  });
+
+function AvatarForm({ user }: { user: UserResource }) {
+  const update = useAccountUpdate();
+  const current = useAvatar();
+  const [picked, setPicked] = useState<string | null>(null);
+  const shown = picked ?? current.data ?? null;
+  return (
+    <Section title="Avatar" intro="PNG, JPEG, GIF or WebP, up to 1 MB.">
+      <Group wrap="wrap">
+        <Avatar src={shown} size={72} radius="xl" alt={shown ? 'Your avatar' : undefined} color="blue">
+          {user.username.slice(0, 2).toUpperCase()}
+        </Avatar>
+        <Stack gap="xs">
+          <Group gap="xs">
+            <FileButton
+              accept="image/png,image/jpeg,image/gif,image/webp"
+              onChange={async (file) => file && setPicked(await readAsDataUrl(file))}
+            >
+              {(props) => (
+                <Button variant="default" {...props}>
+                  Choose image
+                </Button>
+              )}
+            </FileButton>
+            {picked && (
+              <Button
+                loading={update.isPending}
+                onClick={() =>
+                  update.mutate(
+                    { avatar: picked },
+                    {
+                      onSuccess: () => {
+                        setPicked(null);
+                        saved('Avatar saved');
+                      },
+                    },
+                  )
+                }
+              >
+                Save avatar
+              </Button>
+            )}
+            {(picked || current.data) && (
+              <Button
+                variant="subtle"
+                color="red"
+                onClick={() =>
+                  picked
+                    ? setPicked(null)
+                    : update.mutate({ avatar: null }, { onSuccess: () => saved('Avatar removed') })
+                }
+              >
+                {picked ? 'Cancel' : 'Remove avatar'}
+              </Button>
+            )}
+          </Group>
+          {update.error && (
+            <Text c="red" size="sm" role="alert">
+              {errorMessage(update.error)}
+            </Text>
+          )}
+        </Stack>
+      </Group>
+    </Section>
+  );
+}
+
+export function AccountTab({ user }: { user: UserResource }) {
+  return (
+    <Stack maw={760}>
+      <UsernameForm user={user} />
+      <PasswordForm />
+      <AvatarForm user={user} />
+    </Stack>
+  );
+}

@@ -1,0 +1,138 @@
+import { Button, CopyButton, Group, PasswordInput, Stack, Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import { IconDownload } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useTokenReset } from '../../api/account.ts';
+import { errorMessage } from '../../api/client.ts';
+import { tokenQuery } from '../../components/TokenModal.tsx';
+import { Section } from './Section.tsx';
+
+function download(fileName: string, content: string, type: string) {
+  const url = URL.createObjectURL(new Blob([content], { type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.click();
+  URL.revokeObjectURL(url);
+}
+
+/** A ShareX custom uploader: upload to this service with the token, the link from the JSON answer. */
+export function sharexConfig(origin: string, token: string): string {
+  return `${JSON.stringify(
+    {
+      Version: '17.0.0',
+      Name: `File service (${new URL(origin).host})`,
+      DestinationType: 'ImageUploader, TextUploader, FileUploader',
+      RequestMethod: 'POST',
+      RequestURL: `${origin}/api/upload`,
+      Headers: { authorization: token },
+      Body: 'MultipartFormData',
+      FileFormName: 'file',
+      URL: '{json:files[0].url}',
+      ErrorMessage: '{json:error}',
+    },
+    null,
+    2,
+  )}\n`;
+}
+
+/** A shell script for Flameshot (or any file): uploads with curl, prints and copies the link. */
+export function uploadScript(origin: string, token: string): string {
+  return `#!/bin/sh
+# Uploads a file to ${origin} and copies its link.
+#   upload.sh picture.png     upload a file
+#   upload.sh                 take a Flameshot screenshot and upload it
+set -eu
+TOKEN='${token}'
+if [ "$#" -gt 0 ]; then
+  file="$1"
+else
+  file="$(mktemp --suffix=.png)"
+  flameshot gui --raw > "$file"
+  [ -s "$file" ] || exit 0
+fi
+answer="$(curl -fsS -H "authorization: $TOKEN" -F "file=@$file" '${origin}/api/upload')"
+link="$(printf '%s' "$answer" | sed -n 's/.*"url":"\\([^"]*\\)".*/\\1/p')"
+printf '%s' "$link" | { xclip -selection clipboard 2>/dev/null || wl-copy 2>/dev/null || true; }
+echo "$link"
+`;
+}
+
+export function UploadersTab() {
+  const token = useQuery(tokenQuery);
+  const reset = useTokenReset();
+  const origin = window.location.origin;
+  const value = token.data ?? '';
+
+  const confirmReset = () =>
+    modals.openConfirmModal({
+      title: 'Reset your API token?',
+      children: (
+        <Text size="sm">
+          The current token stops working at once: every uploader and script that uses it needs the new one.
+        </Text>
+      ),
+      labels: { confirm: 'Reset token', cancel: 'Cancel' },
+      confirmProps: { color: 'red' },
+      onConfirm: () =>
+        reset.mutate(undefined, {
+          onSuccess: () => notifications.show({ color: 'teal', message: 'A new token is in place' }),
+          onError: (error) => notifications.show({ color: 'red', message: errorMessage(error) }),
+        }),
+    });
+
+  return (
+    <Stack maw={760}>
+      <Section
+        title="API token"
+        intro="Uploaders and scripts send it in the Authorization header. It never expires; reset it if it leaks."
+      >
+        <Stack>
+          <PasswordInput label="Token" value={value} readOnly />
+          <Group>
+            <CopyButton value={value}>
+              {({ copied, copy }) => (
+                <Button onClick={copy} disabled={!value} color={copied ? 'teal' : undefined}>
+                  {copied ? 'Copied' : 'Copy token'}
+                </Button>
+              )}
+            </CopyButton>
+            <Button variant="default" color="red" onClick={confirmReset} loading={reset.isPending}>
+              Reset token
+            </Button>
+          </Group>
+        </Stack>
+      </Section>
+      <Section
+        title="Uploaders"
+        intro="Ready-made configurations with this service's address and your token. Keep them private: they contain the token."
+      >
+        <Group>
+          <Button
+            leftSection={<IconDownload size={16} />}
+            variant="default"
+            disabled={!value}
+            onClick={() =>
+              download(
+                `${window.location.host.replace(':', '-')}.sxcu`,
+                sharexConfig(origin, value),
+                'application/json',
+              )
+            }
+          >
+            ShareX (.sxcu)
+          </Button>
+          <Button
+            leftSection={<IconDownload size={16} />}
+            variant="default"
+            disabled={!value}
+            onClick={() => download('upload.sh', uploadScript(origin, value), 'text/x-shellscript')}
+          >
+            Flameshot / curl script
+          </Button>
+        </Group>
+      </Section>
+    </Stack>
+  );
+}

@@ -1,0 +1,121 @@
+import { Alert, Button, Group, NumberInput, PasswordInput, Select, Stack, TextInput } from '@mantine/core';
+import { type FormEvent, useState } from 'react';
+import { errorMessage } from '../../api/client.ts';
+import type { Quota, Role, UserResource } from '../../api/types.ts';
+
+export interface UserChange {
+  username?: string;
+  password?: string;
+  role?: Role;
+  quota?: Quota | null;
+}
+
+interface Props {
+  user?: UserResource;
+  roles: Role[];
+  pending: boolean;
+  error: Error | null;
+  onSubmit: (change: UserChange) => void;
+  onCancel: () => void;
+}
+
+/** Create (no `user`) or edit a user: username, password, role, quota. */
+export function UserForm({ user, roles, pending, error, onSubmit, onCancel }: Props) {
+  const [username, setUsername] = useState(user?.username ?? '');
+  const [password, setPassword] = useState('');
+  const [role, setRole] = useState<Role>(user?.role ?? 'USER');
+  const [quotaKind, setQuotaKind] = useState<string>(user?.quota?.filesQuota ?? 'NONE');
+  const [maxBytes, setMaxBytes] = useState(user?.quota?.maxBytes ?? '');
+  const [maxFiles, setMaxFiles] = useState<string | number>(user?.quota?.maxFiles ?? '');
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const quota: Quota | null =
+      quotaKind === 'BY_BYTES'
+        ? { filesQuota: 'BY_BYTES', maxBytes: maxBytes.trim() || null, maxFiles: null }
+        : quotaKind === 'BY_FILES'
+          ? { filesQuota: 'BY_FILES', maxBytes: null, maxFiles: maxFiles === '' ? null : Number(maxFiles) }
+          : null;
+    const change: UserChange = {};
+    if (!user || username.trim() !== user.username) change.username = username.trim();
+    if (password) change.password = password;
+    if (!user || role !== user.role) change.role = role;
+    if (JSON.stringify(quota) !== JSON.stringify(user?.quota ?? null)) change.quota = quota;
+    onSubmit(change);
+  };
+
+  return (
+    <form onSubmit={submit}>
+      <Stack>
+        {error && (
+          <Alert color="red" role="alert">
+            {errorMessage(error)}
+          </Alert>
+        )}
+        <TextInput
+          label="Username"
+          required
+          maxLength={64}
+          value={username}
+          onChange={(e) => setUsername(e.currentTarget.value)}
+        />
+        <PasswordInput
+          label={user ? 'New password' : 'Password'}
+          description={
+            user ? 'Leave empty to keep it. A new one signs the user out everywhere.' : '8 to 72 characters'
+          }
+          autoComplete="new-password"
+          required={!user}
+          minLength={8}
+          value={password}
+          onChange={(e) => setPassword(e.currentTarget.value)}
+        />
+        <Select
+          label="Role"
+          data={roles}
+          value={role}
+          allowDeselect={false}
+          onChange={(value) => value && setRole(value as Role)}
+        />
+        <Select
+          label="Quota"
+          data={[
+            { value: 'NONE', label: 'No quota' },
+            { value: 'BY_BYTES', label: 'Limit by size' },
+            { value: 'BY_FILES', label: 'Limit by number of files' },
+          ]}
+          value={quotaKind}
+          allowDeselect={false}
+          onChange={(value) => setQuotaKind(value ?? 'NONE')}
+        />
+        {quotaKind === 'BY_BYTES' && (
+          <TextInput
+            label="Maximum size"
+            description="For example 500mb or 2 GB"
+            required
+            value={maxBytes}
+            onChange={(e) => setMaxBytes(e.currentTarget.value)}
+          />
+        )}
+        {quotaKind === 'BY_FILES' && (
+          <NumberInput
+            label="Maximum files"
+            min={0}
+            allowDecimal={false}
+            required
+            value={maxFiles}
+            onChange={setMaxFiles}
+          />
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={pending}>
+            {user ? 'Save' : 'Create user'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
