@@ -34,6 +34,9 @@ const theme = createTheme({
   primaryShade: { light: 8, dark: 8 },
   defaultRadius: 'md',
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+  components: {
+    Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss notification' } } },
+  },
 });
 
 const contrastVariables: CSSVariablesResolver = () => ({
