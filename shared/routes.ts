@@ -371,6 +371,16 @@ export const routes: readonly Route[] = [
     usesKeys: false,
     bucket: { GetObject: ['files/'] },
   },
+  {
+    // A file's public view page: counts the view, embeds the bytes through presigned URLs.
+    method: 'GET',
+    path: '/view/{name}',
+    handler: 'view/page',
+    table: 'write',
+    hashesPasswords: false,
+    usesKeys: false,
+    bucket: 'read',
+  },
 ];
 
 /**

@@ -134,11 +134,16 @@ export async function markUploadCompleted(key: string): Promise<void> {
 /** Types a browser would run as a page of the bucket's origin are downloaded, not shown. */
 const ACTIVE_CONTENT = /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml)\b/i;
 
+/** Whether downloads of this type are shown in the browser (`inline`) rather than saved. */
+export const isServedInline = (type: string) => !ACTIVE_CONTENT.test(type);
+
 export interface DownloadOptions {
   /** A download button's request (`?download=true`): always an attachment. */
   attachment?: boolean;
   /** HEAD: the URL is signed for HEAD (S3 refuses a GET-signed URL for it), the answer's headers alike. */
   method?: 'GET' | 'HEAD';
+  /** How long the URL works; `DOWNLOAD_URL_SECONDS` unless a page needs its media longer. */
+  expiresIn?: number;
 }
 
 export function presignDownload(
@@ -147,7 +152,7 @@ export function presignDownload(
   fileName: string,
   options: DownloadOptions = {},
 ): Promise<string> {
-  const disposition = options.attachment || ACTIVE_CONTENT.test(type) ? 'attachment' : 'inline';
+  const disposition = options.attachment || !isServedInline(type) ? 'attachment' : 'inline';
   const input = {
     Bucket: bucketName,
     Key: key,
@@ -157,8 +162,16 @@ export function presignDownload(
   return getSignedUrl(
     s3,
     options.method === 'HEAD' ? new HeadObjectCommand(input) : new GetObjectCommand(input),
-    { expiresIn: DOWNLOAD_URL_SECONDS },
+    { expiresIn: options.expiresIn ?? DOWNLOAD_URL_SECONDS },
   );
+}
+
+/** The first `maxBytes` bytes of an object (one ranged GET), e.g. the start of a text file. */
+export async function readObjectStart(key: string, maxBytes: number): Promise<Buffer> {
+  const result = await s3.send(
+    new GetObjectCommand({ Bucket: bucketName, Key: key, Range: `bytes=0-${maxBytes - 1}` }),
+  );
+  return Buffer.from((await result.Body?.transformToByteArray()) ?? []);
 }
 
 /** The headers a client must send with a presigned upload's PUT (all of them are signed). */

@@ -385,14 +385,29 @@ export async function deleteFileRecord(userId: string, fileId: string): Promise<
   }
 }
 
+/** Who published `name`, and which of their files it is; undefined for a name nobody has. */
+export async function findNameClaim(name: string): Promise<{ userId: string; fileId: string } | undefined> {
+  const claim = await documents.send(new GetCommand({ TableName: tableName, Key: fileNameKey(name) }));
+  if (!claim.Item) return undefined;
+  return { userId: String(claim.Item.userId), fileId: String(claim.Item.fileId) };
+}
+
 /**
  * The file published under `name` when a download would be served now (known, not past its
  * `deletesAt`, views left), without counting a view; undefined otherwise.
  */
 export async function findDownloadable(name: string, now = new Date()): Promise<FileRecord | undefined> {
-  const claim = await documents.send(new GetCommand({ TableName: tableName, Key: fileNameKey(name) }));
-  if (!claim.Item) return undefined;
-  const file = await getFile(String(claim.Item.userId), String(claim.Item.fileId));
+  const claim = await findNameClaim(name);
+  return claim && downloadableFile(claim.userId, claim.fileId, now);
+}
+
+/** The file when a download of it would be served now, without counting a view. */
+export async function downloadableFile(
+  userId: string,
+  fileId: string,
+  now = new Date(),
+): Promise<FileRecord | undefined> {
+  const file = await getFile(userId, fileId);
   if (!file) return undefined;
   if (file.maxViews !== null && file.views >= file.maxViews) return undefined;
   if (file.deletesAt !== null && file.deletesAt <= now.toISOString()) return undefined;
@@ -401,20 +416,30 @@ export async function findDownloadable(name: string, now = new Date()): Promise<
 
 /**
  * Counts one view of the file published under `name`, refusing (undefined) a file that is unknown,
- * past its `deletesAt`, out of views, or whose password hash is not `passwordHash` (null: a file
- * without a password; so a password set meanwhile is never bypassed). The increment is a single conditional ADD, so concurrent
- * downloads never exceed `maxViews`; the views index entry follows in a second write that only the
- * latest count can make.
+ * past its `deletesAt`, out of views, or whose password hash is not `passwordHash`.
  */
 export async function countView(
   name: string,
   passwordHash: string | null,
   now = new Date(),
 ): Promise<FileRecord | undefined> {
-  const claim = await documents.send(new GetCommand({ TableName: tableName, Key: fileNameKey(name) }));
-  if (!claim.Item) return undefined;
-  const userId = String(claim.Item.userId);
-  const fileId = String(claim.Item.fileId);
+  const claim = await findNameClaim(name);
+  return claim && countFileView(claim.userId, claim.fileId, passwordHash, now);
+}
+
+/**
+ * Counts one view of a file (a download or a view page), refusing (undefined) a file that is gone,
+ * past its `deletesAt`, out of views, or whose password hash is not `passwordHash` (null: a file
+ * without a password; so a password set meanwhile is never bypassed). The increment is a single
+ * conditional ADD, so concurrent views never exceed `maxViews`; the views index entry follows in a
+ * second write that only the latest count can make.
+ */
+export async function countFileView(
+  userId: string,
+  fileId: string,
+  passwordHash: string | null,
+  now = new Date(),
+): Promise<FileRecord | undefined> {
   let updated: FileRecord;
   try {
     const result = await documents.send(

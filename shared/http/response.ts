@@ -38,6 +38,23 @@ export function text(statusCode: number, body: string): HttpResult {
   };
 }
 
+/**
+ * An HTML page (the view page). Its CSP is the page's own; it never names a referrer, so a page's
+ * presigned links and its name do not travel to other sites.
+ */
+export function html(statusCode: number, body: string, contentSecurityPolicy: string): HttpResult {
+  return {
+    statusCode,
+    headers: {
+      ...BASE_HEADERS,
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': contentSecurityPolicy,
+      'referrer-policy': 'no-referrer',
+    },
+    body,
+  };
+}
+
 export function errorResponse(
   statusCode: number,
   message: string,

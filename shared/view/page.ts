@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto';
+import { humanSize, readableTime } from '#shared/view/format';
+import { escapeHtml } from '#shared/view/html';
+import type { ViewPage } from '#shared/view/open';
+import { fillTemplate } from '#shared/view/template';
+
+const STYLE = `
+body{margin:0;font:16px/1.5 system-ui,sans-serif;background:#16171b;color:#e6e6e6}
+main{max-width:960px;margin:0 auto;padding:24px 16px}
+.left{text-align:left}.center{text-align:center}.right{text-align:right}
+h1{font-size:1.25rem;margin:0 0 4px;overflow-wrap:anywhere}
+.meta{color:#a0a0a8;margin:0 0 16px}
+.content{white-space:pre-wrap;overflow-wrap:anywhere}
+img,video{max-width:100%;max-height:80vh}
+audio{width:100%;max-width:480px}
+pre{text-align:left;white-space:pre-wrap;overflow-wrap:anywhere;background:#0e0f12;padding:12px;border-radius:6px}
+a{color:#8ab4f8}
+.button{display:inline-block;margin-top:12px;padding:8px 16px;border-radius:6px;background:#3b5bdb;color:#fff;text-decoration:none}
+`.trim();
+
+/** The page allows exactly its own stylesheet: no script, no other style, no frames. */
+const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
+
+const ALIGNMENTS = new Set(['left', 'center', 'right']);
+
+export interface RenderedPage {
+  html: string;
+  /** The page's Content-Security-Policy header. */
+  csp: string;
+}
+
+/**
+ * The view page's HTML. Every value that comes from a user (names, type, the owner's texts) goes
+ * through `escapeHtml`; media come only from the presigned URLs, which the CSP names as the one
+ * origin images and media may load from.
+ */
+export function renderViewPage(page: ViewPage, headExtras = ''): RenderedPage {
+  const { file, owner } = page;
+  const view = owner.view;
+  const shownName = file.downloadAsOriginalName ? file.originalName : file.name;
+  const align = typeof view.align === 'string' && ALIGNMENTS.has(view.align) ? view.align : 'center';
+  const subject = { file, username: owner.username };
+  const meta = [
+    humanSize(file.size),
+    `uploaded <time datetime="${escapeHtml(file.createdAt)}">${escapeHtml(readableTime(file.createdAt))}</time>`,
+  ];
+  if (view.showMimetype === true) meta.push(escapeHtml(file.type));
+  const content =
+    typeof view.content === 'string' && view.content !== ''
+      ? `<p class="content">${escapeHtml(fillTemplate(view.content, subject))}</p>`
+      : '';
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(shownName)}</title>
+<style>${STYLE}</style>
+${headExtras}</head>
+<body>
+<main class="${align}">
+<h1>${escapeHtml(shownName)}</h1>
+<p class="meta">${meta.join(' · ')}</p>
+${content}${body(page, shownName)}
+</main>
+</body>
+</html>
+`;
+  const mediaOrigin = new URL(page.mediaUrl).origin;
+  const mediaSource =
+    page.presentation === 'download' || page.presentation === 'text' ? "'none'" : mediaOrigin;
+  const csp = [
+    "default-src 'none'",
+    `img-src ${page.presentation === 'image' ? mediaSource : "'none'"}`,
+    `media-src ${page.presentation === 'video' || page.presentation === 'audio' ? mediaSource : "'none'"}`,
+    `style-src ${STYLE_HASH}`,
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+  return { html, csp };
+}
+
+function body(page: ViewPage, shownName: string): string {
+  const media = escapeHtml(page.mediaUrl);
+  const download = `<p><a class="button" href="${escapeHtml(page.downloadUrl)}" download>Download</a></p>`;
+  switch (page.presentation) {
+    case 'image':
+      return `<img src="${media}" alt="${escapeHtml(shownName)}">\n${download}`;
+    case 'video':
+      return `<video src="${media}" controls preload="metadata"></video>\n${download}`;
+    case 'audio':
+      return `<audio src="${media}" controls preload="metadata"></audio>\n${download}`;
+    case 'text': {
+      const excerpt = page.excerpt ?? { text: '', truncated: false };
+      const more = excerpt.truncated
+        ? `<p>Showing the start of the file. <a href="${media}">Open the whole file</a> (${humanSize(page.file.size)}).</p>\n`
+        : '';
+      return `<pre>${escapeHtml(excerpt.text)}</pre>\n${more}${download}`;
+    }
+    case 'download':
+      return `<p>This file is not shown in the browser.</p>\n${download}`;
+  }
+}
