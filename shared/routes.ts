@@ -376,10 +376,12 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/view/{name}',
     handler: 'view/page',
-    table: 'write',
+    // The name claim, the owner's view settings, the file's view count.
+    table: { items: { GetItem: ['FILENAME', 'USER'], UpdateItem: ['USER'] } },
     hashesPasswords: false,
     usesKeys: false,
-    bucket: 'read',
+    // Presigned GETs for the page's media and download; a ranged GET for a text file's start.
+    bucket: { GetObject: ['files/'] },
   },
 ];
 
