@@ -84,7 +84,8 @@ export class Dashboard extends Construct {
     const headers = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
       comment: 'File service: CSP, HSTS, nosniff, no framing, referrer policy',
       securityHeadersBehavior: {
-        contentSecurityPolicy: { contentSecurityPolicy: CONTENT_SECURITY_POLICY, override: true },
+        // A response with its own policy keeps it: the view page's (no script at all) is stricter.
+        contentSecurityPolicy: { contentSecurityPolicy: CONTENT_SECURITY_POLICY, override: false },
         strictTransportSecurity: {
           accessControlMaxAge: Duration.days(730),
           includeSubdomains: true,
@@ -94,7 +95,8 @@ export class Dashboard extends Construct {
         frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
         referrerPolicy: {
           referrerPolicy: HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN,
-          override: true,
+          // The view page sends no-referrer: its presigned links must not travel to other sites.
+          override: false,
         },
       },
     });

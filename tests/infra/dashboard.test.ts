@@ -160,12 +160,12 @@ describe('one CloudFront distribution in front of everything', () => {
     );
   });
 
-  test('every answer carries the security headers: CSP, no framing, HSTS, nosniff, referrer policy', () => {
+  test('every answer carries the security headers: CSP, no framing, HSTS, nosniff, referrer policy (a response that sets its own CSP and referrer policy, the view page, keeps them)', () => {
     const [policyId, policy] = ofType('AWS::CloudFront::ResponseHeadersPolicy')[0] as [string, Resource];
     const security = policy.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
     expect(security.ContentSecurityPolicy).toEqual({
       ContentSecurityPolicy: CONTENT_SECURITY_POLICY,
-      Override: true,
+      Override: false,
     });
     expect(CONTENT_SECURITY_POLICY).toContain("script-src 'self';");
     expect(CONTENT_SECURITY_POLICY).toContain("frame-ancestors 'none'");
@@ -178,7 +178,7 @@ describe('one CloudFront distribution in front of everything', () => {
     expect(security.FrameOptions).toEqual({ FrameOption: 'DENY', Override: true });
     expect(security.ReferrerPolicy).toEqual({
       ReferrerPolicy: 'strict-origin-when-cross-origin',
-      Override: true,
+      Override: false,
     });
     for (const cacheBehaviour of [distribution.DefaultCacheBehavior, ...distribution.CacheBehaviors])
       expect(cacheBehaviour.ResponseHeadersPolicyId).toEqual({ Ref: policyId });

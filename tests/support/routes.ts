@@ -13,12 +13,13 @@ export const everyRoute = routes.map((route) => [`${route.method} ${route.path}`
 /** Routes whose requests change state (the ones a cross-site page could abuse with a cookie). */
 export const writeRoutes = everyRoute.filter(([, route]) => !SAFE_METHODS.has(route.method));
 
-/** Routes that answer without authentication (first run, login, public downloads, healthcheck). */
+/** Routes that answer without authentication (first run, login, public downloads and view pages, healthcheck). */
 export const PUBLIC_HANDLERS = new Set([
   'setup/get',
   'setup/post',
   'auth/login',
   'files/raw',
+  'view/page',
   'health/check',
 ]);
 
