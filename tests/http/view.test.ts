@@ -203,3 +203,17 @@ test('align, showMimetype and content follow the owner settings; names and texts
   expect(plain.text).not.toContain('text/plain</p>');
   expect(plain.text).not.toContain('class="content"');
 });
+
+test('a password-protected file is the 404 of an unknown name on the view page (GET and HEAD), and counts nothing', async () => {
+  const user = await viewer();
+  const file = await viewOf(user, 'secret.png', 'image/png', PNG_1X1, {
+    'x-zipline-password': 'open sesame',
+  });
+  const unknown = await call('GET', '/view/no-such-file.png');
+  const page = await call('GET', `/view/${file.name}`);
+  expect(page.status).toBe(404);
+  expect(page.text).toBe(unknown.text);
+  expect((await call('HEAD', `/view/${file.name}`)).status).toBe(404);
+  expect((await call('GET', `/api/user/files/${file.id}`, { token: user.token })).body.views).toBe(0);
+  expect((await download(`/raw/${file.name}?pw=open%20sesame`)).status).toBe(200);
+});
