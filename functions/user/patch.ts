@@ -1,10 +1,12 @@
 import { authenticate } from '#shared/auth/authenticate';
 import { hashPassword } from '#shared/auth/password';
 import { issueToken } from '#shared/auth/token';
+import { invalid } from '#shared/errors';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
 import { decodeAvatar } from '#shared/users/avatar';
+import { confirmCurrentPassword } from '#shared/users/login';
 import { toUserResource } from '#shared/users/model';
 import { updateUser } from '#shared/users/store';
 import { patchCurrentUserSchema } from '#shared/validation/user';
@@ -19,6 +21,15 @@ export const handler = defineHandler(
     // Everything is validated before anything is written.
     const avatar =
       patch.avatar === undefined || patch.avatar === null ? patch.avatar : decodeAvatar(patch.avatar);
+    if (patch.currentPassword !== undefined && patch.password === undefined) {
+      throw invalid('currentPassword is only used together with password');
+    }
+    // A token sits in uploader configs and scripts: on its own it must not be able to take the
+    // account over, so a password change made with it proves the current password too.
+    if (patch.password !== undefined && caller.via === 'token' && patch.currentPassword === undefined) {
+      throw invalid('currentPassword is required to change the password with an API token');
+    }
+    if (patch.currentPassword !== undefined) await confirmCurrentPassword(caller.user, patch.currentPassword);
     const user = await updateUser(caller.user, {
       username: patch.username,
       view: patch.view,

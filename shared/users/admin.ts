@@ -57,7 +57,7 @@ export async function userToActOn(
 
 export type AdminChanges = Pick<UserChanges, 'username' | 'passwordHash' | 'role' | 'quota' | 'avatar'>;
 
-/** An admin's password reset ends every session of the user (the token stays valid). */
+/** An admin's password reset ends every session of the user and replaces its API token. */
 export async function updateUserAs(
   actor: Party,
   target: UserRecord,

@@ -1,13 +1,21 @@
 import { verifyPassword } from '#shared/auth/password';
 import { newSessionId } from '#shared/auth/session';
 import { config } from '#shared/config';
-import { ServiceError } from '#shared/errors';
+import { invalid, ServiceError } from '#shared/errors';
 import { addressSubject } from '#shared/throttle/address';
-import { countAttempt, refundAttempt, resetCounter } from '#shared/throttle/counter';
+import { countAttempt, type Limit, refundAttempt, resetCounter } from '#shared/throttle/counter';
 import type { UserRecord } from '#shared/users/model';
 import { addSession, findUserByUsername } from '#shared/users/store';
 
 export const INVALID_CREDENTIALS = 'invalid username or password';
+export const WRONG_CURRENT_PASSWORD = 'currentPassword is not the current password';
+
+/** Password guesses for one account, whether at login or as a password change's current password. */
+const usernameLimit = (username: string): Limit => ({
+  scope: 'login-username',
+  subject: username.toLowerCase(),
+  max: config().throttle.loginPerUsername,
+});
 
 export interface LoggedIn {
   user: UserRecord;
@@ -29,11 +37,7 @@ export async function login(username: string, password: string, sourceIp: string
     subject: addressSubject(sourceIp),
     max: limits.loginPerAddress,
   });
-  const byUsername = await countAttempt({
-    scope: 'login-username',
-    subject: name.toLowerCase(),
-    max: limits.loginPerUsername,
-  });
+  const byUsername = await countAttempt(usernameLimit(name));
   const found = await findUserByUsername(name);
   // A user being deleted cannot sign in; it costs the same bcrypt work as an unknown one.
   const user = found?.deletingAt === undefined ? found : undefined;
@@ -43,4 +47,14 @@ export async function login(username: string, password: string, sourceIp: string
   const sessionId = newSessionId();
   const issuedAt = Date.now();
   return { user: await addSession(user, sessionId, issuedAt, config().maxSessions), sessionId, issuedAt };
+}
+
+/**
+ * Checks a password change's `currentPassword`. Each check is a guess at the password, so it counts
+ * against the username's login limit (429 past it) before the bcrypt work; a right one clears it.
+ */
+export async function confirmCurrentPassword(user: UserRecord, password: string): Promise<void> {
+  const attempt = await countAttempt(usernameLimit(user.username));
+  if (!(await verifyPassword(password, user.passwordHash))) throw invalid(WRONG_CURRENT_PASSWORD);
+  await resetCounter(attempt);
 }

@@ -136,6 +136,7 @@ export async function findUserByUsername(username: string): Promise<UserRecord |
 
 export interface UserChanges {
   username?: string;
+  /** A new password also replaces the API token (the token nonce). */
   passwordHash?: string;
   /** With a new password: the one session that survives (the caller's), or none. */
   keepSessionId?: string | undefined;
@@ -172,6 +173,8 @@ function userUpdate(current: UserRecord, changes: UserChanges, now: string): Upd
   if (changes.username !== undefined) set('username', changes.username);
   if (changes.passwordHash !== undefined) {
     set('passwordHash', changes.passwordHash);
+    // Whoever holds the old token (a leaked uploader config, a stolen device) is out too.
+    set('tokenNonce', newTokenNonce());
     const kept = changes.keepSessionId;
     const issuedAt = kept === undefined ? undefined : current.sessions[kept];
     set('sessions', kept !== undefined && issuedAt !== undefined ? { [kept]: issuedAt } : {});

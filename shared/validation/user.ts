@@ -67,6 +67,10 @@ export const patchCurrentUserSchema = v.strictObject(
   {
     username: v.optional(usernameSchema),
     password: v.optional(passwordSchema),
+    /** Required with `password` when the caller authenticated with the API token. */
+    currentPassword: v.optional(
+      v.pipe(v.string('currentPassword must be a string'), v.maxLength(1024, 'currentPassword is too long')),
+    ),
     avatar: v.optional(avatarInputSchema),
     view: v.optional(viewSchema),
   },

@@ -291,18 +291,78 @@ describe('password change', () => {
         })
       ).status,
     ).toBe(200);
-    // The token is not a session: it keeps working.
-    expect((await call('GET', '/api/user', { token: me.token })).status).toBe(200);
+    // The token is replaced: the response carries the new one, every holder of the old one is out.
+    expectNotLoggedIn(await call('GET', '/api/user', { token: me.token }));
+    expect(response.body.token).not.toBe(me.token);
+    expect((await call('GET', '/api/user', { token: response.body.token })).status).toBe(200);
+    expect((await call('GET', '/api/user/token', { cookie: me.cookie })).body.token).toBe(
+      response.body.token,
+    );
   });
 
-  test('made with the token, it ends every session', async () => {
+  test('made with the token (and the current password), it ends every session and the old token', async () => {
     const me = await signedInUser();
     const response = await call('PATCH', '/api/user', {
       token: me.token,
-      json: { password: 'another new password' },
+      json: { password: 'another new password', currentPassword: PASSWORD },
     });
     expect(response.status).toBe(200);
     expect(response.body.user.sessions).toEqual([]);
     expectNotLoggedIn(await call('GET', '/api/user', { cookie: me.cookie }));
+    // The caller keeps working with the token of the response; a copy of the old one is dead.
+    expectNotLoggedIn(await call('GET', '/api/user', { token: me.token }));
+    expect((await call('GET', '/api/user', { token: response.body.token })).status).toBe(200);
+  });
+
+  test('a token alone cannot change the password: the current password is required', async () => {
+    const me = await signedInUser();
+    const before = await getUser(me.id, { consistent: true });
+    for (const json of [
+      { password: 'taken over for good' },
+      { password: 'taken over for good', currentPassword: 'not the password' },
+      { password: 'taken over for good', currentPassword: null },
+    ]) {
+      const response = await call('PATCH', '/api/user', { token: me.token, json });
+      expect(response.status).toBe(400);
+      expect(response.body.error).toMatch(/currentPassword/);
+    }
+    expect(await getUser(me.id, { consistent: true })).toEqual(before);
+    expect((await call('GET', '/api/user', { token: me.token })).status).toBe(200);
+    expect(
+      (await call('POST', '/api/auth/login', { json: { username: me.username, password: PASSWORD } })).status,
+    ).toBe(200);
+  });
+
+  test('with the session cookie the current password is optional but checked when given', async () => {
+    const me = await signedInUser();
+    const wrong = await call('PATCH', '/api/user', {
+      cookie: me.cookie,
+      json: { password: 'a brand new password', currentPassword: 'not the password' },
+    });
+    expect(wrong.status).toBe(400);
+    const right = await call('PATCH', '/api/user', {
+      cookie: me.cookie,
+      json: { password: 'a brand new password', currentPassword: PASSWORD },
+    });
+    expect(right.status).toBe(200);
+  });
+
+  test('guesses of the current password count as login failures of the username', async () => {
+    const me = await signedInUser();
+    for (let i = 0; i < 10; i++) {
+      const guess = await call('PATCH', '/api/user', {
+        token: me.token,
+        json: { password: 'taken over for good', currentPassword: `guess number ${i}` },
+      });
+      expect(guess.status).toBe(400);
+    }
+    const throttled = await call('PATCH', '/api/user', {
+      token: me.token,
+      json: { password: 'taken over for good', currentPassword: PASSWORD },
+    });
+    expect(throttled.status).toBe(429);
+    expect(
+      (await call('POST', '/api/auth/login', { json: { username: me.username, password: PASSWORD } })).status,
+    ).toBe(429);
   });
 });

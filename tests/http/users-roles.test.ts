@@ -2,7 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, dynamodb, tableName } from '#shared/db/client';
 import { userIndexKey, userKey } from '#shared/db/keys';
 import type { Role } from '#shared/users/model';
-import { call, uniqueName } from '../support/client.ts';
+import { call, cookieValue, uniqueName } from '../support/client.ts';
 import { PASSWORD, signedInUser, USER_RESOURCE_FIELDS } from '../support/users.ts';
 
 type Signed = Awaited<ReturnType<typeof signedInUser>>;
@@ -167,7 +167,7 @@ describe('changes take effect on the next request', () => {
     expect(me.body.user.role).toBe('USER');
   });
 
-  test('an admin password reset ends every session of the user; the new password signs in', async () => {
+  test('an admin password reset ends every session and the token of the user; the new password signs in', async () => {
     const admin = await signedInUser('ADMIN');
     const user = await signedInUser('USER');
     const second = await call('POST', '/api/auth/login', {
@@ -191,8 +191,14 @@ describe('changes take effect on the next request', () => {
       (await call('POST', '/api/auth/login', { json: { username: user.username, password: newPassword } }))
         .status,
     ).toBe(200);
-    // The token is not a password: it stays valid until the user resets it.
-    expect((await call('GET', '/api/user', { token: user.token })).status).toBe(200);
+    // The token is replaced too: whoever held the old one (the reason for a reset) is out.
+    expect((await call('GET', '/api/user', { token: user.token })).status).toBe(401);
+    const signedIn = await call('POST', '/api/auth/login', {
+      json: { username: user.username, password: newPassword },
+    });
+    const fresh = await call('GET', '/api/user/token', { cookie: cookieValue(signedIn.cookies[0]) });
+    expect(fresh.body.token).not.toBe(user.token);
+    expect((await call('GET', '/api/user', { token: fresh.body.token })).status).toBe(200);
     // The admin's own session is untouched.
     expect((await call('GET', '/api/user', { cookie: admin.cookie })).status).toBe(200);
   });
