@@ -34,6 +34,7 @@ export interface Config {
     tokenResetsPerUser: number;
     /** Wrong `?pw=` guesses per file name (unknown names alike). */
     filePasswordPerFile: number;
+    renamesPerUser: number;
   };
   /** Origins (besides the service's own) whose browser pages may write with the session cookie. */
   allowedOrigins: string[];
@@ -66,6 +67,7 @@ export function config(): Config {
       setupPerAddress: readInteger('SETUP_LIMIT_PER_ADDRESS', 10, 1, 10000),
       tokenResetsPerUser: readInteger('TOKEN_RESET_LIMIT_PER_USER', 10, 1, 10000),
       filePasswordPerFile: readInteger('FILE_PASSWORD_LIMIT_PER_FILE', 10, 1, 10000),
+      renamesPerUser: readInteger('RENAME_LIMIT_PER_USER', 10, 1, 10000),
     },
     allowedOrigins: originList('ALLOWED_ORIGINS'),
   };

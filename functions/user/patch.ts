@@ -1,10 +1,12 @@
 import { authenticate } from '#shared/auth/authenticate';
 import { hashPassword } from '#shared/auth/password';
 import { issueToken } from '#shared/auth/token';
+import { config } from '#shared/config';
 import { invalid } from '#shared/errors';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
+import { countAttempt } from '#shared/throttle/counter';
 import { decodeAvatar } from '#shared/users/avatar';
 import { confirmCurrentPassword } from '#shared/users/login';
 import { toUserResource } from '#shared/users/model';
@@ -30,6 +32,14 @@ export const handler = defineHandler(
       throw invalid('currentPassword is required to change the password with an API token');
     }
     if (patch.currentPassword !== undefined) await confirmCurrentPassword(caller.user, patch.currentPassword);
+    // Each rename (taken or not) tells whether a name exists: limited per user, before any write.
+    if (patch.username !== undefined && patch.username !== caller.user.username) {
+      await countAttempt({
+        scope: 'rename-user',
+        subject: caller.user.id,
+        max: config().throttle.renamesPerUser,
+      });
+    }
     const user = await updateUser(caller.user, {
       username: patch.username,
       view: patch.view,

@@ -1,3 +1,5 @@
+import { foldUsername, usernameSkeletonHash } from '#shared/db/username-forms';
+
 /** Key builders: the only place that knows how entities map onto the generic pk/sk/gsi attributes. */
 
 /**
@@ -14,9 +16,20 @@ export const PARTITION_PATTERNS = {
 export type Partition = keyof typeof PARTITION_PATTERNS;
 
 export const userKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'USER' });
+/** Claims a username in its folded form (`username-forms.ts`): one user per folded name. */
 export const usernameKey = (username: string) => ({
+  pk: `USERNAME#${foldUsername(username)}`,
+  sk: 'USERNAME',
+});
+/** Where names were claimed before folding (lowercased only); differs only for some non-ASCII names. */
+export const legacyUsernameKey = (username: string) => ({
   pk: `USERNAME#${username.toLowerCase()}`,
   sk: 'USERNAME',
+});
+/** Claims a username's look (its UTS #39 skeleton): one user per skeleton. */
+export const usernameSkeletonKey = (username: string) => ({
+  pk: `USERLIKE#${usernameSkeletonHash(username)}`,
+  sk: 'USERLIKE',
 });
 export const avatarChunkKey = (userId: string, index: number) => ({
   pk: `USER#${userId}`,

@@ -8,7 +8,13 @@ import { ServiceError } from '#shared/errors';
 
 /** What is being limited, e.g. login attempts for one username. */
 export interface Limit {
-  scope: 'login-username' | 'login-address' | 'setup-address' | 'token-reset-user' | 'file-password';
+  scope:
+    | 'login-username'
+    | 'login-address'
+    | 'setup-address'
+    | 'token-reset-user'
+    | 'file-password'
+    | 'rename-user';
   subject: string;
   /** Attempts allowed per window. */
   max: number;

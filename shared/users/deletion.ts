@@ -2,7 +2,7 @@ import { BatchWriteCommand, DeleteCommand, paginateQuery } from '@aws-sdk/lib-dy
 import { newTokenNonce } from '#shared/auth/token';
 import { documents, tableName } from '#shared/db/client';
 import { isConditionFailure } from '#shared/db/conditions';
-import { FILE_PREFIX, fileNameKey, userKey, usernameKey } from '#shared/db/keys';
+import { FILE_PREFIX, fileNameKey, userKey } from '#shared/db/keys';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { notFound, ServiceError } from '#shared/errors';
 import { deleteUserObjects } from '#shared/files/objects';
@@ -10,6 +10,7 @@ import { enforce } from '#shared/users/admin';
 import type { Role, UserRecord } from '#shared/users/model';
 import { judge, type Party } from '#shared/users/roles';
 import { updateUserItem } from '#shared/users/store';
+import { releaseUsername } from '#shared/users/username-claims';
 
 /** Items read per page of the user's partition; each page is deleted before the next is read. */
 const PAGE_ITEMS = 100;
@@ -69,14 +70,7 @@ export async function deleteUserCompletely(
           ConditionExpression: 'attribute_exists(deletingAt)',
         },
       },
-      {
-        Delete: {
-          TableName: tableName,
-          Key: usernameKey(marked.username),
-          ConditionExpression: 'attribute_not_exists(pk) OR userId = :userId',
-          ExpressionAttributeValues: { ':userId': userId },
-        },
-      },
+      ...releaseUsername(marked.username, userId),
     ]);
   } catch (error) {
     // Another request finished the same deletion first.

@@ -1,6 +1,7 @@
 import { verifyPassword } from '#shared/auth/password';
 import { newSessionId } from '#shared/auth/session';
 import { config } from '#shared/config';
+import { foldUsername } from '#shared/db/username-forms';
 import { invalid, ServiceError } from '#shared/errors';
 import { addressSubject } from '#shared/throttle/address';
 import { countAttempt, type Limit, refundAttempt, resetCounter } from '#shared/throttle/counter';
@@ -13,7 +14,7 @@ export const WRONG_CURRENT_PASSWORD = 'currentPassword is not the current passwo
 /** Password guesses for one account, whether at login or as a password change's current password. */
 const usernameLimit = (username: string): Limit => ({
   scope: 'login-username',
-  subject: username.toLowerCase(),
+  subject: foldUsername(username),
   max: config().throttle.loginPerUsername,
 });
 

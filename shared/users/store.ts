@@ -3,10 +3,18 @@ import { GetCommand, QueryCommand, UpdateCommand, type UpdateCommandInput } from
 import { newTokenNonce } from '#shared/auth/token';
 import { documents, getItem, tableName } from '#shared/db/client';
 import { isConditionFailure } from '#shared/db/conditions';
-import { avatarChunkKey, setupKey, userIndexKey, userKey, usernameKey } from '#shared/db/keys';
+import {
+  avatarChunkKey,
+  legacyUsernameKey,
+  setupKey,
+  userIndexKey,
+  userKey,
+  usernameKey,
+} from '#shared/db/keys';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { forbidden, invalid, notFound, ServiceError } from '#shared/errors';
 import { type Avatar, type Quota, type Role, roleRank, type UserRecord } from '#shared/users/model';
+import { claimUsername, renameUsername } from '#shared/users/username-claims';
 
 export const USERNAME_TAKEN = 'username is already taken';
 
@@ -47,6 +55,7 @@ export async function createUser(input: NewUser, options: { firstUser?: boolean 
     createdAt: now,
     updatedAt: now,
   };
+  const claims = claimUsername(user.username, user.id);
   const items = [
     {
       Put: {
@@ -55,13 +64,7 @@ export async function createUser(input: NewUser, options: { firstUser?: boolean 
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
-    {
-      Put: {
-        TableName: tableName,
-        Item: { ...usernameKey(user.username), userId: user.id },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
+    ...claims,
     ...(options.firstUser
       ? [
           {
@@ -79,8 +82,11 @@ export async function createUser(input: NewUser, options: { firstUser?: boolean 
     await transactWrite(items);
   } catch (error) {
     if (!(error instanceof TransactionConditionFailed)) throw error;
-    if (error.failedIndexes.includes(2)) throw forbidden('setup has already been done');
-    if (error.failedIndexes.includes(1)) throw invalid(USERNAME_TAKEN);
+    const claimCount = claims.length;
+    if (options.firstUser && error.failedIndexes.includes(1 + claimCount)) {
+      throw forbidden('setup has already been done');
+    }
+    if (error.failedIndexes.some((index) => index >= 1 && index <= claimCount)) throw invalid(USERNAME_TAKEN);
     throw error;
   }
   return user;
@@ -126,12 +132,21 @@ export async function getUser(
   return fromItem(await getItem(userKey(userId), options));
 }
 
+/** Longer than any stored name's key can be (names are at most 64 characters): nobody has it. */
+const MAX_USERNAME_KEY_BYTES = 1024;
+
+/** By the folded name; a user whose claim predates folding is found under its lowercase key. */
 export async function findUserByUsername(username: string): Promise<UserRecord | undefined> {
-  const constraint = await documents.send(
-    new GetCommand({ TableName: tableName, Key: usernameKey(username), ConsistentRead: true }),
-  );
-  const userId = constraint.Item?.userId;
-  return typeof userId === 'string' ? getUser(userId, { consistent: true }) : undefined;
+  const keys = [usernameKey(username), legacyUsernameKey(username)];
+  for (const key of keys[0]?.pk === keys[1]?.pk ? keys.slice(0, 1) : keys) {
+    if (Buffer.byteLength(key.pk) > MAX_USERNAME_KEY_BYTES) return undefined;
+    const constraint = await documents.send(
+      new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }),
+    );
+    const userId = constraint.Item?.userId;
+    if (typeof userId === 'string') return getUser(userId, { consistent: true });
+  }
+  return undefined;
 }
 
 export interface UserChanges {
@@ -220,7 +235,10 @@ export async function updateUser(current: UserRecord, changes: UserChanges): Pro
     condition += ' AND #role = :expectedRole';
   }
   const renamesConstraint =
-    changes.username !== undefined && changes.username.toLowerCase() !== current.username.toLowerCase();
+    changes.username !== undefined && usernameKey(changes.username).pk !== usernameKey(current.username).pk;
+  const rename = renamesConstraint
+    ? renameUsername(current.username, changes.username as string, current.id)
+    : { items: [], claimCount: 0 };
   const touchesOtherItems = renamesConstraint || changes.avatar !== undefined;
 
   if (!touchesOtherItems) {
@@ -246,32 +264,16 @@ export async function updateUser(current: UserRecord, changes: UserChanges): Pro
         ExpressionAttributeValues: parts.values,
       },
     },
-    ...(renamesConstraint
-      ? [
-          {
-            Put: {
-              TableName: tableName,
-              Item: { ...usernameKey(changes.username as string), userId: current.id },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          {
-            Delete: {
-              TableName: tableName,
-              Key: usernameKey(current.username),
-              ConditionExpression: 'userId = :userId',
-              ExpressionAttributeValues: { ':userId': current.id },
-            },
-          },
-        ]
-      : []),
+    ...rename.items,
     ...(changes.avatar !== undefined ? avatarWrites(current.id, changes.avatar) : []),
   ];
   try {
     await transactWrite(items);
   } catch (error) {
     if (!(error instanceof TransactionConditionFailed)) throw error;
-    if (renamesConstraint && error.failedIndexes.includes(1)) throw invalid(USERNAME_TAKEN);
+    if (error.failedIndexes.some((index) => index >= 1 && index <= rename.claimCount)) {
+      throw invalid(USERNAME_TAKEN);
+    }
     throw new ServiceError('conflict', 'the user was changed by another request, try again');
   }
   const updated = await getUser(current.id, { consistent: true });

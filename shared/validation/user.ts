@@ -1,4 +1,6 @@
 import * as v from 'valibot';
+import { foldUsername } from '#shared/db/username-forms';
+import { isSingleScript } from '#shared/validation/scripts';
 
 const NO_CONTROL_CHARACTERS = /^[^\p{Cc}\p{Cf}]*$/u;
 
@@ -8,6 +10,12 @@ export const usernameSchema = v.pipe(
   v.minLength(1, 'username must not be empty'),
   v.maxLength(64, 'username must be at most 64 characters'),
   v.regex(NO_CONTROL_CHARACTERS, 'username must not contain control characters'),
+  v.check(
+    isSingleScript,
+    'username mixes scripts: use the letters of one script (Han with kana, Bopomofo or Hangul, and Latin with those, may mix)',
+  ),
+  // NFKC can lengthen a name many times over (ﷺ is 18 letters): its claim key must stay small.
+  v.check((value) => Buffer.byteLength(foldUsername(value)) <= 512, 'username is too long once normalised'),
 );
 
 /** bcrypt reads at most 72 bytes; a longer password would be silently truncated, so it is refused. */
