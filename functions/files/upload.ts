@@ -1,4 +1,3 @@
-import { basename } from 'node:path';
 import { authenticate } from '#shared/auth/authenticate';
 import { hashOptionalPassword } from '#shared/auth/password';
 import { receiveChunk } from '#shared/files/chunked';
@@ -8,7 +7,7 @@ import { readFileParts } from '#shared/http/multipart';
 import { validate } from '#shared/http/request';
 import { chunkReply, REPLY_HEADERS, readReplyOptions, uploadReply } from '#shared/http/upload-reply';
 import { readChunkHeaders } from '#shared/validation/chunk-headers';
-import { fileNameSchema, MIME_TYPE } from '#shared/validation/files';
+import { MIME_TYPE, uploadedNameSchema } from '#shared/validation/files';
 import { CHUNK_HEADERS, readUploadOptions } from '#shared/validation/upload-headers';
 
 /**
@@ -39,8 +38,7 @@ export const handler = defineHandler(
       return chunkReply(request, reply, received.identifier, received.file);
     }
     const incoming = parts.map((part) => ({
-      // Browsers send a bare name, some clients a path: keep the last segment.
-      originalName: validate(fileNameSchema, basename(part.fileName.replaceAll('\\', '/')) || 'file'),
+      originalName: validate(uploadedNameSchema, part.fileName),
       type: MIME_TYPE.test(part.mimeType) ? part.mimeType.toLowerCase() : 'application/octet-stream',
       bytes: part.bytes,
     }));

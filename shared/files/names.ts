@@ -3,9 +3,10 @@ import { extname } from 'node:path';
 
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
 
-function base32(bytes: Buffer): string {
+/** `length` random characters, 5 bits each (32 divides 256, so every symbol is equally likely). */
+function randomBase32(length: number): string {
   let out = '';
-  for (const byte of bytes) out += CROCKFORD[byte & 31];
+  for (const byte of randomBytes(length)) out += CROCKFORD[byte & 31];
   return out;
 }
 
@@ -16,7 +17,7 @@ function base32(bytes: Buffer): string {
 export function newFileId(now = Date.now()): string {
   let time = '';
   for (let rest = now, i = 0; i < 10; i++, rest = Math.floor(rest / 32)) time = CROCKFORD[rest % 32] + time;
-  return time + base32(randomBytes(16));
+  return time + randomBase32(16);
 }
 
 /** The millisecond a time-ordered id was made at. */
@@ -34,6 +35,25 @@ export const NAME_FORMATS = ['random', 'uuid', 'date', 'name', 'gfycat', 'random
 export type NameFormat = (typeof NAME_FORMATS)[number];
 
 export const SAFE_EXTENSION = /^\.[A-Za-z0-9]{1,16}$/;
+/**
+ * A generated name is the only secret of its unauthenticated `/raw/{name}` link: 13 characters of
+ * 5 bits, 65 random bits, whatever else (a timestamp) the name shows.
+ */
+const RANDOM_NAME_CHARS = 13;
+
+/** Characters that change the meaning of a URL path or of markup, and control and format characters. */
+const UNSAFE_IN_NAME = /[\p{Cc}\p{Cf}<>?#%"'`]/gu;
+
+/**
+ * The one rule for the name of an uploaded file, multipart or presigned: the last path segment
+ * (clients send `C:\\x\\a.txt` or `dir/a.txt`), unsafe characters replaced by `_`, and `file` for a
+ * name that is empty or a dot segment. It is the original name and, with `x-zipline-format: name`,
+ * the public one.
+ */
+export function uploadedFileName(sent: string): string {
+  const name = (sent.split(/[/\\]/).pop() ?? '').trim().replace(UNSAFE_IN_NAME, '_');
+  return name === '' || name === '.' || name === '..' ? 'file' : name;
+}
 
 /** What decides a public name besides the uploaded one (the `x-zipline-*` naming headers). */
 export interface Naming {
@@ -62,7 +82,7 @@ export function newPublicName(naming: Naming, originalName: string, now = new Da
     case 'uuid':
       return randomUUID() + extension;
     case 'date':
-      return `${now.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')}-${base32(randomBytes(4))}${extension}`;
+      return `${now.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')}-${randomBase32(RANDOM_NAME_CHARS)}${extension}`;
     case 'name':
       if (naming.extension === null && !naming.extensionless) return originalName;
       return withExtension(
@@ -70,6 +90,6 @@ export function newPublicName(naming: Naming, originalName: string, now = new Da
         extension,
       );
     default:
-      return base32(randomBytes(8)) + extension;
+      return randomBase32(RANDOM_NAME_CHARS) + extension;
   }
 }

@@ -1,9 +1,8 @@
-import { basename } from 'node:path';
 import { invalid } from '#shared/errors';
 import { MAX_OBJECT_BYTES } from '#shared/files/multipart-objects';
 import { validate } from '#shared/http/request';
 import { isTrue, sent } from '#shared/http/upload-reply';
-import { fileNameSchema, MIME_TYPE } from '#shared/validation/files';
+import { MIME_TYPE, uploadedNameSchema } from '#shared/validation/files';
 
 /** One chunk of a chunked upload, as its headers describe it. */
 export interface ChunkHeaders {
@@ -53,11 +52,7 @@ export function readChunkHeaders(headers: Record<string, string>): ChunkHeaders 
     total,
     identifier,
     last: isTrue(values['x-zipline-p-lastchunk']),
-    // As for a file part: the last segment of a path.
-    fileName: validate(
-      fileNameSchema,
-      basename((values['x-zipline-p-filename'] ?? 'file').replaceAll('\\', '/')) || 'file',
-    ),
+    fileName: validate(uploadedNameSchema, values['x-zipline-p-filename'] ?? 'file'),
     type: MIME_TYPE.test(type) ? type : 'application/octet-stream',
   };
 }

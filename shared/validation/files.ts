@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { invalid } from '#shared/errors';
 import { LIST_FILTERS, SEARCH_FIELDS, SORT_FIELDS } from '#shared/files/model';
+import { uploadedFileName } from '#shared/files/names';
 import { strictMessage } from '#shared/validation/user';
 
 const NO_CONTROL_CHARACTERS = /^[^\p{Cc}\p{Cf}]*$/u;
@@ -13,6 +14,13 @@ export const fileNameSchema = v.pipe(
   v.minLength(1, 'must not be empty'),
   v.check((value) => Buffer.byteLength(value) <= MAX_NAME_BYTES, `must be at most ${MAX_NAME_BYTES} bytes`),
   v.regex(NO_CONTROL_CHARACTERS, 'must not contain control characters'),
+);
+
+/** An uploaded file's name as the client sent it, put through the one name rule first. */
+export const uploadedNameSchema = v.pipe(
+  v.string('must be a string'),
+  v.transform(uploadedFileName),
+  fileNameSchema,
 );
 
 export const MIME_TYPE = /^[a-z0-9!#$&^_.+-]{1,63}\/[a-z0-9!#$&^_.+-]{1,63}$/i;
@@ -135,7 +143,7 @@ export function readFilePassword(value: string | null | undefined, name: string)
 
 export const startUploadSchema = v.strictObject(
   {
-    originalName: fileNameSchema,
+    originalName: uploadedNameSchema,
     size: v.pipe(
       v.number('must be a number'),
       v.integer('must be an integer'),

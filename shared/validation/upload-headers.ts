@@ -1,7 +1,7 @@
 import ms from 'ms';
 import * as v from 'valibot';
 import { invalid } from '#shared/errors';
-import { NAME_FORMATS, SAFE_EXTENSION } from '#shared/files/names';
+import { NAME_FORMATS, SAFE_EXTENSION, uploadedFileName } from '#shared/files/names';
 import type { UploadOptions } from '#shared/files/uploads';
 import { isTrue, REPLY_HEADERS, sent } from '#shared/http/upload-reply';
 import { fileNameSchema, isoDate, readFilePassword } from '#shared/validation/files';
@@ -103,9 +103,10 @@ function readFilename(value: string | undefined): string | null {
     // Not percent-encoded: taken as sent.
   }
   const result = v.safeParse(fileNameSchema, name);
-  if (!result.success || /[/\\]/.test(result.output) || /^\.{1,2}$/.test(result.output)) {
+  // The one name rule of uploads, refused rather than rewritten: the client chose this name.
+  if (!result.success || uploadedFileName(result.output) !== result.output) {
     throw invalid(
-      'x-zipline-filename must be a file name of 1 to 255 bytes without slashes or control characters',
+      'x-zipline-filename must be a file name of 1 to 255 bytes without slashes, control characters, quotes or < > ? # %',
     );
   }
   return result.output;

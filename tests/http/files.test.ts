@@ -18,7 +18,7 @@ describe('file lifecycle through the HTTP path', () => {
       { fileName: 'notes.txt', type: 'text/plain', content: 'hello files' },
     ]);
     expect(first).toMatchObject({ type: 'image/png' });
-    expect(first?.name).toMatch(/^[0-9a-z]{8}\.png$/);
+    expect(first?.name).toMatch(/^[0-9a-z]{13}\.png$/);
     expect(first?.url).toBe(`https://localhost/raw/${first?.name}`);
     expect(second?.type).toBe('text/plain');
 
@@ -199,7 +199,7 @@ describe('upload options and limits', () => {
     const [dated] = await upload(owner.token, [{ fileName: 'y', content: 'y' }], {
       'x-zipline-format': 'date',
     });
-    expect(dated?.name).toMatch(/^\d{8}-\d{6}-[0-9a-z]{4}$/);
+    expect(dated?.name).toMatch(/^\d{8}-\d{6}-[0-9a-z]{13}$/);
     // Without the header the download is named by its public name, not the private original one.
     const plain = await download(dated?.url as string);
     expect(plain.response?.headers.get('content-disposition')).toContain(dated?.name);
@@ -329,7 +329,8 @@ describe('presigned uploads for large files', () => {
       {},
       { originalName: 'a', size: -1 },
       { originalName: 'a', size: 1.5 },
-      { originalName: '', size: 1 },
+      { originalName: 'x'.repeat(256), size: 1 },
+      { originalName: 1, size: 1 },
       { originalName: 'a', size: 1, type: 'not a type' },
       { originalName: 'a', size: 1, extra: true },
     ]) {
