@@ -6,7 +6,15 @@ export default {
   transform: {
     '^.+\\.ts$': [
       '@swc/jest',
-      { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'es6' } },
+      {
+        // Import attributes stay: JSON modules are imported `with { type: 'json' }`.
+        jsc: {
+          parser: { syntax: 'typescript' },
+          target: 'es2022',
+          experimental: { keepImportAttributes: true },
+        },
+        module: { type: 'es6' },
+      },
     ],
   },
   moduleNameMapper: { '^#shared/(.*)$': '<rootDir>/shared/$1' },

@@ -71,8 +71,14 @@ export async function startDynamoDbLocal(
     );
   });
   const endpoint = `http://127.0.0.1:${port}`;
-  await Promise.race([waitUntilReady(endpoint), exited]);
   exited.catch(() => undefined);
+  try {
+    await Promise.race([waitUntilReady(endpoint), exited]);
+  } catch (error) {
+    // Started but never ready (or gone): whatever is left of the child must not outlive this call.
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    throw error;
+  }
   return {
     endpoint,
     process: child,

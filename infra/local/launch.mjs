@@ -25,6 +25,8 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
+  // Node 20.10+ takes `with { type: 'json' }`; esbuild's node20 target would drop it from external JSON imports.
+  supported: { 'import-attributes': true },
   packages: 'external',
   sourcemap: true,
   logLevel: 'warning',

@@ -18,57 +18,93 @@ const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? '127.0.0.1';
 
-// A fixed DYNAMODB_PORT lets `sam local` containers reach the same DynamoDB Local (see the README).
-const dynamo = await startDynamoDbLocal({
-  dataDir: resolve(dataDir, 'dynamodb'),
-  ...(process.env.DYNAMODB_PORT ? { port: Number(process.env.DYNAMODB_PORT) } : {}),
-});
-process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
-process.env.TABLE_NAME ??= 'file-service';
-process.env.SERVICE_KEYS ??= loadOrCreateLocalKeys(dataDir);
-process.env.BUCKET_NAME ??= 'file-service-files';
-// A fixed S3_PORT and S3_HOST=0.0.0.0 let `sam local` containers reach the same S3 server.
-const s3 = await startS3Local({
-  directory: resolve(dataDir, 's3'),
-  bucketName: process.env.BUCKET_NAME,
-  ...(process.env.S3_PORT ? { port: Number(process.env.S3_PORT) } : {}),
-  ...(process.env.S3_HOST ? { address: process.env.S3_HOST } : {}),
-});
-process.env.S3_ENDPOINT = s3.endpoint;
+/** What this process started, stopped in reverse order on a signal or on any failure to start. */
+const stoppers: (() => Promise<void>)[] = [];
+const stopAll = () => Promise.allSettled(stoppers.reverse().map((stop) => stop()));
 
-const stop = async (signal: string) => {
-  console.log(`${signal}: stopping`);
-  server.close();
-  await Promise.all([dynamo.stop(), s3.stop()]);
-  process.exit(0);
-};
-process.once('SIGINT', stop);
-process.once('SIGTERM', stop);
-
-const client = localClient(dynamo.endpoint);
-await ensureTable(client, process.env.TABLE_NAME);
-client.destroy();
-
-// Handler modules read the environment at import, so they are imported only now.
-const { bootstrapAdmin } = await import('./bootstrap.ts');
-// CREATE_ADMIN=false leaves the first account to the dashboard's first-run page.
-const admin =
-  process.env.CREATE_ADMIN === 'false'
-    ? undefined
-    : await bootstrapAdmin(
-        process.env.ADMIN_USERNAME || 'administrator',
-        process.env.ADMIN_PASSWORD || randomBytes(12).toString('base64url'),
-      );
-if (admin) {
-  console.log(
-    `created SUPERADMIN "${admin.username}"${process.env.ADMIN_PASSWORD ? '' : ` with password ${admin.password}`}`,
-  );
+/** Nothing may outlive a failed start: DynamoDB Local is a Java child that would be orphaned. */
+async function failStart(error: unknown): Promise<never> {
+  console.error(`file service could not start: ${error instanceof Error ? error.message : String(error)}`);
+  await stopAll();
+  process.exit(1);
+}
+// Some failures arrive as an 'error' event nobody listens to (s3rver's listen on a taken port).
+process.once('uncaughtException', failStart);
+try {
+  await start();
+  process.off('uncaughtException', failStart);
+} catch (error) {
+  await failStart(error);
 }
 
-const { createLocalServer } = await import('./server.ts');
-const server = createLocalServer({ site: createStaticSite(WEB_DIST, { s3Origin: s3.endpoint }) });
-server.listen(port, host, () =>
+async function start(): Promise<void> {
+  // A fixed DYNAMODB_PORT lets `sam local` containers reach the same DynamoDB Local (see the README).
+  const dynamo = await startDynamoDbLocal({
+    dataDir: resolve(dataDir, 'dynamodb'),
+    ...(process.env.DYNAMODB_PORT ? { port: Number(process.env.DYNAMODB_PORT) } : {}),
+  });
+  stoppers.push(dynamo.stop);
+  process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+  process.env.TABLE_NAME ??= 'file-service';
+  process.env.SERVICE_KEYS ??= loadOrCreateLocalKeys(dataDir);
+  process.env.BUCKET_NAME ??= 'file-service-files';
+  // A fixed S3_PORT and S3_HOST=0.0.0.0 let `sam local` containers reach the same S3 server.
+  const s3 = await startS3Local({
+    directory: resolve(dataDir, 's3'),
+    bucketName: process.env.BUCKET_NAME,
+    ...(process.env.S3_PORT ? { port: Number(process.env.S3_PORT) } : {}),
+    ...(process.env.S3_HOST ? { address: process.env.S3_HOST } : {}),
+  });
+  stoppers.push(s3.stop);
+  process.env.S3_ENDPOINT = s3.endpoint;
+
+  const stop = async (signal: string) => {
+    console.log(`${signal}: stopping`);
+    await stopAll();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+
+  // Configuration is read once and fails fast: a bad value stops the start here, not a request later.
+  const { config, storageConfig } = await import('#shared/config');
+  config();
+  storageConfig();
+
+  const client = localClient(dynamo.endpoint);
+  await ensureTable(client, process.env.TABLE_NAME);
+  client.destroy();
+
+  // Handler modules read the environment at import, so they are imported only now.
+  const { bootstrapAdmin } = await import('./bootstrap.ts');
+  // CREATE_ADMIN=false leaves the first account to the dashboard's first-run page.
+  const admin =
+    process.env.CREATE_ADMIN === 'false'
+      ? undefined
+      : await bootstrapAdmin(
+          process.env.ADMIN_USERNAME || 'administrator',
+          process.env.ADMIN_PASSWORD || randomBytes(12).toString('base64url'),
+        );
+  if (admin) {
+    console.log(
+      `created SUPERADMIN "${admin.username}"${process.env.ADMIN_PASSWORD ? '' : ` with password ${admin.password}`}`,
+    );
+  }
+
+  const { createLocalServer } = await import('./server.ts');
+  const server = createLocalServer({ site: createStaticSite(WEB_DIST, { s3Origin: s3.endpoint }) });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  // Not awaited: a client's open keep-alive connection must not hold up the stop.
+  stoppers.push(async () => {
+    server.close();
+  });
   console.log(
     `file service listening on http://${host}:${port} (data in ${dataDir}, DynamoDB Local at ${dynamo.endpoint})`,
-  ),
-);
+  );
+}

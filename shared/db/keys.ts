@@ -1,4 +1,4 @@
-import { foldUsername, usernameSkeletonHash } from '#shared/db/username-forms';
+import { foldUsername } from '#shared/db/username-forms';
 
 /** Key builders: the only place that knows how entities map onto the generic pk/sk/gsi attributes. */
 
@@ -26,9 +26,9 @@ export const legacyUsernameKey = (username: string) => ({
   pk: `USERNAME#${username.toLowerCase()}`,
   sk: 'USERNAME',
 });
-/** Claims a username's look (its UTS #39 skeleton): one user per skeleton. */
-export const usernameSkeletonKey = (username: string) => ({
-  pk: `USERLIKE#${usernameSkeletonHash(username)}`,
+/** Claims a username's look (the hash of its UTS #39 skeleton): one user per skeleton. */
+export const usernameSkeletonKey = (skeletonHash: string) => ({
+  pk: `USERLIKE#${skeletonHash}`,
   sk: 'USERLIKE',
 });
 export const avatarChunkKey = (userId: string, index: number) => ({

@@ -1,9 +1,6 @@
-import { createHash } from 'node:crypto';
-import unhomoglyph from 'unhomoglyph';
-
 /**
- * The forms a username is compared in. Two names that fold alike are the same name; two whose
- * skeletons match look alike (UTS #39). Both are stored as constraint items (see `keys.ts`).
+ * The form a username is compared in: two names that fold alike are the same name (the claim key in
+ * `keys.ts`). Look-alikes are caught by the skeleton (`users/username-skeleton.ts`).
  */
 
 /**
@@ -13,15 +10,4 @@ import unhomoglyph from 'unhomoglyph';
  */
 export function foldUsername(username: string): string {
   return username.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC');
-}
-
-/**
- * The UTS #39 skeleton of the folded name: NFD, Unicode's confusables.txt mapping (`unhomoglyph`,
- * generated from that file), NFD again. `аdmin` (Cyrillic а) and `admin` share one; so do the
- * Cyrillic `асе` and the Latin `ace`. Hashed: the mapping can lengthen a name (m → rn) and the key
- * stays bounded.
- */
-export function usernameSkeletonHash(username: string): string {
-  const skeleton = unhomoglyph(foldUsername(username).normalize('NFD')).normalize('NFD');
-  return createHash('sha256').update(skeleton).digest('base64url');
 }

@@ -131,11 +131,35 @@ export async function markUploadCompleted(key: string): Promise<void> {
   );
 }
 
-/** Types a browser would run as a page of the bucket's origin are downloaded, not shown. */
-const ACTIVE_CONTENT = /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml)\b/i;
+/**
+ * The only types shown in the browser (`inline`): ones no browser runs script from, whatever the
+ * bytes are. Raster images (never SVG), audio, video and plain text. Everything else (HTML, XHTML,
+ * SVG, XML with its XSLT, PDF, unknown and sniffable types) is an attachment served as
+ * `application/octet-stream`, so no browser renders, sniffs or runs it.
+ */
+const INLINE_TYPES =
+  /^(image\/(png|jpeg|gif|webp|avif|bmp|apng|x-icon|vnd\.microsoft\.icon)|audio\/[a-z0-9.+-]+|video\/[a-z0-9.+-]+|text\/plain)$/;
+
+const typeEssence = (type: string) => type.split(';')[0]?.trim().toLowerCase() ?? '';
 
 /** Whether downloads of this type are shown in the browser (`inline`) rather than saved. */
-export const isServedInline = (type: string) => !ACTIVE_CONTENT.test(type);
+export const isServedInline = (type: string) => INLINE_TYPES.test(typeEssence(type));
+
+/**
+ * How a download is served: type and disposition go into the presigned URL as S3's
+ * `response-content-type` / `response-content-disposition` overrides. They are signed, so whoever
+ * holds the URL cannot change them, and S3 answers with them whatever metadata the object has (the
+ * type an upload claimed never reaches the browser unless it is on the allowlist).
+ */
+export function downloadPresentation(type: string, fileName: string, attachment = false) {
+  const essence = typeEssence(type);
+  const filename = `filename*=UTF-8''${encodeURIComponent(fileName)}`;
+  if (!isServedInline(essence)) {
+    return { contentType: 'application/octet-stream', disposition: `attachment; ${filename}` };
+  }
+  const contentType = essence === 'text/plain' ? 'text/plain; charset=utf-8' : essence;
+  return { contentType, disposition: `${attachment ? 'attachment' : 'inline'}; ${filename}` };
+}
 
 export interface DownloadOptions {
   /** A download button's request (`?download=true`): always an attachment. */
@@ -152,12 +176,12 @@ export function presignDownload(
   fileName: string,
   options: DownloadOptions = {},
 ): Promise<string> {
-  const disposition = options.attachment || !isServedInline(type) ? 'attachment' : 'inline';
+  const { contentType, disposition } = downloadPresentation(type, fileName, options.attachment === true);
   const input = {
     Bucket: bucketName,
     Key: key,
-    ResponseContentType: type,
-    ResponseContentDisposition: `${disposition}; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+    ResponseContentType: contentType,
+    ResponseContentDisposition: disposition,
   };
   return getSignedUrl(
     s3,

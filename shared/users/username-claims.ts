@@ -1,6 +1,7 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '#shared/db/client';
 import { legacyUsernameKey, usernameKey, usernameSkeletonKey } from '#shared/db/keys';
+import { usernameSkeletonHash } from '#shared/users/username-skeleton';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 interface Key {
@@ -29,7 +30,7 @@ function claims(username: string, userId: string): KeyedItem[] {
       },
     },
   });
-  const items = [put(usernameKey(username)), put(usernameSkeletonKey(username))];
+  const items = [put(usernameKey(username)), put(usernameSkeletonKey(usernameSkeletonHash(username)))];
   const legacy = legacyUsernameKey(username);
   if (legacy.pk !== usernameKey(username).pk) {
     items.push({
@@ -49,7 +50,7 @@ function claims(username: string, userId: string): KeyedItem[] {
 
 /** Deletes whatever of a name's constraint items exist and are the user's (older users lack some). */
 function releases(username: string, userId: string): KeyedItem[] {
-  const keys = [usernameKey(username), usernameSkeletonKey(username)];
+  const keys = [usernameKey(username), usernameSkeletonKey(usernameSkeletonHash(username))];
   const legacy = legacyUsernameKey(username);
   if (legacy.pk !== usernameKey(username).pk) keys.push(legacy);
   return keys.map((key) => ({

@@ -102,3 +102,81 @@ test('npm start serves the API, logs one line per request, and keeps everything 
   expect(await stopRunner(second, 'SIGINT')).toBe(0);
   expect(await acceptsConnections(second.dynamoEndpoint)).toBe(false);
 }, 120_000);
+
+/** Runs `npm start` to its end (it is expected to fail) and returns its exit code and output. */
+function runToExit(extraEnv: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ['--enable-source-maps', 'infra/local/launch.mjs'], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'file-service-failing-')),
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  started.push(child);
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, output })));
+}
+
+/** Holds a port, as another program would. */
+async function occupiedPort(): Promise<{ port: number; release: () => void }> {
+  const { createServer } = await import('node:net');
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (!address || typeof address !== 'object') throw new Error('no port');
+  return { port: address.port, release: () => server.close() };
+}
+
+describe('a start that fails after DynamoDB Local is up stops what it started', () => {
+  test.each([
+    [
+      'a bad configuration value (BCRYPT_COST=99)',
+      async () => ({ env: { BCRYPT_COST: '99' }, release: () => {} }),
+    ],
+    [
+      'the HTTP port taken',
+      async () => {
+        const held = await occupiedPort();
+        return { env: { PORT: String(held.port) }, release: held.release };
+      },
+    ],
+    [
+      'the S3 port taken',
+      async () => {
+        const held = await occupiedPort();
+        return { env: { S3_PORT: String(held.port) }, release: held.release };
+      },
+    ],
+  ])(
+    '%s: exit code 1, a message, and neither DynamoDB Local nor the S3 server left running',
+    async (_, setUp) => {
+      const [dynamoPort, s3Port, httpPort] = [await freePort(), await freePort(), await freePort()];
+      const { env, release }: { env: Record<string, string>; release: () => void } = await setUp();
+      try {
+        const { code, output } = await runToExit({
+          DYNAMODB_PORT: String(dynamoPort),
+          S3_PORT: String(s3Port),
+          PORT: String(httpPort),
+          ...env,
+        });
+        expect(code).toBe(1);
+        expect(output).toMatch(/could not start/);
+        expect(await acceptsConnections(`http://127.0.0.1:${dynamoPort}`)).toBe(false);
+        if (env.S3_PORT === undefined) {
+          expect(await acceptsConnections(`http://127.0.0.1:${s3Port}`)).toBe(false);
+        }
+      } finally {
+        release();
+      }
+    },
+    120_000,
+  );
+});
