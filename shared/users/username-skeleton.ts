@@ -5,7 +5,7 @@ import confusables from 'unhomoglyph/data.json' with { type: 'json' };
 import { foldUsername } from '#shared/db/username-forms';
 
 const MAPPING = confusables as Record<string, string>;
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
+const escapeForRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
 let confusable: RegExp | undefined;
 
 /**
@@ -18,7 +18,7 @@ export function usernameSkeletonHash(username: string): string {
   confusable ??= new RegExp(
     Object.keys(MAPPING)
       .sort((a, b) => b.length - a.length)
-      .map(escape)
+      .map(escapeForRegExp)
       .join('|'),
     'g',
   );
