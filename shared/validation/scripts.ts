@@ -66,8 +66,9 @@ const ALLOWED_MIXES = [
 
 function scriptOf(char: string): string | undefined {
   if (ANY_SCRIPT.test(char)) return undefined;
-  // A script outside the list is still one script: it cannot mix with any listed one.
-  return SCRIPT_PATTERNS.find(([, pattern]) => pattern.test(char))?.[0] ?? `other:${char}`;
+  // Scripts outside the list count as one more: they cannot mix with a listed one (rare scripts
+  // mixing with each other go unnoticed here; the skeleton still catches look-alikes).
+  return SCRIPT_PATTERNS.find(([, pattern]) => pattern.test(char))?.[0] ?? 'other';
 }
 
 export function isSingleScript(text: string): boolean {

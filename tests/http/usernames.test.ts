@@ -68,7 +68,13 @@ describe('look-alike usernames', () => {
   test('single-script names of other scripts, and Japanese mixing Han and kana, are fine', async () => {
     const admin = await signedInUser('ADMIN');
     const digits = String(Date.now() % 1e9);
-    for (const name of [`Дмитрий${digits}`, `山田たろう${digits}`, `Ελένη${digits}`, `josé-${digits}`]) {
+    for (const name of [
+      `Дмитрий${digits}`,
+      `山田たろう${digits}`,
+      `Ελένη${digits}`,
+      `josé-${digits}`,
+      `ᱚᱞ${digits}`,
+    ]) {
       const response = await create(admin, name);
       expect(response.status).toBe(200);
       expect(response.body.username).toBe(name);
