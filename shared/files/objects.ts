@@ -157,8 +157,7 @@ export function downloadPresentation(type: string, fileName: string, attachment 
   if (!isServedInline(essence)) {
     return { contentType: 'application/octet-stream', disposition: `attachment; ${filename}` };
   }
-  const contentType = essence === 'text/plain' ? 'text/plain; charset=utf-8' : essence;
-  return { contentType, disposition: `${attachment ? 'attachment' : 'inline'}; ${filename}` };
+  return { contentType: essence, disposition: `${attachment ? 'attachment' : 'inline'}; ${filename}` };
 }
 
 export interface DownloadOptions {

@@ -147,7 +147,8 @@ test.each([
   ['application/pdf', 'application/octet-stream', 'attachment'],
   ['image/png', 'image/png', 'inline'],
   ['video/mp4', 'video/mp4', 'inline'],
-  ['text/plain', 'text/plain; charset=utf-8', 'inline'],
+  ['text/plain', 'text/plain', 'inline'],
+  ['TEXT/PLAIN; charset=utf-7', 'text/plain', 'inline'],
 ])(
   'claimed %s: the signed URL asks S3 for %s, %s (real S3 honours both overrides)',
   async (claimed, type, how) => {
