@@ -101,7 +101,7 @@ test('npm start serves the API, logs one line per request, and keeps everything 
   expect(preflight.headers.get('access-control-allow-headers')).toContain('content-range');
   expect(await stopRunner(second, 'SIGINT')).toBe(0);
   expect(await acceptsConnections(second.dynamoEndpoint)).toBe(false);
-}, 120_000);
+}, 240_000);
 
 /** Runs `npm start` to its end (it is expected to fail) and returns its exit code and output. */
 function runToExit(extraEnv: Record<string, string>): Promise<{ code: number | null; output: string }> {
@@ -177,6 +177,6 @@ describe('a start that fails after DynamoDB Local is up stops what it started', 
         release();
       }
     },
-    120_000,
+    240_000,
   );
 });
