@@ -1,13 +1,18 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../infra/local/dynamodb.ts';
 import { type Runner, startRunner as startRunnerIn, stopRunner } from '../support/runner.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'file-service-runner-'));
 const started: Runner[] = [];
+/** Runners expected to fail on their own; killed only if a test gave up on one. */
+const failing: ChildProcess[] = [];
 afterAll(() => {
   for (const runner of started) if (runner.child.exitCode === null) runner.child.kill('SIGKILL');
+  for (const child of failing) if (child.exitCode === null) child.kill('SIGTERM');
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -114,7 +119,7 @@ function runToExit(extraEnv: Record<string, string>): Promise<{ code: number | n
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  started.push(child);
+  failing.push(child);
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => {
     output += chunk.toString();
@@ -122,7 +127,7 @@ function runToExit(extraEnv: Record<string, string>): Promise<{ code: number | n
   child.stderr.on('data', (chunk: Buffer) => {
     output += chunk.toString();
   });
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, output })));
+  return new Promise((resolve) => child.once('close', (code: number | null) => resolve({ code, output })));
 }
 
 /** Holds a port, as another program would. */
