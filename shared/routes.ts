@@ -132,7 +132,8 @@ export const routes: readonly Route[] = [
     table: {
       items: {
         GetItem: ['SETUP'],
-        PutItem: ['USER', 'USERNAME', 'SETUP'],
+        PutItem: ['USER', 'USERNAME', 'USERLIKE', 'SETUP'],
+        ConditionCheckItem: ['USERNAME'],
         UpdateItem: ['THROTTLE'],
       },
     },
@@ -154,9 +155,10 @@ export const routes: readonly Route[] = [
     table: {
       items: {
         GetItem: SIGNED_IN,
-        UpdateItem: ['USER'],
-        PutItem: ['USER', 'USERNAME'],
-        DeleteItem: ['USER', 'USERNAME'],
+        UpdateItem: ['USER', 'THROTTLE'],
+        PutItem: ['USER', 'USERNAME', 'USERLIKE'],
+        ConditionCheckItem: ['USERNAME'],
+        DeleteItem: ['USER', 'USERNAME', 'USERLIKE'],
       },
     },
     hashesPasswords: true,
@@ -198,7 +200,14 @@ export const routes: readonly Route[] = [
     method: 'POST',
     path: '/api/users',
     handler: 'users/create',
-    table: { items: { GetItem: SIGNED_IN, PutItem: ['USER', 'USERNAME'], DeleteItem: ['USER'] } },
+    table: {
+      items: {
+        GetItem: SIGNED_IN,
+        PutItem: ['USER', 'USERNAME', 'USERLIKE'],
+        ConditionCheckItem: ['USERNAME'],
+        DeleteItem: ['USER'],
+      },
+    },
     hashesPasswords: true,
     usesKeys: true,
   },
@@ -218,8 +227,9 @@ export const routes: readonly Route[] = [
       items: {
         GetItem: SIGNED_IN,
         UpdateItem: ['USER'],
-        PutItem: ['USER', 'USERNAME'],
-        DeleteItem: ['USER', 'USERNAME'],
+        PutItem: ['USER', 'USERNAME', 'USERLIKE'],
+        ConditionCheckItem: ['USERNAME'],
+        DeleteItem: ['USER', 'USERNAME', 'USERLIKE'],
       },
     },
     hashesPasswords: true,
@@ -234,7 +244,7 @@ export const routes: readonly Route[] = [
         GetItem: SIGNED_IN,
         Query: ['USER'],
         UpdateItem: ['USER'],
-        DeleteItem: ['USER', 'USERNAME', 'FILENAME'],
+        DeleteItem: ['USER', 'USERNAME', 'USERLIKE', 'FILENAME'],
         BatchWriteItem: ['USER'],
       },
     },

@@ -9,6 +9,7 @@ import { foldUsername } from '#shared/db/username-forms';
 export const PARTITION_PATTERNS = {
   USER: 'USER#*',
   USERNAME: 'USERNAME#*',
+  USERLIKE: 'USERLIKE#*',
   SETUP: 'SETUP',
   FILENAME: 'FILENAME#*',
   THROTTLE: 'THROTTLE#*',

@@ -52,10 +52,9 @@ export async function login(username: string, password: string, sourceIp: string
 
 /**
  * Checks a password change's `currentPassword`. Each check is a guess at the password, so it counts
- * against the username's login limit (429 past it) before the bcrypt work; a right one clears it.
+ * against the username's login limit (429 past it) before the bcrypt work, right or wrong.
  */
 export async function confirmCurrentPassword(user: UserRecord, password: string): Promise<void> {
-  const attempt = await countAttempt(usernameLimit(user.username));
+  await countAttempt(usernameLimit(user.username));
   if (!(await verifyPassword(password, user.passwordHash))) throw invalid(WRONG_CURRENT_PASSWORD);
-  await resetCounter(attempt);
 }

@@ -169,7 +169,8 @@ describe('every request the code sends is within its function grant, and every g
   beforeAll(async () => {
     // First run: this file's table has no user yet.
     expect((await request('GET', '/api/setup')).body).toEqual({ firstSetup: true });
-    const admin = uniqueName('admin');
+    // A name whose folded form differs from its lowercase one: the claim checks the pre-folding key too.
+    const admin = `Straße-${uniqueName('admin')}`;
     expect((await request('POST', '/api/setup', { json: { username: admin, password } })).status).toBe(200);
     expect(
       (await request('POST', '/api/auth/login', { json: { username: admin, password: 'wrong one!' } }))
@@ -187,7 +188,7 @@ describe('every request the code sends is within its function grant, and every g
     const avatar = `data:image/png;base64,${PNG_1X1.toString('base64')}`;
     const patched = await request('PATCH', '/api/user', {
       ...self,
-      json: { username: uniqueName('renamed'), avatar, view: { enabled: true, embedTitle: 'x' } },
+      json: { username: `Maß-${uniqueName('renamed')}`, avatar, view: { enabled: true, embedTitle: 'x' } },
     });
     expect(patched.status).toBe(200);
     expect((await request('GET', '/api/user/avatar', self)).status).toBe(200);
@@ -199,13 +200,13 @@ describe('every request the code sends is within its function grant, and every g
     // Administration of another user.
     const created = await request('POST', '/api/users', {
       ...self,
-      json: { username: uniqueName('user'), password, avatar },
+      json: { username: `Fuß-${uniqueName('user')}`, password, avatar },
     });
     expect(created.status).toBe(200);
     const userId = created.body.id as string;
     expect((await request('GET', '/api/users', self)).status).toBe(200);
     expect((await request('GET', `/api/users/${userId}`, self)).status).toBe(200);
-    const username = uniqueName('member');
+    const username = `Gruß-${uniqueName('member')}`;
     // Room for three files: enough to hit the quota inside the write transactions below.
     const quota = { filesQuota: 'BY_FILES', maxFiles: 3, maxBytes: null };
     const edited = await request('PATCH', `/api/users/${userId}`, {
