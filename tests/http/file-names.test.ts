@@ -9,10 +9,13 @@ describe('generated public names', () => {
   test.each([
     ['random', new RegExp(`^[0-9a-z]{${RANDOM_CHARS}}\\.png$`)],
     ['gfycat', new RegExp(`^[0-9a-z]{${RANDOM_CHARS}}\\.png$`)],
+    ['random-words', new RegExp(`^[0-9a-z]{${RANDOM_CHARS}}\\.png$`)],
     ['date', new RegExp(`^\\d{8}-\\d{6}-[0-9a-z]{${RANDOM_CHARS}}\\.png$`)],
     ['uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\.png$/],
   ] as const)('%s names carry at least 64 random bits', (format, shape) => {
-    const names = Array.from({ length: 2000 }, () => newPublicName(format, 'photo.PNG'));
+    const names = Array.from({ length: 2000 }, () =>
+      newPublicName({ format, filename: null, extension: null, extensionless: false }, 'photo.PNG'),
+    );
     for (const name of names) expect(name).toMatch(shape);
     expect(new Set(names).size).toBe(names.length);
     if (format === 'uuid') return; // randomUUID: 122 random bits
@@ -24,7 +27,7 @@ describe('generated public names', () => {
   });
 
   test('every format is covered', () => {
-    expect([...NAME_FORMATS].sort()).toEqual(['date', 'gfycat', 'name', 'random', 'uuid']);
+    expect([...NAME_FORMATS].sort()).toEqual(['date', 'gfycat', 'name', 'random', 'random-words', 'uuid']);
   });
 });
 
