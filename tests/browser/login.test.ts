@@ -67,7 +67,7 @@ test('first run → setup, logout, login errors, 429, expired session returns to
   await page.getByText('The passwords differ').waitFor();
   await page.getByLabel('Confirm password').fill('first password');
   await page.getByRole('button', { name: 'Create account' }).click();
-  await page.getByRole('heading', { name: 'Files' }).waitFor();
+  await page.getByRole('heading', { name: 'Files', exact: true }).waitFor();
   expect(page.url()).toBe(`${runner.url}/files`);
 
   await page.getByRole('button', { name: 'User menu for owner' }).click();
@@ -96,7 +96,7 @@ test('first run → setup, logout, login errors, 429, expired session returns to
     .waitFor();
 
   await signIn('owner', 'first password');
-  await page.getByRole('heading', { name: 'Files' }).waitFor();
+  await page.getByRole('heading', { name: 'Files', exact: true }).waitFor();
 
   // The session ends behind the page's back: the next API call brings login, then the way back.
   await page.goto(`${runner.url}/settings?tab=view`);
