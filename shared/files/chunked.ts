@@ -17,7 +17,12 @@ import {
 import { recordUpload, reservePending } from '#shared/files/presigned';
 import { quotaLimits } from '#shared/files/quota';
 import { assertWithinQuota, transactAsActiveOwner } from '#shared/files/store';
-import { assertNamesFit, type Uploader, type UploadOptions } from '#shared/files/uploads';
+import {
+  assertNamesFit,
+  pendingUploadOptions,
+  type Uploader,
+  type UploadOptions,
+} from '#shared/files/uploads';
 
 /** One chunk as it arrived: its place in the file (from `content-range`) and its bytes. */
 export interface Chunk {
@@ -108,14 +113,7 @@ async function open(
     size: chunk.total,
     type: chunk.type,
     objectKey,
-    format: options.format,
-    filename: options.filename,
-    extension: options.extension,
-    extensionless: options.extensionless,
-    maxViews: options.maxViews,
-    deletesAt: options.deletesAt,
-    downloadAsOriginalName: options.downloadAsOriginalName,
-    passwordHash: options.passwordHash,
+    ...pendingUploadOptions(options),
     chunked: {
       identifier,
       s3UploadId: await createMultipart(objectKey, chunk.type),

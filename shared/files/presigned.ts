@@ -26,7 +26,14 @@ import {
 import { type QuotaLimits, quotaLimits } from '#shared/files/quota';
 import { withRoom } from '#shared/files/reclaim';
 import { assertWithinQuota, QuotaExceeded } from '#shared/files/store';
-import { assertNamesFit, newRecord, record, type Uploader, type UploadOptions } from '#shared/files/uploads';
+import {
+  assertNamesFit,
+  newRecord,
+  pendingUploadOptions,
+  record,
+  type Uploader,
+  type UploadOptions,
+} from '#shared/files/uploads';
 
 /** Largest presigned upload: S3's limit for a single PUT. */
 export const MAX_PRESIGNED_UPLOAD_BYTES = 5 * 1024 ** 3;
@@ -67,14 +74,7 @@ export async function startUpload(
     id,
     ...file,
     objectKey: uploadObjectKey(user.id, id),
-    format: options.format,
-    filename: options.filename,
-    extension: options.extension,
-    extensionless: options.extensionless,
-    maxViews: options.maxViews,
-    deletesAt: options.deletesAt,
-    downloadAsOriginalName: options.downloadAsOriginalName,
-    passwordHash: options.passwordHash,
+    ...pendingUploadOptions(options),
     createdAt: new Date(now).toISOString(),
     reservedUntil: new Date(now + RESERVATION_SECONDS * 1000).toISOString(),
   };

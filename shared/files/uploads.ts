@@ -22,6 +22,21 @@ export interface UploadOptions extends Naming {
   passwordHash: string | null;
 }
 
+/**
+ * The options a pending upload keeps until its file is recorded, field by field: the handlers'
+ * option objects may carry more (reply options such as the domain) that the item must not store.
+ */
+export const pendingUploadOptions = (options: UploadOptions) => ({
+  format: options.format,
+  filename: options.filename,
+  extension: options.extension,
+  extensionless: options.extensionless,
+  maxViews: options.maxViews,
+  deletesAt: options.deletesAt,
+  downloadAsOriginalName: options.downloadAsOriginalName,
+  passwordHash: options.passwordHash,
+});
+
 export interface IncomingFile {
   originalName: string;
   type: string;
