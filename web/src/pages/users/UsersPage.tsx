@@ -18,7 +18,7 @@ import { IconEdit, IconPlus, IconTrash } from '@tabler/icons-react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, api, errorMessage, request } from '../../api/client.ts';
-import { formatDate } from '../../api/format.ts';
+import { formatBytes, formatDate } from '../../api/format.ts';
 import { useCurrentUser } from '../../api/session.ts';
 import { ROLES_BELOW, type UserResource } from '../../api/types.ts';
 import { type UserChange, UserForm } from './UserForm.tsx';
@@ -33,10 +33,14 @@ async function usersPage(cursor: string | null) {
   return { users: (await response.json()) as UserResource[], next: response.headers.get('x-next-cursor') };
 }
 
+/** `maxBytes` is a string in the contract: a byte count reads as a size, anything else as written. */
+const bytesQuotaText = (maxBytes: string | null) =>
+  maxBytes === null ? '–' : /^\d+$/.test(maxBytes) ? formatBytes(Number(maxBytes)) : maxBytes;
+
 function quotaText(user: UserResource) {
   if (!user.quota) return 'None';
   return user.quota.filesQuota === 'BY_BYTES'
-    ? (user.quota.maxBytes ?? '–')
+    ? bytesQuotaText(user.quota.maxBytes)
     : `${user.quota.maxFiles ?? '–'} files`;
 }
 
