@@ -35,7 +35,7 @@ export const handler = defineHandler(
       const passwordHash = chunk.start === 0 ? await hashOptionalPassword(password) : null;
       const bytes = (parts[0] as (typeof parts)[number]).bytes;
       const received = await receiveChunk(user, { ...chunk, bytes }, { ...options, passwordHash });
-      return chunkReply(request, reply, received.identifier, received.file);
+      return chunkReply(request, reply, received.identifier, received.file, user.view);
     }
     const incoming = parts.map((part) => ({
       originalName: validate(uploadedNameSchema, part.fileName),
@@ -43,7 +43,7 @@ export const handler = defineHandler(
       bytes: part.bytes,
     }));
     const passwordHash = await hashOptionalPassword(password);
-    return uploadReply(request, reply, await storeFiles(user, incoming, { ...options, passwordHash }));
+    return uploadReply(request, reply, await storeFiles(user, incoming, { ...options, passwordHash }), user.view);
   },
   { bodyLimit: UPLOAD_BODY_LIMIT },
 );

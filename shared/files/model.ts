@@ -1,4 +1,5 @@
 import { notFound } from '#shared/errors';
+import type { ViewSettings } from '#shared/users/model';
 
 /** A file's metadata as stored (minus the generic key and index attributes). */
 export interface FileRecord {
@@ -40,7 +41,11 @@ export type FileResource = Omit<
 
 export const downloadPath = (name: string) => `/raw/${encodeURIComponent(name)}`;
 
-export function toFileResource(file: FileRecord): FileResource {
+/** The link a file is shared by: its view page while the owner has view pages on, else the download. */
+export const linkPath = (name: string, ownerView: ViewSettings) =>
+  ownerView.enabled === true ? `/view/${encodeURIComponent(name)}` : downloadPath(name);
+
+export function toFileResource(file: FileRecord, ownerView: ViewSettings): FileResource {
   return {
     id: file.id,
     name: file.name,
@@ -54,7 +59,7 @@ export function toFileResource(file: FileRecord): FileResource {
     updatedAt: file.updatedAt,
     deletesAt: file.deletesAt,
     password: file.passwordHash !== null,
-    url: downloadPath(file.name),
+    url: linkPath(file.name, ownerView),
     thumbnail: null,
   };
 }
@@ -63,14 +68,14 @@ export function toFileResource(file: FileRecord): FileResource {
  * The answer to an upload: absolute URLs (uploaders copy them as they are) and, when the upload set
  * an expiry, `deletesAt` beside `files` (uploader configs read it there).
  */
-export function toUploadResult(files: FileRecord[], origin: string) {
+export function toUploadResult(files: FileRecord[], origin: string, ownerView: ViewSettings) {
   const deletesAt = files[0]?.deletesAt ?? null;
   return {
     files: files.map((file) => ({
       id: file.id,
       name: file.name,
       type: file.type,
-      url: `${origin}${downloadPath(file.name)}`,
+      url: `${origin}${linkPath(file.name, ownerView)}`,
     })),
     ...(deletesAt === null ? {} : { deletesAt }),
   };

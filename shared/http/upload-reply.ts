@@ -3,6 +3,7 @@ import { type FileRecord, toUploadResult } from '#shared/files/model';
 import { requestOrigin } from '#shared/http/origin';
 import type { HttpRequest } from '#shared/http/request';
 import { type HttpResult, json, text } from '#shared/http/response';
+import type { ViewSettings } from '#shared/users/model';
 
 /** Headers that only shape the answer of a route whose answer lists uploaded files. */
 export const REPLY_HEADERS = ['x-zipline-no-json', 'x-zipline-domain'] as const;
@@ -52,8 +53,13 @@ export function readReplyOptions(headers: Record<string, string>): ReplyOptions 
  * The answer to an upload: `{files, deletesAt?}` with absolute URLs on the host the request reached
  * (or `x-zipline-domain`'s), or with `x-zipline-no-json: true` the URLs as plain text, one per line.
  */
-export function uploadReply(request: HttpRequest, reply: ReplyOptions, files: FileRecord[]): HttpResult {
-  const result = toUploadResult(files, requestOrigin(request, reply.host ?? undefined));
+export function uploadReply(
+  request: HttpRequest,
+  reply: ReplyOptions,
+  files: FileRecord[],
+  ownerView: ViewSettings,
+): HttpResult {
+  const result = toUploadResult(files, requestOrigin(request, reply.host ?? undefined), ownerView);
   return reply.plainText ? text(200, result.files.map((file) => file.url).join('\n')) : json(200, result);
 }
 
@@ -66,10 +72,11 @@ export function chunkReply(
   reply: ReplyOptions,
   identifier: string,
   file: FileRecord | null,
+  ownerView: ViewSettings,
 ): HttpResult {
   const files = file ? [file] : [];
-  if (reply.plainText) return uploadReply(request, reply, files);
-  const result = toUploadResult(files, requestOrigin(request, reply.host ?? undefined));
+  if (reply.plainText) return uploadReply(request, reply, files, ownerView);
+  const result = toUploadResult(files, requestOrigin(request, reply.host ?? undefined), ownerView);
   return json(200, {
     ...result,
     files: result.files.map((entry) => ({ ...entry, pending: false })),
