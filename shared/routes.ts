@@ -393,6 +393,15 @@ export const routes: readonly Route[] = [
     // Presigned GETs for the page's media and download; a ranged GET for a text file's start.
     bucket: { GetObject: ['files/'] },
   },
+  {
+    // The oEmbed answer view pages link to (embeds on): the embed's texts, no view counted.
+    method: 'GET',
+    path: '/api/oembed/{name}',
+    handler: 'view/oembed',
+    table: { items: { GetItem: ['FILENAME', 'USER'] } },
+    hashesPasswords: false,
+    usesKeys: false,
+  },
 ];
 
 /**

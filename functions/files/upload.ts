@@ -43,7 +43,12 @@ export const handler = defineHandler(
       bytes: part.bytes,
     }));
     const passwordHash = await hashOptionalPassword(password);
-    return uploadReply(request, reply, await storeFiles(user, incoming, { ...options, passwordHash }), user.view);
+    return uploadReply(
+      request,
+      reply,
+      await storeFiles(user, incoming, { ...options, passwordHash }),
+      user.view,
+    );
   },
   { bodyLimit: UPLOAD_BODY_LIMIT },
 );

@@ -1,4 +1,5 @@
 import { defineHandler } from '#shared/http/handler';
+import { requestOrigin } from '#shared/http/origin';
 import { html } from '#shared/http/response';
 import { PUBLIC_NAME, pathId } from '#shared/validation/ids';
 import { openViewPage } from '#shared/view/open';
@@ -12,6 +13,10 @@ import { renderViewPage } from '#shared/view/page';
 export const handler = defineHandler(async (request) => {
   const name = pathId(request, 'name', PUBLIC_NAME);
   const page = await openViewPage(name, { head: request.method === 'HEAD' });
-  const { html: body, csp } = renderViewPage(page);
+  const origin = requestOrigin(request);
+  const { html: body, csp } = renderViewPage(page, {
+    page: `${origin}/view/${encodeURIComponent(name)}`,
+    oembed: `${origin}/api/oembed/${encodeURIComponent(name)}`,
+  });
   return html(200, body, csp);
 });

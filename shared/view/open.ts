@@ -1,10 +1,7 @@
-import { notFound } from '#shared/errors';
 import { presignFile } from '#shared/files/access';
 import type { FileRecord } from '#shared/files/model';
 import { isServedInline, readObjectStart } from '#shared/files/objects';
-import { countFileView, downloadableFile, findNameClaim } from '#shared/files/store';
-import type { ViewSettings } from '#shared/users/model';
-import { getUser } from '#shared/users/store';
+import { findViewable, type ViewOwner } from '#shared/view/viewable';
 
 /** How the page shows a file. */
 export type Presentation = 'image' | 'video' | 'audio' | 'text' | 'download';
@@ -33,7 +30,7 @@ export function presentationOf(type: string): Presentation {
 
 export interface ViewPage {
   file: FileRecord;
-  owner: { username: string; view: ViewSettings };
+  owner: ViewOwner;
   presentation: Presentation;
   /** The bytes as the page embeds or links them (inline where the download rule allows it). */
   mediaUrl: string;
@@ -44,38 +41,19 @@ export interface ViewPage {
 }
 
 /**
- * Opens the view page of the file published under `name`: 404 (the download's own answer) unless
- * its owner has view pages enabled and a download would be served now. A GET counts the view, once
- * for the whole page: the media and download links are presigned URLs, which count nothing. HEAD
- * counts nothing.
+ * Opens the view page of the file published under `name` (see `findViewable`). A GET counts the
+ * view, once for the whole page: the media and download links are presigned URLs, which count
+ * nothing. HEAD counts nothing.
  */
 export async function openViewPage(name: string, options: { head: boolean }): Promise<ViewPage> {
-  const claim = await findNameClaim(name);
-  if (!claim) throw notFound('file not found');
-  const owner = await getUser(claim.userId);
-  if (!owner || owner.deletingAt !== undefined || owner.view.enabled !== true)
-    throw notFound('file not found');
-  // A password-protected file is the 404 of an unknown name here (no password form yet): the count's
-  // condition refuses it, and HEAD checks the same, so the page is no oracle for protected names.
-  const file = options.head
-    ? await downloadableFile(claim.userId, claim.fileId)
-    : await countFileView(claim.userId, claim.fileId, null);
-  if (!file || file.passwordHash !== null) throw notFound('file not found');
-
+  const { file, owner } = await findViewable(name, { count: !options.head });
   const presentation = presentationOf(file.type);
   const [mediaUrl, downloadUrl, excerpt] = await Promise.all([
     presignFile(file, { expiresIn: VIEW_MEDIA_SECONDS }),
     presignFile(file, { attachment: true, expiresIn: VIEW_MEDIA_SECONDS }),
     presentation === 'text' ? readExcerpt(file) : undefined,
   ]);
-  return {
-    file,
-    owner: { username: owner.username, view: owner.view },
-    presentation,
-    mediaUrl,
-    downloadUrl,
-    ...(excerpt ? { excerpt } : {}),
-  };
+  return { file, owner, presentation, mediaUrl, downloadUrl, ...(excerpt ? { excerpt } : {}) };
 }
 
 async function readExcerpt(file: FileRecord): Promise<{ text: string; truncated: boolean }> {

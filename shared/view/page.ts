@@ -1,8 +1,16 @@
 import { createHash } from 'node:crypto';
+import { embedTags, embedTexts } from '#shared/view/embed';
 import { humanSize, readableTime } from '#shared/view/format';
 import { escapeHtml } from '#shared/view/html';
 import type { ViewPage } from '#shared/view/open';
 import { fillTemplate } from '#shared/view/template';
+import { shownName as shownNameOf } from '#shared/view/viewable';
+
+/** Absolute URLs of the page and its oEmbed answer (unfurlers need them absolute). */
+export interface PageUrls {
+  page: string;
+  oembed: string;
+}
 
 const STYLE = `
 body{margin:0;font:16px/1.5 system-ui,sans-serif;background:#16171b;color:#e6e6e6}
@@ -34,10 +42,11 @@ export interface RenderedPage {
  * through `escapeHtml`; media come only from the presigned URLs, which the CSP names as the one
  * origin images and media may load from.
  */
-export function renderViewPage(page: ViewPage, headExtras = ''): RenderedPage {
+export function renderViewPage(page: ViewPage, urls: PageUrls): RenderedPage {
   const { file, owner } = page;
   const view = owner.view;
-  const shownName = file.downloadAsOriginalName ? file.originalName : file.name;
+  const shownName = shownNameOf(file);
+  const embed = view.embed === true ? embedTags(page, embedTexts(file, owner), urls) : '';
   const align = typeof view.align === 'string' && ALIGNMENTS.has(view.align) ? view.align : 'center';
   const subject = { file, username: owner.username };
   const meta = [
@@ -56,7 +65,7 @@ export function renderViewPage(page: ViewPage, headExtras = ''): RenderedPage {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(shownName)}</title>
 <style>${STYLE}</style>
-${headExtras}</head>
+${embed}</head>
 <body>
 <main class="${align}">
 <h1>${escapeHtml(shownName)}</h1>

@@ -217,3 +217,35 @@ test('a password-protected file is the 404 of an unknown name on the view page (
   expect((await call('GET', `/api/user/files/${file.id}`, { token: user.token })).body.views).toBe(0);
   expect((await download(`/raw/${file.name}?pw=open%20sesame`)).status).toBe(200);
 });
+
+test('links: uploads and File resources point to /view/{name} while view pages are on, to /raw/{name} otherwise', async () => {
+  const user = await signedInUser();
+  const [before] = await upload(user.token, [{ fileName: 'a.png', type: 'image/png', content: PNG_1X1 }]);
+  const name = before?.name as string;
+  expect(before?.url).toBe(`https://localhost/raw/${name}`);
+  expect((await call('GET', `/api/user/files/${before?.id}`, { token: user.token })).body.url).toBe(
+    `/raw/${name}`,
+  );
+
+  await call('PATCH', '/api/user', { token: user.token, json: { view: { enabled: true } } });
+  const [after] = await upload(user.token, [{ fileName: 'b.png', type: 'image/png', content: PNG_1X1 }]);
+  expect(after?.url).toBe(`https://localhost/view/${after?.name}`);
+  const listed = await call('GET', '/api/user/files', { token: user.token });
+  expect(listed.body.page.map((file: { url: string }) => file.url).sort()).toEqual(
+    [`/view/${after?.name}`, `/view/${name}`].sort(),
+  );
+  const patched = await call('PATCH', `/api/user/files/${before?.id}`, {
+    token: user.token,
+    json: { favorite: true },
+  });
+  expect(patched.body.url).toBe(`/view/${name}`);
+  // The link a client copies opens the page.
+  expect((await call('GET', pathOf(after?.url as string))).headers['content-type']).toBe(
+    'text/html; charset=utf-8',
+  );
+
+  await call('PATCH', '/api/user', { token: user.token, json: { view: { enabled: false } } });
+  expect((await call('GET', `/api/user/files/${before?.id}`, { token: user.token })).body.url).toBe(
+    `/raw/${name}`,
+  );
+});

@@ -252,13 +252,13 @@ describe('every request the code sends is within its function grant, and every g
     expect((await request('PATCH', `/api/user/files/${first?.id}`, { token, json: edit })).status).toBe(200);
     expect((await request('GET', new URL(first?.url as string).pathname)).status).toBe(302);
     expect((await request('GET', `/api/user/files/${first?.id}/raw`, { token })).status).toBe(302);
-    // The view page (view pages on): a text file's page reads its start from S3.
-    expect((await request('PATCH', '/api/user', { token, json: { view: { enabled: true } } })).status).toBe(
-      200,
-    );
-    expect(
-      (await request('GET', `/view/${new URL(first?.url as string).pathname.split('/').pop()}`)).status,
-    ).toBe(200);
+    // The view page and its oEmbed answer (view pages and embeds on); a text file's page reads its
+    // start from S3.
+    const viewOn = { view: { enabled: true, embed: true } };
+    expect((await request('PATCH', '/api/user', { token, json: viewOn })).status).toBe(200);
+    const firstName = new URL(first?.url as string).pathname.split('/').pop();
+    expect((await request('GET', `/view/${firstName}`)).status).toBe(200);
+    expect((await request('GET', `/api/oembed/${firstName}`)).status).toBe(200);
     expect((await request('DELETE', `/api/user/files/${second?.id}`, { token })).status).toBe(200);
     // A chunked upload with a password: the first chunk is staged under uploads/, the last streams it
     // into the one part; then /raw with a wrong and the right password (counted guesses).

@@ -1,0 +1,83 @@
+import type { FileRecord } from '#shared/files/model';
+import { escapeHtml } from '#shared/view/html';
+import type { ViewPage } from '#shared/view/open';
+import { fillTemplate, type TemplateSubject } from '#shared/view/template';
+import { findViewable, shownName, type ViewOwner } from '#shared/view/viewable';
+
+/** The texts an embed shows, the owner's templates filled; absent where the owner set none. */
+export interface EmbedTexts {
+  title: string;
+  description?: string;
+  siteName?: string;
+  color?: string;
+}
+
+const setting = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+
+/** The embed's texts: the owner's templates filled, the title defaulting to the shown name. */
+export function embedTexts(file: FileRecord, owner: ViewOwner): EmbedTexts {
+  const view = owner.view;
+  const subject: TemplateSubject = { file, username: owner.username };
+  const fill = (template: unknown) => {
+    const text = setting(template);
+    return text === undefined ? undefined : fillTemplate(text, subject);
+  };
+  const description = fill(view.embedDescription);
+  const siteName = fill(view.embedSiteName);
+  const color = setting(view.embedColor);
+  return {
+    title: fill(view.embedTitle) ?? shownName(file),
+    ...(description === undefined ? {} : { description }),
+    ...(siteName === undefined ? {} : { siteName }),
+    ...(color === undefined ? {} : { color }),
+  };
+}
+
+/**
+ * The embed of the file published under `name`, for the oEmbed route: 404 unless its owner has view
+ * pages and embeds on and a download would be served now. Counts no view.
+ */
+export async function openEmbed(name: string): Promise<EmbedTexts> {
+  const { file, owner } = await findViewable(name, { count: false, embed: true });
+  return embedTexts(file, owner);
+}
+
+const meta = (key: 'property' | 'name', name: string, content: string) =>
+  `<meta ${key}="${name}" content="${escapeHtml(content)}">\n`;
+
+/**
+ * The `<head>` tags link unfurlers read (Open Graph, Twitter cards, theme colour, oEmbed discovery),
+ * for a page whose owner has `embed` on. Media tags point at the page's presigned URLs, so an
+ * unfurler fetching the image counts no second view.
+ */
+export function embedTags(page: ViewPage, texts: EmbedTexts, urls: { page: string; oembed: string }): string {
+  const { file } = page;
+  let tags =
+    meta('property', 'og:type', page.presentation === 'video' ? 'video.other' : 'website') +
+    meta('property', 'og:title', texts.title) +
+    meta('property', 'og:url', urls.page);
+  if (texts.description !== undefined) tags += meta('property', 'og:description', texts.description);
+  if (texts.siteName !== undefined) tags += meta('property', 'og:site_name', texts.siteName);
+  if (texts.color !== undefined) tags += meta('name', 'theme-color', texts.color);
+  if (page.presentation === 'image') {
+    tags +=
+      meta('property', 'og:image', page.mediaUrl) +
+      meta('property', 'og:image:type', file.type) +
+      meta('property', 'og:image:alt', texts.title) +
+      meta('name', 'twitter:card', 'summary_large_image') +
+      meta('name', 'twitter:image', page.mediaUrl);
+  } else if (page.presentation === 'video' || page.presentation === 'audio') {
+    const kind = page.presentation === 'video' ? 'og:video' : 'og:audio';
+    tags +=
+      meta('property', kind, page.mediaUrl) +
+      meta('property', `${kind}:secure_url`, page.mediaUrl) +
+      meta('property', `${kind}:type`, file.type) +
+      meta('name', 'twitter:card', 'summary');
+  } else {
+    tags += meta('name', 'twitter:card', 'summary');
+  }
+  tags += meta('name', 'twitter:title', texts.title);
+  if (texts.description !== undefined) tags += meta('name', 'twitter:description', texts.description);
+  tags += `<link rel="alternate" type="application/json+oembed" href="${escapeHtml(urls.oembed)}" title="${escapeHtml(texts.title)}">\n`;
+  return tags;
+}
