@@ -280,7 +280,8 @@ describe('every request the code sends is within its function grant, and every g
     expect((await chunk(0, 'chunk', false)).status).toBe(200);
     const chunked = await chunk(5, 'ed!!!', true);
     expect(chunked.status).toBe(200);
-    const protectedPath = new URL(chunked.body.files[0].url as string).pathname;
+    // Its link is the view page now (view pages on); the password goes to the download.
+    const protectedPath = `/raw/${chunked.body.files[0].name as string}`;
     expect((await request('GET', `${protectedPath}?pw=wrong`)).status).toBe(404);
     expect((await request('GET', `${protectedPath}?pw=secret`)).status).toBe(302);
     // Its room goes back for the presigned flows below.
