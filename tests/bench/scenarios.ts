@@ -150,8 +150,11 @@ export async function benchScenarios(): Promise<{ scenarios: Scenario[]; fixture
     { firstUser: true },
   );
   const file = await uploadFile(filesOwner.token);
-  // The view page's owner has view pages on; `user`'s content changes are what the page shows.
-  const viewOn = await call('PATCH', '/api/user', { token: user.token, json: { view: { enabled: true } } });
+  // The view page's owner has view pages and embeds on; `user`'s content changes are what the page shows.
+  const viewOn = await call('PATCH', '/api/user', {
+    token: user.token,
+    json: { view: { enabled: true, embed: true } },
+  });
   if (viewOn.status !== 200) throw new Error(`fixture view settings failed: ${viewOn.text}`);
   const viewed = await uploadFile(user.token);
   for (let index = 1; index < LISTED_FILES; index++) await uploadFile(filesOwner.token);
@@ -316,6 +319,9 @@ export async function benchScenarios(): Promise<{ scenarios: Scenario[]; fixture
     }),
     scenario('GET /view/{name} (image page)', 'GET', '/view/{name}', 200, () => ({}), {
       url: () => `/view/${encodeURIComponent(viewed.name)}`,
+    }),
+    scenario('GET /api/oembed/{name}', 'GET', '/api/oembed/{name}', 200, () => ({}), {
+      url: () => `/api/oembed/${encodeURIComponent(viewed.name)}`,
     }),
     scenario('GET /api/nothing (fallback 404)', 'GET', '/api/nothing', 404, () => ({})),
   ];
