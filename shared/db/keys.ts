@@ -89,3 +89,11 @@ export const chunkPartKey = (userId: string, uploadId: string, n: number) => ({
   pk: `USER#${userId}`,
   sk: `CHUNKPART#${uploadId}#${String(n).padStart(5, '0')}`,
 });
+/**
+ * A completed chunked upload: which file it became, so its last chunk sent again answers that file.
+ * Lives a week, like the part items (DynamoDB's TTL removes it).
+ */
+export const chunkedDoneKey = (userId: string, uploadId: string) => ({
+  pk: `USER#${userId}`,
+  sk: `CHUNKDONE#${uploadId}`,
+});

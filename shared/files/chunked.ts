@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { S3ServiceException } from '@aws-sdk/client-s3';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
-import { chunkPartKey, uploadKey } from '#shared/db/keys';
+import { chunkedDoneKey, chunkPartKey, uploadKey } from '#shared/db/keys';
 import { TransactionConditionFailed } from '#shared/db/transact';
 import { invalid, notFound, ServiceError } from '#shared/errors';
 import { chunkedObjectKey, stagedChunkKey } from '#shared/files/layout';
@@ -16,7 +17,7 @@ import {
 } from '#shared/files/pending';
 import { recordUpload, reservePending } from '#shared/files/presigned';
 import { quotaLimits } from '#shared/files/quota';
-import { assertWithinQuota, transactAsActiveOwner } from '#shared/files/store';
+import { assertWithinQuota, getFile, transactAsActiveOwner } from '#shared/files/store';
 import {
   assertNamesFit,
   pendingUploadOptions,
@@ -36,7 +37,7 @@ export interface Chunk {
   bytes: Buffer;
 }
 
-/** Part items outlive their upload by a week at most (DynamoDB's TTL removes them). */
+/** Part items and completion markers live a week at most (DynamoDB's TTL removes them). */
 const PART_ITEM_SECONDS = 7 * 86_400;
 
 /** The pending item's id of a client's identifier: per user, so identifiers never meet. */
@@ -51,7 +52,8 @@ const unknownUpload = () =>
  * chunk opens the upload: the file and its declared size are reserved in the quota (like a presigned
  * upload, so a refused upload stores nothing) and an S3 multipart upload is created at the file's
  * key. Chunks must come in order; a chunk whose bytes were received already is a resend and changes
- * nothing. Answers the identifier and, after the last chunk, the recorded file.
+ * nothing. Answers the identifier and, after the last chunk, the recorded file (also to that chunk
+ * sent again, while the file exists).
  */
 export async function receiveChunk(
   user: Uploader,
@@ -74,25 +76,82 @@ export async function receiveChunk(
   }
   const identifier = chunk.identifier ?? randomBytes(16).toString('hex');
   const uploadId = uploadIdOf(user.id, identifier);
-  let upload =
-    (await getUpload(user.id, uploadId)) ??
-    (chunk.start === 0 ? await open(user, uploadId, identifier, chunk, options) : undefined);
+  let upload = await getUpload(user.id, uploadId);
+  if (!upload && chunk.last) {
+    // The last chunk again after the file was recorded (its answer was lost): the same file.
+    const file = await completedFile(user.id, uploadId, chunk.total);
+    if (file) return { identifier, file };
+  }
+  upload ??= chunk.start === 0 ? await open(user, uploadId, identifier, chunk, options) : undefined;
   if (!upload?.chunked) throw unknownUpload();
   if (upload.size !== chunk.total) {
     throw invalid(`this upload was opened for ${upload.size} bytes, not ${chunk.total}`);
   }
-  if (until <= upload.chunked.received) return { identifier, file: null };
+  if (until <= upload.chunked.received) {
+    // A resend. The last chunk's resend before its file is recorded (the completion failed, or is
+    // under way in another request) completes the upload again.
+    return { identifier, file: chunk.last ? await complete(user, upload) : null };
+  }
   if (chunk.start !== upload.chunked.received) {
     throw new ServiceError('conflict', `this upload expects the chunk at byte ${upload.chunked.received}`);
   }
   upload = await append(user.id, upload, upload.chunked, chunk);
-  if (!chunk.last) return { identifier, file: null };
-  await completeMultipart(
-    upload.objectKey,
-    upload.chunked?.s3UploadId as string,
-    await partETags(user.id, upload),
+  return { identifier, file: chunk.last ? await complete(user, upload) : null };
+}
+
+/**
+ * Assembles the parts into the file's object and records the file with a marker naming it, so the
+ * last chunk sent again answers the same file. S3 refusing the assembly (a client error such as
+ * `InvalidPart`, or `NoSuchUpload` once a concurrent request assembled it) is a 409 that changes
+ * nothing, unless that concurrent request has recorded the file: then it is the answer. The upload
+ * stays as it was, and sending the last chunk again tries once more.
+ */
+async function complete(user: Uploader, upload: PendingUpload): Promise<FileRecord> {
+  const progress = upload.chunked as ChunkProgress;
+  try {
+    await completeMultipart(upload.objectKey, progress.s3UploadId, await partETags(user.id, upload));
+  } catch (error) {
+    if (!(error instanceof S3ServiceException && error.$fault === 'client')) throw error;
+    const file = await completedFile(user.id, upload.id, upload.size);
+    if (file) return file;
+    throw new ServiceError(
+      'conflict',
+      `the chunks could not be assembled into one file (S3 ${error.name}): send the last chunk again, or the whole file under a new x-zipline-p-identifier`,
+    );
+  }
+  try {
+    return await recordUpload(user, upload, (file) => [
+      {
+        Put: {
+          TableName: tableName,
+          Item: {
+            ...chunkedDoneKey(user.id, upload.id),
+            fileId: file.id,
+            size: upload.size,
+            expiresAt: Math.floor(Date.now() / 1000) + PART_ITEM_SECONDS,
+          },
+        },
+      },
+    ]);
+  } catch (error) {
+    // A concurrent completion recorded the file first: answer it.
+    const file = error instanceof ServiceError && (await completedFile(user.id, upload.id, upload.size));
+    if (file) return file;
+    throw error;
+  }
+}
+
+/** The file a completed chunked upload of `size` bytes became, while it exists. */
+async function completedFile(
+  userId: string,
+  uploadId: string,
+  size: number,
+): Promise<FileRecord | undefined> {
+  const done = await documents.send(
+    new GetCommand({ TableName: tableName, Key: chunkedDoneKey(userId, uploadId), ConsistentRead: true }),
   );
-  return { identifier, file: await recordUpload(user, upload) };
+  if (done.Item?.size !== size) return undefined;
+  return getFile(userId, String(done.Item.fileId), { consistent: true });
 }
 
 async function open(

@@ -25,7 +25,7 @@ import {
 } from '#shared/files/pending';
 import { type QuotaLimits, quotaLimits } from '#shared/files/quota';
 import { withRoom } from '#shared/files/reclaim';
-import { assertWithinQuota, QuotaExceeded } from '#shared/files/store';
+import { assertWithinQuota, QuotaExceeded, type TransactItem } from '#shared/files/store';
 import {
   assertNamesFit,
   newRecord,
@@ -138,10 +138,14 @@ export async function completeUpload(user: Uploader, uploadId: string): Promise<
 
 /**
  * Records the file of a pending upload whose bytes are complete at its object key: the metadata in
- * a transaction that consumes the pending item and turns the reservation into the file, so two
- * completions record one file.
+ * a transaction that consumes the pending item and turns the reservation into the file (and writes
+ * `alsoWrite`), so two completions record one file.
  */
-export async function recordUpload(user: Uploader, upload: PendingUpload): Promise<FileRecord> {
+export async function recordUpload(
+  user: Uploader,
+  upload: PendingUpload,
+  alsoWrite: (file: FileRecord) => TransactItem[] = () => [],
+): Promise<FileRecord> {
   const options: UploadOptions = {
     format: upload.format as NameFormat,
     filename: upload.filename ?? null,
@@ -154,7 +158,10 @@ export async function recordUpload(user: Uploader, upload: PendingUpload): Promi
   };
   const file = newRecord(user.id, upload, options, upload.objectKey);
   try {
-    await record(user.id, [file], options, 'reserved', [consumeUpload(user.id, upload.id)]);
+    await record(user.id, [file], options, 'reserved', [
+      consumeUpload(user.id, upload.id),
+      ...alsoWrite(file),
+    ]);
   } catch (error) {
     // The pending item is gone: a racing completion recorded the file (the object is its file's
     // now), or a reclaim took it back (and deletes the object). Either way, nothing to undo here.

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { ListObjectsV2Command, S3ServiceException } from '@aws-sdk/client-s3';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
 import { fileStatsKey, uploadKey } from '#shared/db/keys';
@@ -8,6 +8,7 @@ import { call } from '../support/client.ts';
 import { download, uploadRequest } from '../support/files.ts';
 import { multipart } from '../support/multipart.ts';
 import { updateUserQuota } from '../support/quota.ts';
+import { injectS3Fault } from '../support/s3-calls.ts';
 import { partitionItems } from '../support/snapshot.ts';
 import { signedInUser } from '../support/users.ts';
 
@@ -179,6 +180,94 @@ describe('chunked uploads as Zipline clients send them', () => {
     const last = await sendChunk(owner, chunk(200));
     expect(sha((await download(last.body.files[0].url)).bytes)).toBe(sha(file));
     expect(await counters(owner.id)).toMatchObject({ files: 1, bytes: 300 });
+  });
+
+  test('the last chunk sent again after completion answers the same file and changes nothing', async () => {
+    const owner = await signedInUser();
+    const file = randomBytes(300);
+    const id = identifier();
+    const chunk = (start: number) => ({
+      identifier: id,
+      start,
+      bytes: file.subarray(start, start + 100),
+      total: 300,
+    });
+    for (const start of [0, 100]) expect((await sendChunk(owner, chunk(start))).status).toBe(200);
+    const completed = await sendChunk(owner, chunk(200));
+    expect(completed.status).toBe(200);
+    const before = await partitionItems(owner.id);
+    for (let resend = 0; resend < 2; resend++) {
+      const again = await sendChunk(owner, chunk(200));
+      expect([again.status, again.body]).toEqual([200, completed.body]);
+    }
+    expect(await partitionItems(owner.id)).toEqual(before);
+    expect(await counters(owner.id)).toMatchObject({ files: 1, bytes: 300, pendingFiles: 0 });
+    const listed = await call('GET', '/api/user/files', { token: owner.token });
+    expect(listed.body.total).toBe(1);
+    // A single-chunk upload whose client names the identifier: its resend opens no second file.
+    const single = { identifier: identifier(), start: 0, bytes: Buffer.from('one chunk'), total: 9 };
+    const first = await sendChunk(owner, single);
+    expect([first.status, (await sendChunk(owner, single)).body]).toEqual([200, first.body]);
+    expect(await counters(owner.id)).toMatchObject({ files: 2, bytes: 309, pendingFiles: 0 });
+    // Once the file is deleted, the upload is gone as a whole.
+    await call('DELETE', `/api/user/files/${completed.body.files[0].id}`, { token: owner.token });
+    expect((await sendChunk(owner, chunk(200))).status).toBe(404);
+  });
+
+  test('S3 refusing the assembly (InvalidPart) is a 409 that changes nothing; the last chunk again completes', async () => {
+    const owner = await signedInUser();
+    const file = randomBytes(200);
+    const id = identifier();
+    const chunk = (start: number) => ({
+      identifier: id,
+      start,
+      bytes: file.subarray(start, start + 100),
+      total: 200,
+    });
+    expect((await sendChunk(owner, chunk(0))).status).toBe(200);
+    // s3rver checks no part ETags, so S3's answer to a part that does not match is injected.
+    const fault = injectS3Fault(
+      'CompleteMultipartUploadCommand',
+      () =>
+        new S3ServiceException({
+          name: 'InvalidPart',
+          $fault: 'client',
+          $metadata: { httpStatusCode: 400 },
+          message: 'injected: One or more of the specified parts could not be found.',
+        }),
+    );
+    let refused: Awaited<ReturnType<typeof sendChunk>>;
+    try {
+      refused = await sendChunk(owner, chunk(100));
+      const afterRefusal = await partitionItems(owner.id);
+      // The part arrived (its progress and ETag are recorded); nothing else changed: no file, the
+      // reservation still pending.
+      expect(afterRefusal.filter((item) => String(item.sk).startsWith('FILE#'))).toEqual([]);
+      expect(await counters(owner.id)).toMatchObject({
+        files: 1,
+        bytes: 200,
+        pendingFiles: 1,
+        pendingBytes: 200,
+      });
+      // Refused again, it changes nothing at all.
+      expect((await sendChunk(owner, chunk(100))).status).toBe(409);
+      expect(await partitionItems(owner.id)).toEqual(afterRefusal);
+    } finally {
+      fault.stop();
+    }
+    expect([refused.status, refused.body.error]).toEqual([
+      409,
+      'the chunks could not be assembled into one file (S3 InvalidPart): send the last chunk again, or the whole file under a new x-zipline-p-identifier',
+    ]);
+    const completed = await sendChunk(owner, chunk(100));
+    expect(completed.status).toBe(200);
+    expect(sha((await download(completed.body.files[0].url)).bytes)).toBe(sha(file));
+    expect(await counters(owner.id)).toMatchObject({
+      files: 1,
+      bytes: 200,
+      pendingFiles: 0,
+      pendingBytes: 0,
+    });
   });
 
   test('an unknown, missing or another user’s identifier is refused', async () => {
