@@ -35,7 +35,12 @@ const theme = createTheme({
   defaultRadius: 'md',
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
   components: {
+    // Icon-only buttons Mantine renders itself get a name (axe: button-name).
     Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss notification' } } },
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
+    ColorInput: {
+      defaultProps: { eyeDropperButtonProps: { 'aria-label': 'Pick a colour from the screen' } },
+    },
   },
 });
 

@@ -1,13 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { InferInput } from 'valibot';
+import type { patchCurrentUserSchema } from '../../../shared/validation/user.ts';
 import { api } from './client.ts';
 import type { CurrentUser, ViewSettings } from './types.ts';
 
-export interface AccountPatch {
-  username?: string;
-  password?: string;
-  avatar?: string | null;
-  view?: Record<string, string | boolean | null>;
-}
+/** `PATCH /api/user`'s body, as the API's own schema reads it. */
+export type AccountPatch = InferInput<typeof patchCurrentUserSchema>;
 
 /** `PATCH /api/user`; the answer (user and token, which a password change replaces) goes into the cache. */
 export function useAccountUpdate() {

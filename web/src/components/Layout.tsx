@@ -18,7 +18,7 @@ const PAGES = [
 
 const PageLoader = () => (
   <Center h={200}>
-    <Loader aria-label="Loading" />
+    <Loader role="status" aria-label="Loading" />
   </Center>
 );
 

@@ -14,7 +14,7 @@ import { notifications } from '@mantine/notifications';
 import { type FormEvent, useState } from 'react';
 import { useAccountUpdate } from '../../api/account.ts';
 import { errorMessage } from '../../api/client.ts';
-import { useAvatar } from '../../api/session.ts';
+import { describeError, useAvatar } from '../../api/session.ts';
 import type { UserResource } from '../../api/types.ts';
 import { Section } from './Section.tsx';
 
@@ -51,6 +51,7 @@ function UsernameForm({ user }: { user: UserResource }) {
 
 function PasswordForm() {
   const update = useAccountUpdate();
+  const [currentPassword, setCurrentPassword] = useState('');
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const mismatch = confirmation !== '' && confirmation !== password;
@@ -58,9 +59,10 @@ function PasswordForm() {
     event.preventDefault();
     if (mismatch) return;
     update.mutate(
-      { password },
+      { password, currentPassword },
       {
         onSuccess: () => {
+          setCurrentPassword('');
           setPassword('');
           setConfirmation('');
           saved('Password changed; your other sessions are signed out');
@@ -77,9 +79,20 @@ function PasswordForm() {
         <Stack>
           {update.error && (
             <Alert color="red" role="alert">
-              {errorMessage(update.error)}
+              {describeError(update.error)}
             </Alert>
           )}
+          {/* The session alone could change it; asking for the current one keeps a borrowed or
+              unlocked browser from taking the account over. */}
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <PasswordInput
+              label="Current password"
+              autoComplete="current-password"
+              required
+              value={currentPassword}
+              onChange={(event) => setCurrentPassword(event.currentTarget.value)}
+            />
+          </SimpleGrid>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <PasswordInput
               label="New password"
@@ -92,6 +105,7 @@ function PasswordForm() {
             />
             <PasswordInput
               label="Confirm new password"
+              description="The same again"
               autoComplete="new-password"
               required
               error={mismatch ? 'The passwords differ' : undefined}

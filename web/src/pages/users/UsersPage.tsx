@@ -14,7 +14,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconEdit, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconEdit, IconLock, IconPlus, IconTrash } from '@tabler/icons-react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, api, errorMessage, request } from '../../api/client.ts';
@@ -104,7 +104,8 @@ export default function UsersPage() {
     return (
       <Stack>
         <Title order={1}>Users</Title>
-        <Alert color="orange" title="Administrators only">
+        {/* Blue: its text keeps 4.5:1 contrast on the tinted background (orange cannot). */}
+        <Alert color="blue" title="Administrators only" icon={<IconLock size={20} />}>
           Your account ({me.data?.user.role ?? 'USER'}) cannot manage users. Ask an administrator.
         </Alert>
       </Stack>

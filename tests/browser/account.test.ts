@@ -1,0 +1,236 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../support/browser.ts';
+import { seriousA11yViolations } from '../support/dashboard.ts';
+import { PNG_1X1 } from '../support/pixels.ts';
+import { type Runner, startRunner, stopRunner } from '../support/runner.ts';
+
+/**
+ * The account side of the dashboard in Chromium against `npm start` (DynamoDB Local, s3rver):
+ * settings (username, avatar, link settings that survive a reload, password), the token from the
+ * user menu used with fetch and then reset, and users (an ADMIN creates, edits and deletes a USER,
+ * who sees no users page and gets the 403 shown as such). axe checks each page.
+ */
+const dataDir = mkdtempSync(join(tmpdir(), 'file-service-browser-account-'));
+const ADMIN = { username: 'admin', password: 'admin password' };
+let runner: Runner;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+/** The SUPERADMIN's token, once the token test has reset it. */
+let bossToken = '';
+
+beforeAll(async () => {
+  [runner, browser] = await Promise.all([
+    startRunner(dataDir, { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password }),
+    launchChromium(),
+  ]);
+  context = await browser.newContext({ acceptDownloads: true });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: runner.url });
+  page = await context.newPage();
+  // A loaded machine can take long for a step; the test waits on what the page shows, never on time.
+  page.setDefaultTimeout(90_000);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (runner) await stopRunner(runner);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const a11y = async () => expect(await seriousA11yViolations(page)).toEqual([]);
+const nav = (name: string) => page.getByRole('navigation').getByRole('link', { name });
+const dialog = () => page.getByRole('dialog');
+const userStatus = (token: string) =>
+  fetch(`${runner.url}/api/user`, { headers: { authorization: token } }).then((answer) => answer.status);
+
+async function signIn(username: string, password: string) {
+  await page.goto(`${runner.url}/login`);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel(/^Password/).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Files', exact: true }).waitFor();
+}
+
+async function signOut(username: string) {
+  await page.getByRole('button', { name: `User menu for ${username}` }).click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+}
+
+/** A second browser (another device) signed in as this user: its session cookie. */
+async function otherDevice(username: string, password: string) {
+  const other = await browser.newContext();
+  const answer = await other.request.post(`${runner.url}/api/auth/login`, {
+    data: { username, password },
+    headers: { origin: runner.url },
+  });
+  expect(answer.status()).toBe(200);
+  return other;
+}
+
+test('settings: username, avatar, link settings after a reload, password', async () => {
+  await signIn(ADMIN.username, ADMIN.password);
+  await page.getByRole('button', { name: `User menu for ${ADMIN.username}` }).click();
+  await page.getByRole('menuitem', { name: 'Settings' }).click();
+  await page.getByRole('heading', { name: 'Settings' }).waitFor();
+  await a11y();
+
+  await page.getByRole('textbox', { name: 'Username' }).fill('boss');
+  await page.getByRole('button', { name: 'Save username' }).click();
+  await page.getByRole('button', { name: 'User menu for boss' }).waitFor();
+
+  // The avatar: picked, previewed before saving, saved (it survives a reload), removed.
+  await page
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG_1X1 });
+  await page.getByRole('img', { name: 'Your avatar' }).waitFor();
+  await page.getByRole('button', { name: 'Save avatar' }).click();
+  await page.getByRole('button', { name: 'Remove avatar' }).waitFor();
+  await page.reload();
+  expect(await page.getByRole('img', { name: 'Your avatar' }).getAttribute('src')).toBe(
+    `data:image/png;base64,${PNG_1X1.toString('base64')}`,
+  );
+  await page.getByRole('button', { name: 'Remove avatar' }).click();
+  await page.getByRole('button', { name: 'Choose image' }).waitFor();
+  await page.getByRole('img', { name: 'Your avatar' }).waitFor({ state: 'detached' });
+
+  // Link settings, with the embed previewed live; they are what the page shows after a reload.
+  await page.getByRole('tab', { name: 'Links and embeds' }).click();
+  await page.getByRole('switch', { name: 'Add an embed to links' }).click();
+  await page.getByLabel('Title', { exact: true }).fill('Shared by {user.username}');
+  await page.getByLabel('Preview').getByText('Shared by boss').waitFor();
+  await a11y();
+  await page.getByRole('button', { name: 'Save link settings' }).click();
+  await page.getByText('Link and embed settings saved').waitFor();
+  await page.reload();
+  await page.getByLabel('Preview').getByText('Shared by boss').waitFor();
+  expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe('Shared by {user.username}');
+  expect(await page.getByRole('switch', { name: 'Add an embed to links' }).isChecked()).toBe(true);
+
+  // The password: confirmed, the current one proven; other sessions end, this one stays.
+  const laptop = await otherDevice('boss', ADMIN.password);
+  await page.getByRole('tab', { name: 'Account' }).click();
+  await page.getByLabel(/^Current password/).fill('not my password');
+  await page.getByLabel(/^New password/).fill('a new password');
+  await page.getByLabel(/^Confirm new password/).fill('a new passwort');
+  await page.getByText('The passwords differ').waitFor();
+  await page.getByLabel(/^Confirm new password/).fill('a new password');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await page.getByRole('alert').getByText('currentPassword is not the current password').waitFor();
+  await page.getByLabel(/^Current password/).fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await page.getByText('Password changed; your other sessions are signed out').waitFor();
+  expect(await page.getByLabel(/^Current password/).inputValue()).toBe('');
+  expect((await laptop.request.get(`${runner.url}/api/user`)).status()).toBe(401);
+  await laptop.close();
+  await page.reload();
+  await page.getByRole('button', { name: 'User menu for boss' }).waitFor();
+  await signOut('boss');
+  await page.getByLabel('Username').fill('boss');
+  await page.getByLabel(/^Password/).fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('alert').getByText('invalid username or password').waitFor();
+  await signIn('boss', 'a new password');
+}, 300_000);
+
+test('the token from the user menu works with fetch; after a reset it is refused', async () => {
+  await page.getByRole('button', { name: 'User menu for boss' }).click();
+  await page.getByRole('menuitem', { name: 'Copy token' }).click();
+  await dialog().getByRole('button', { name: 'Copy' }).click();
+  await dialog().getByRole('button', { name: 'Copied' }).waitFor();
+  await a11y();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  await page.keyboard.press('Escape');
+  const me = await fetch(`${runner.url}/api/user`, { headers: { authorization: copied } });
+  expect(me.status).toBe(200);
+  expect(((await me.json()) as { user: { username: string } }).user.username).toBe('boss');
+
+  // The ShareX config carries this service's address and the token.
+  await page.goto(`${runner.url}/settings?tab=uploaders`);
+  await page.getByRole('button', { name: 'ShareX (.sxcu)' }).waitFor();
+  await a11y();
+  const [sxcu] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'ShareX (.sxcu)' }).click(),
+  ]);
+  expect(JSON.parse(readFileSync((await sxcu.path()) as string, 'utf8'))).toMatchObject({
+    RequestURL: `${runner.url}/api/upload`,
+    Headers: { authorization: copied },
+  });
+
+  await page.getByRole('button', { name: 'Reset token' }).click();
+  await dialog().getByRole('button', { name: 'Reset token' }).click();
+  await page.getByText('A new token is in place').waitFor();
+  expect(await userStatus(copied)).toBe(401);
+  await page.getByRole('button', { name: 'Copy token' }).click();
+  await page.getByRole('button', { name: 'Copied' }).waitFor();
+  const renewed = await page.evaluate(() => navigator.clipboard.readText());
+  expect(renewed).not.toBe(copied);
+  expect(await userStatus(renewed)).toBe(200);
+  bossToken = renewed;
+}, 120_000);
+
+test('an ADMIN creates, edits and deletes a USER, who sees no users page', async () => {
+  // The SUPERADMIN's ADMIN, made with the token (the UI's create form is driven below).
+  const admin = await fetch(`${runner.url}/api/users`, {
+    method: 'POST',
+    headers: { authorization: bossToken, 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'sam', password: 'sam password', role: 'ADMIN' }),
+  });
+  expect(admin.status).toBe(200);
+  await signOut('boss');
+  await signIn('sam', 'sam password');
+  await nav('Users').click();
+  await page.getByRole('heading', { name: 'Users' }).waitFor();
+  await page.getByRole('button', { name: 'Create user' }).click();
+  await dialog().getByLabel('Username').fill('member');
+  await dialog()
+    .getByLabel(/^Password/)
+    .fill('member password');
+  await a11y();
+  await dialog().getByRole('button', { name: 'Create user' }).click();
+  await page.getByRole('row', { name: /member/ }).waitFor();
+  await a11y();
+
+  // Edit what an ADMIN may: name, password, quota; the only role it can give is USER.
+  await page.getByRole('button', { name: 'Edit member' }).click();
+  await dialog().getByLabel('Username').fill('robin');
+  await dialog()
+    .getByLabel(/^New password/)
+    .fill('robin password');
+  await dialog().getByRole('combobox', { name: 'Role' }).click();
+  expect(await page.getByRole('option').allTextContents()).toEqual(['USER']);
+  await page.keyboard.press('Escape');
+  await dialog().getByRole('combobox', { name: 'Quota' }).click();
+  await page.getByRole('option', { name: 'Limit by number of files' }).click();
+  await dialog().getByLabel('Maximum files').fill('5');
+  await dialog().getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('row', { name: /robin/ }).getByText('5 files').waitFor();
+
+  // The USER: no users page in the menu, and its address shows the 403 as what it is.
+  await signOut('sam');
+  await signIn('robin', 'robin password');
+  expect(await nav('Files').count()).toBe(1);
+  expect(await nav('Users').count()).toBe(0);
+  await page.goto(`${runner.url}/users`);
+  await page.getByText('Administrators only').waitFor();
+  await a11y();
+  await signOut('robin');
+
+  await signIn('sam', 'sam password');
+  await nav('Users').click();
+  await page.getByRole('button', { name: 'Delete robin' }).click();
+  await dialog().getByRole('checkbox', { name: 'Also delete the stored file contents' }).click();
+  await dialog().getByRole('button', { name: 'Delete user' }).click();
+  await page.getByText('robin deleted').waitFor();
+  await page.getByRole('row', { name: /robin/ }).waitFor({ state: 'detached' });
+  const refused = await fetch(`${runner.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'robin', password: 'robin password' }),
+  });
+  expect(refused.status).toBe(401);
+}, 300_000);
