@@ -1,17 +1,50 @@
 import { App } from 'aws-cdk-lib';
+import type { DashboardDomain } from './dashboard.ts';
+import { checkPolicies } from './policy-checks.ts';
 import { FileServiceStack } from './stack.ts';
 
 /**
  * `cdk synth|deploy|destroy` entry point. Environment-agnostic (no account or region lookups), so
- * synth runs offline without credentials. `-c retainData=false` lets `destroy` delete the table
- * and the bucket.
+ * synth runs offline without credentials. Context (`-c name=value`, all optional):
+ * - `retainData=false` lets `destroy` delete the table and the bucket;
+ * - `allowedOrigins=https://a.example,https://b.example`: other pages allowed to make cookie writes;
+ * - `alarmEmail=ops@example.com`: subscribed to the alarm topic;
+ * - `functionAlarms=false`: no per-function alarm (saves $0.20 a month per function);
+ * - `domainName=files.example.com` with `certificateArn=arn:aws:acm:us-east-1:...` (and, when the zone
+ *   is in Route 53, `hostedZoneId=Z...` with `hostedZoneName=example.com`): your own name.
  */
 const app = new App();
-const allowedOrigins: unknown = app.node.tryGetContext('allowedOrigins');
+const context = (name: string): string | undefined => {
+  const value: unknown = app.node.tryGetContext(name);
+  return typeof value === 'string' && value !== '' ? value : undefined;
+};
+
+function domainFromContext(): DashboardDomain | undefined {
+  const name = context('domainName');
+  const certificateArn = context('certificateArn');
+  if (!name && !certificateArn) return undefined;
+  if (!name || !certificateArn)
+    throw new Error('-c domainName and -c certificateArn go together (the certificate must be in us-east-1)');
+  const zoneId = context('hostedZoneId');
+  const zoneName = context('hostedZoneName');
+  if (Boolean(zoneId) !== Boolean(zoneName))
+    throw new Error('-c hostedZoneId and -c hostedZoneName go together');
+  return {
+    name,
+    certificateArn,
+    ...(zoneId && zoneName ? { hostedZone: { id: zoneId, name: zoneName } } : {}),
+  };
+}
+
+const alarmEmail = context('alarmEmail');
+const domain = domainFromContext();
 new FileServiceStack(app, 'FileService', {
   retainData:
     app.node.tryGetContext('retainData') !== 'false' && app.node.tryGetContext('retainData') !== false,
-  // `-c allowedOrigins=https://dash.example.com,https://other.example` (cookie writes from those pages).
-  allowedOrigins: typeof allowedOrigins === 'string' ? allowedOrigins.split(',').filter(Boolean) : [],
+  allowedOrigins: context('allowedOrigins')?.split(',').filter(Boolean) ?? [],
+  ...(alarmEmail ? { alarmEmail } : {}),
+  functionAlarms: context('functionAlarms') !== 'false',
+  ...(domain ? { domain } : {}),
 });
+checkPolicies(app);
 app.synth();

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Annotations, Duration, Fn, RemovalPolicy } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
   AllowedMethods,
   type BehaviorOptions,
@@ -17,10 +18,19 @@ import {
   OriginProtocolPolicy,
   OriginRequestPolicy,
   ResponseHeadersPolicy,
+  SecurityPolicyProtocol,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { AaaaRecord, ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
+import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
+import {
+  BlockPublicAccess,
+  Bucket,
+  BucketEncryption,
+  type IBucket,
+  ObjectOwnership,
+} from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, type ISource, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { PROJECT_ROOT } from './constructs/service-function.ts';
@@ -52,10 +62,22 @@ export const CONTENT_SECURITY_POLICY = [
 
 const CLOUDFRONT_FUNCTIONS = join(PROJECT_ROOT, 'infra', 'cloudfront');
 
+/** Your own name for the distribution (`-c domainName=files.example.com -c certificateArn=...`). */
+export interface DashboardDomain {
+  name: string;
+  /** An ACM certificate in us-east-1 (CloudFront's region) covering `name`. */
+  certificateArn: string;
+  /** When the name's zone is in Route 53: the A and AAAA alias records are created there. */
+  hostedZone?: { id: string; name: string };
+}
+
 export interface DashboardProps {
   api: HttpApi;
   /** The built dashboard (`npm run build:web` writes web/dist). */
   assetsDir: string;
+  /** Where the assets bucket's S3 access logs go. */
+  accessLogBucket: IBucket;
+  domain?: DashboardDomain;
 }
 
 /**
@@ -79,6 +101,8 @@ export class Dashboard extends Construct {
       enforceSSL: true,
       removalPolicy: RemovalPolicy.DESTROY,
       autoDeleteObjects: true,
+      serverAccessLogsBucket: props.accessLogBucket,
+      serverAccessLogsPrefix: 'dashboard/',
     });
 
     const headers = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
@@ -124,9 +148,17 @@ export class Dashboard extends Construct {
       responseHeadersPolicy: headers,
       functionAssociations: viewerRequest('ViewerHost', 'viewer-host.js'),
     };
+    const domain = props.domain;
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'File service: dashboard and API',
       httpVersion: HttpVersion.HTTP2_AND_3,
+      ...(domain
+        ? {
+            domainNames: [domain.name],
+            certificate: Certificate.fromCertificateArn(this, 'Certificate', domain.certificateArn),
+            minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
+          }
+        : {}),
       defaultRootObject: 'index.html',
       // index.html and the app's routes: never cached, so a deploy shows at once.
       defaultBehavior: {
@@ -146,6 +178,16 @@ export class Dashboard extends Construct {
         },
       },
     });
+
+    if (domain?.hostedZone) {
+      const zone = HostedZone.fromHostedZoneAttributes(this, 'Zone', {
+        hostedZoneId: domain.hostedZone.id,
+        zoneName: domain.hostedZone.name,
+      });
+      const target = RecordTarget.fromAlias(new CloudFrontTarget(this.distribution));
+      new ARecord(this, 'AliasV4', { zone, recordName: domain.name, target });
+      new AaaaRecord(this, 'AliasV6', { zone, recordName: domain.name, target });
+    }
 
     // Hashed files first and never pruned (a page loaded before a deploy still finds its chunks),
     // then everything else with no-cache, pruned of what the new build no longer has.

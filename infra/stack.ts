@@ -24,8 +24,10 @@ import { type IndexDefinition, type KeyAttribute, tableDefinition } from '#share
 import { PENDING_TAG } from '#shared/files/layout';
 import { corsPolicy, FALLBACK_HANDLER, methodsOf } from '#shared/routes';
 import { PROJECT_ROOT, ServiceFunction } from './constructs/service-function.ts';
-import { Dashboard } from './dashboard.ts';
+import { Dashboard, type DashboardDomain } from './dashboard.ts';
 import { functionSpecs, usesBucket, usesTable } from './functions.ts';
+import { ACCESS_LOG_FORMAT, type AlarmThresholds, Monitoring } from './monitoring.ts';
+import { acknowledgeFindings } from './policy-checks.ts';
 
 export interface FileServiceStackProps extends StackProps {
   /** Keep the table and the keys secret when the stack is deleted, and protect the table (default). */
@@ -39,6 +41,13 @@ export interface FileServiceStackProps extends StackProps {
   bundleMetafile?: boolean;
   /** The built dashboard the distribution serves (default web/dist, written by `npm run build:web`). */
   dashboardAssets?: string;
+  /** Subscribed to the alarm topic (`-c alarmEmail=ops@example.com`). */
+  alarmEmail?: string;
+  alarmThresholds?: Partial<AlarmThresholds>;
+  /** One alarm per function (default); `false` keeps the API-wide alarms only (`-c functionAlarms=false`). */
+  functionAlarms?: boolean;
+  /** Serve the dashboard and the API under your own name instead of *.cloudfront.net. */
+  domain?: DashboardDomain;
 }
 
 const attribute = (key: KeyAttribute) => ({ name: key.name, type: key.type as AttributeType });
@@ -58,6 +67,9 @@ export class FileServiceStack extends Stack {
 
   constructor(scope: Construct, id: string, props: FileServiceStackProps = {}) {
     super(scope, id, props);
+    // Server access logs are delivered under a bucket policy, not the legacy log-delivery ACL (which
+    // the buckets' enforced object ownership forbids).
+    this.node.setContext('@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy', true);
     const retainData = props.retainData ?? true;
     const dataRemovalPolicy = retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
     const logRetention = props.logRetention ?? RetentionDays.ONE_MONTH;
@@ -95,7 +107,19 @@ export class FileServiceStack extends Stack {
     // File bytes: private, encrypted, TLS only; objects of presigned uploads that never became a
     // file (still tagged `upload=pending`) expire after a day, as does what earlier versions left
     // under `uploads/`.
+    // S3 server access logs of both buckets (who read or wrote which object, when), kept 90 days.
+    const accessLogBucket = new Bucket(this, 'AccessLogs', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      removalPolicy: dataRemovalPolicy,
+      autoDeleteObjects: !retainData,
+      lifecycleRules: [{ id: 'ExpireAccessLogs', expiration: Duration.days(90) }],
+    });
     const files = new Bucket(this, 'Files', {
+      serverAccessLogsBucket: accessLogBucket,
+      serverAccessLogsPrefix: 'files/',
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       encryption: BucketEncryption.S3_MANAGED,
@@ -182,36 +206,50 @@ export class FileServiceStack extends Stack {
       throttle,
       accessLogSettings: {
         destination: new LogGroupLogDestination(accessLogs),
-        format: AccessLogFormat.custom(
-          JSON.stringify({
-            requestId: '$context.requestId',
-            ip: '$context.identity.sourceIp',
-            requestTime: '$context.requestTime',
-            method: '$context.httpMethod',
-            path: '$context.path',
-            routeKey: '$context.routeKey',
-            status: '$context.status',
-            responseLength: '$context.responseLength',
-            latency: '$context.responseLatency',
-            integrationLatency: '$context.integrationLatency',
-            integrationError: '$context.integrationErrorMessage',
-          }),
-        ),
+        format: AccessLogFormat.custom(ACCESS_LOG_FORMAT),
       },
     });
 
     const dashboard = new Dashboard(this, 'Dashboard', {
       api,
       assetsDir: props.dashboardAssets ?? join(PROJECT_ROOT, 'web', 'dist'),
+      accessLogBucket,
+      ...(props.domain ? { domain: props.domain } : {}),
+    });
+
+    const monitoring = new Monitoring(this, 'Monitoring', {
+      api,
+      table,
+      accessLogs,
+      functions: functions.values(),
+      ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}),
+      ...(props.alarmThresholds ? { thresholds: props.alarmThresholds } : {}),
+      functionAlarms: props.functionAlarms !== false,
+    });
+    acknowledgeFindings({
+      stack: this,
+      serviceKeys,
+      distribution: dashboard.distribution,
+      alarmTopic: monitoring.topic,
+      accessLogBucket,
+      filesBucket: files,
+      dashboardBucket: dashboard.bucket,
+      functions: specs.flatMap((spec) => {
+        const fn = functions.get(spec.handler);
+        const prefixes = new Set(Object.values(spec.bucket).flat());
+        return fn ? [{ construct: fn, objectPrefixes: [...prefixes] }] : [];
+      }),
+      customDomain: props.domain !== undefined,
     });
 
     new CfnOutput(this, 'DashboardUrl', {
-      value: `https://${dashboard.distribution.distributionDomainName}/`,
+      value: `https://${props.domain?.name ?? dashboard.distribution.distributionDomainName}/`,
       description: 'The dashboard, and the API under the same origin (/api/..., /raw/...)',
     });
     new CfnOutput(this, 'ApiUrl', { value: stage.url, description: 'Base URL of the API' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'BucketName', { value: files.bucketName });
     new CfnOutput(this, 'ServiceKeysSecretArn', { value: serviceKeys.secretArn });
+    new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.topic.topicArn });
   }
 }

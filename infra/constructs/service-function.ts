@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Annotations, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -71,7 +71,23 @@ export class ServiceFunction extends Construct {
       removalPolicy: RemovalPolicy.DESTROY,
     });
     if (props.hashesPasswords) warnWithoutX64Binary(this);
+    // Its own role instead of the managed AWSLambdaBasicExecutionRole (logs:* on every log group):
+    // the function may write to its own log group only.
+    const role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      inlinePolicies: {
+        Logs: new PolicyDocument({
+          statements: [
+            new PolicyStatement({
+              actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+              resources: [this.logGroup.logGroupArn],
+            }),
+          ],
+        }),
+      },
+    });
     this.function = new NodejsFunction(this, 'Function', {
+      role,
       entry: join(PROJECT_ROOT, 'functions', `${props.handler}.ts`),
       handler: 'handler',
       runtime: Runtime.NODEJS_22_X,

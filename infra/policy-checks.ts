@@ -1,0 +1,92 @@
+import { type App, type CfnElement, DefaultStackSynthesizer, Stack, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
+
+/** Runs cdk-nag's AwsSolutions pack over everything in the app when it synthesizes (deploy included). */
+export function checkPolicies(app: App): void {
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+}
+
+/**
+ * Every AwsSolutions finding the stack keeps on purpose, one line each: the rule and why. Anything
+ * not acknowledged here fails `cdk synth` and tests/infra/policy.test.ts.
+ */
+export const ACKNOWLEDGED = {
+  APIG4:
+    'Every route authenticates in its handler (session cookie or API token, one shared module); public routes are public by design',
+  SMG4: 'Rotating the master key is a manual, documented step (docs/operations.md, key rotation): an automatic one would end every session and token',
+  SNS2: 'Alarm notices carry no data; CloudWatch cannot publish to a topic under the AWS-managed SNS key, and a customer key costs $1/month',
+  S1: 'This is the access-log bucket itself: logging it into itself would loop',
+  CFR1: 'Who may fetch shared links is the owner’s choice; geo restriction stays an operator option',
+  CFR2: 'WAF costs at least $5/month plus per request; the API has its own stage throttle and login throttle (docs/operations.md)',
+  CFR3: 'CloudFront access logs record query strings, which carry file passwords (/raw/{name}?pw=); API Gateway logs each API request without them',
+  CFR4: 'The default *.cloudfront.net certificate cannot require TLS 1.2; with a custom domain (-c domainName) the distribution does',
+  'IAM5 (functions)':
+    'Object keys are per-file ids: each function’s object grants end in a key prefix its routes declare',
+  'L1 (functions)':
+    'Node.js 22 is a supported LTS runtime; it moves together with the bundles’ esbuild target, tested together',
+  'IAM4 (CDK deployment)': 'CDK’s own function that deploys the dashboard assets: its role is CDK’s',
+  'IAM5 (CDK deployment)':
+    'CDK’s own function copies the dashboard from CDK’s assets bucket into the dashboard bucket',
+  'L1 (CDK deployment)': 'CDK’s own function that deploys the dashboard assets: its runtime is CDK’s',
+} as const;
+
+type Acknowledged = keyof typeof ACKNOWLEDGED;
+
+/** Acknowledges a rule, or (rules that report one finding per action or resource) those findings. */
+function acknowledge(scope: IConstruct, entry: Acknowledged, findings: string[] = []): void {
+  const rule = entry.split(' ')[0] as string;
+  const ids = findings.length ? findings.map((finding) => `${rule}[${finding}]`) : [rule];
+  for (const id of ids)
+    Validations.of(scope).acknowledge({ id: `AwsSolutions-${id}`, reason: ACKNOWLEDGED[entry] });
+}
+
+/** How cdk-nag names a bucket's objects in an IAM finding: `Resource::<LogicalId.Arn>/prefix*`. */
+const objectsOf = (bucket: IConstruct, prefix: string) =>
+  `Resource::<${Stack.of(bucket).getLogicalId(bucket.node.defaultChild as CfnElement)}.Arn>/${prefix}*`;
+
+export interface AcknowledgedParts {
+  stack: Stack;
+  serviceKeys: IConstruct;
+  distribution: IConstruct;
+  alarmTopic: IConstruct;
+  accessLogBucket: IConstruct;
+  filesBucket: IConstruct;
+  dashboardBucket: IConstruct;
+  /** Each service function with the key prefixes its object grants end in. */
+  functions: Iterable<{ construct: IConstruct; objectPrefixes: string[] }>;
+  /** With a custom domain the distribution requires TLS 1.2, so CFR4 is not acknowledged. */
+  customDomain: boolean;
+}
+
+export function acknowledgeFindings(parts: AcknowledgedParts): void {
+  const { stack, distribution } = parts;
+  acknowledge(stack, 'APIG4');
+  acknowledge(parts.serviceKeys, 'SMG4');
+  acknowledge(parts.alarmTopic, 'SNS2');
+  acknowledge(parts.accessLogBucket, 'S1');
+  for (const rule of ['CFR1', 'CFR2', 'CFR3'] as const) acknowledge(distribution, rule);
+  if (!parts.customDomain) acknowledge(distribution, 'CFR4');
+  for (const fn of parts.functions) {
+    const objects = fn.objectPrefixes.map((prefix) => objectsOf(parts.filesBucket, prefix));
+    if (objects.length) acknowledge(fn.construct, 'IAM5 (functions)', objects);
+    acknowledge(fn.construct, 'L1 (functions)');
+  }
+  const qualifier: unknown = stack.node.tryGetContext('@aws-cdk/core:bootstrapQualifier');
+  const cdkAssets = `cdk-${typeof qualifier === 'string' ? qualifier : DefaultStackSynthesizer.DEFAULT_QUALIFIER}-assets-<AWS::AccountId>-<AWS::Region>`;
+  const deploymentFindings = [
+    ...['GetObject*', 'GetBucket*', 'List*', 'DeleteObject*', 'Abort*'].map(
+      (action) => `Action::s3:${action}`,
+    ),
+    `Resource::arn:<AWS::Partition>:s3:::${cdkAssets}/*`,
+    objectsOf(parts.dashboardBucket, ''),
+  ];
+  for (const child of stack.node.children) {
+    if (!child.node.id.startsWith('Custom::CDKBucketDeployment')) continue;
+    acknowledge(child, 'IAM4 (CDK deployment)', [
+      'Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole',
+    ]);
+    acknowledge(child, 'IAM5 (CDK deployment)', deploymentFindings);
+    acknowledge(child, 'L1 (CDK deployment)');
+  }
+}
