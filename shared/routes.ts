@@ -394,6 +394,17 @@ export const routes: readonly Route[] = [
     bucket: { GetObject: ['files/'] },
   },
   {
+    // The view page's password form: a protected file's page, its view counted once the password
+    // is right; guesses counted per name (THROTTLE) as on /raw?pw=.
+    method: 'POST',
+    path: '/view/{name}',
+    handler: 'view/unlock',
+    table: { items: { GetItem: ['FILENAME', 'USER'], UpdateItem: ['USER', 'THROTTLE'] } },
+    hashesPasswords: true,
+    usesKeys: false,
+    bucket: { GetObject: ['files/'] },
+  },
+  {
     // The oEmbed answer view pages link to (embeds on): the embed's texts, no view counted.
     method: 'GET',
     path: '/api/oembed/{name}',

@@ -1,12 +1,8 @@
-import { config } from '#shared/config';
 import { notFound } from '#shared/errors';
 import type { FileRecord } from '#shared/files/model';
 import { type DownloadOptions, deleteFileObject, presignDownload } from '#shared/files/objects';
 import { countView, deleteFileRecord, findDownloadable } from '#shared/files/store';
-import { countAttempt, refundAttempt } from '#shared/throttle/counter';
-
-/** A password check: bcrypt against the hash, or the same work against a dummy when there is none. */
-export type PasswordCheck = (password: string, hash: string | undefined) => Promise<boolean>;
+import { type PasswordCheck, unlockWithPassword } from '#shared/files/unlock';
 
 export interface DownloadRequest extends Pick<DownloadOptions, 'attachment'> {
   head?: boolean;
@@ -42,33 +38,21 @@ export const presignFile = (file: FileRecord, options: DownloadOptions = {}): Pr
 
 /**
  * The file a download may serve, its view counted. Without a password this costs what it always did
- * (the conditional view count itself refuses a protected file). With one, each guess at a protected
- * or unknown name is counted per name before the bcrypt work, and an unknown name costs the same
- * bcrypt work as a wrong password: answers and timing say nothing about which names are protected.
- * A right password gives its attempt back, so a shared link's viewers never use up the limit.
+ * (the conditional view count itself refuses a protected file). With one, `unlockWithPassword`.
  */
 async function unlock(
   name: string,
   request: DownloadRequest,
   checkPassword: PasswordCheck,
 ): Promise<FileRecord | undefined> {
-  const serve = async (file: FileRecord | undefined) =>
-    request.head ? file : countView(name, file?.passwordHash ?? null);
   if (request.password === undefined) {
     if (!request.head) return countView(name, null);
     const file = await findDownloadable(name);
     return file?.passwordHash === null ? file : undefined;
   }
-  const file = await findDownloadable(name);
-  if (file && file.passwordHash === null) return serve(file);
-  const attempt = await countAttempt({
-    scope: 'file-password',
-    subject: name,
-    max: config().throttle.filePasswordPerFile,
-  });
-  if (!(await checkPassword(request.password, file?.passwordHash ?? undefined)) || !file) return undefined;
-  await refundAttempt(attempt);
-  return serve(file);
+  const file = await unlockWithPassword(name, await findDownloadable(name), request.password, checkPassword);
+  if (!file || request.head) return file;
+  return countView(name, file.passwordHash);
 }
 
 /**

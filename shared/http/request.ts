@@ -128,6 +128,25 @@ export function readJson<const TSchema extends v.GenericSchema>(
   return validate(schema, parsed);
 }
 
+/**
+ * Parses an HTML form's body (`application/x-www-form-urlencoded`, what a `<form method="post">`
+ * sends) and validates its fields; a repeated field keeps its last value. 415 for another type.
+ */
+export function readForm<const TSchema extends v.GenericSchema>(
+  request: HttpRequest,
+  schema: TSchema,
+): v.InferOutput<TSchema> {
+  const contentType = request.headers['content-type'];
+  if (contentType === undefined || !/^application\/x-www-form-urlencoded\s*(;|$)/i.test(contentType)) {
+    throw new ServiceError(
+      'unsupported_media_type',
+      'content-type must be application/x-www-form-urlencoded',
+    );
+  }
+  const fields = Object.fromEntries(new URLSearchParams(request.body?.toString('utf8') ?? ''));
+  return validate(schema, fields);
+}
+
 export function validate<const TSchema extends v.GenericSchema>(
   schema: TSchema,
   input: unknown,

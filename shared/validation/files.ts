@@ -79,6 +79,12 @@ export const rawQuerySchema = v.object(
   'invalid query',
 );
 
+/** The view page's password form (`POST /view/{name}`): one field, any text (a guess is a guess). */
+export const viewPasswordFormSchema = v.object(
+  { password: v.pipe(v.string(), v.maxLength(1024, 'password is too long')) },
+  'invalid form',
+);
+
 const MAX_VIEWS = 2 ** 31 - 1;
 
 /** ISO 8601 with a time zone; stored normalised to UTC with `Z`. */

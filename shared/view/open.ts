@@ -1,7 +1,7 @@
 import { presignFile } from '#shared/files/access';
 import type { FileRecord } from '#shared/files/model';
 import { isServedInline, readObjectStart } from '#shared/files/objects';
-import { findViewable, type ViewOwner } from '#shared/view/viewable';
+import { findViewable, type GivenPassword, type ViewOwner } from '#shared/view/viewable';
 
 /** How the page shows a file. */
 export type Presentation = 'image' | 'video' | 'audio' | 'text' | 'download';
@@ -41,12 +41,18 @@ export interface ViewPage {
 }
 
 /**
- * Opens the view page of the file published under `name` (see `findViewable`). A GET counts the
- * view, once for the whole page: the media and download links are presigned URLs, which count
- * nothing. HEAD counts nothing.
+ * Opens the view page of the file published under `name` (see `findViewable`; a protected file
+ * needs `password`). A GET (or the password form's POST) counts the view, once for the whole page:
+ * the media and download links are presigned URLs, which count nothing. HEAD counts nothing.
  */
-export async function openViewPage(name: string, options: { head: boolean }): Promise<ViewPage> {
-  const { file, owner } = await findViewable(name, { count: !options.head });
+export async function openViewPage(
+  name: string,
+  options: { head: boolean; password?: GivenPassword },
+): Promise<ViewPage> {
+  const { file, owner } = await findViewable(name, {
+    count: !options.head,
+    ...(options.password ? { password: options.password } : {}),
+  });
   const presentation = presentationOf(file.type);
   const [mediaUrl, downloadUrl, excerpt] = await Promise.all([
     presignFile(file, { expiresIn: VIEW_MEDIA_SECONDS }),

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { embedTags, embedTexts } from '#shared/view/embed';
 import { humanSize, readableTime } from '#shared/view/format';
 import { escapeHtml } from '#shared/view/html';
 import type { ViewPage } from '#shared/view/open';
+import { STYLE, STYLE_HASH } from '#shared/view/style';
 import { fillTemplate } from '#shared/view/template';
 import { shownName as shownNameOf } from '#shared/view/viewable';
 
@@ -11,23 +11,6 @@ export interface PageUrls {
   page: string;
   oembed: string;
 }
-
-const STYLE = `
-body{margin:0;font:16px/1.5 system-ui,sans-serif;background:#16171b;color:#e6e6e6}
-main{max-width:960px;margin:0 auto;padding:24px 16px}
-.left{text-align:left}.center{text-align:center}.right{text-align:right}
-h1{font-size:1.25rem;margin:0 0 4px;overflow-wrap:anywhere}
-.meta{color:#a0a0a8;margin:0 0 16px}
-.content{white-space:pre-wrap;overflow-wrap:anywhere}
-img,video{max-width:100%;max-height:80vh}
-audio{width:100%;max-width:480px}
-pre{text-align:left;white-space:pre-wrap;overflow-wrap:anywhere;background:#0e0f12;padding:12px;border-radius:6px}
-a{color:#8ab4f8}
-.button{display:inline-block;margin-top:12px;padding:8px 16px;border-radius:6px;background:#3b5bdb;color:#fff;text-decoration:none}
-`.trim();
-
-/** The page allows exactly its own stylesheet: no script, no other style, no frames. */
-const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
 
 const ALIGNMENTS = new Set(['left', 'center', 'right']);
 

@@ -91,16 +91,19 @@ function scenario(
 /** A screenshot-sized upload as ShareX or a browser sends it: one 4 KiB PNG part. */
 const UPLOAD_BYTES = 4096;
 
-function uploadOptions(token: string): CallOptions {
+function uploadOptions(token: string, headers: Record<string, string> = {}): CallOptions {
   const { body, contentType } = multipart([
     { fileName: 'screenshot.png', type: 'image/png', content: randomBytes(UPLOAD_BYTES) },
   ]);
-  return { token, raw: body, headers: { 'content-type': contentType } };
+  return { token, raw: body, headers: { 'content-type': contentType, ...headers } };
 }
 
 /** Uploads one file through `POST /api/upload` (untimed setup) and answers its id and public name. */
-async function uploadFile(token: string): Promise<{ id: string; name: string }> {
-  const response = await call('POST', '/api/upload', uploadOptions(token));
+async function uploadFile(
+  token: string,
+  headers: Record<string, string> = {},
+): Promise<{ id: string; name: string }> {
+  const response = await call('POST', '/api/upload', uploadOptions(token, headers));
   if (response.status !== 200) throw new Error(`fixture upload failed: ${response.text}`);
   return response.body.files[0] as { id: string; name: string };
 }
@@ -157,6 +160,7 @@ export async function benchScenarios(): Promise<{ scenarios: Scenario[]; fixture
   });
   if (viewOn.status !== 200) throw new Error(`fixture view settings failed: ${viewOn.text}`);
   const viewed = await uploadFile(user.token);
+  const locked = await uploadFile(user.token, { 'x-zipline-password': PASSWORD });
   for (let index = 1; index < LISTED_FILES; index++) await uploadFile(filesOwner.token);
 
   const scenarios = [
@@ -320,6 +324,17 @@ export async function benchScenarios(): Promise<{ scenarios: Scenario[]; fixture
     scenario('GET /view/{name} (image page)', 'GET', '/view/{name}', 200, () => ({}), {
       url: () => `/view/${encodeURIComponent(viewed.name)}`,
     }),
+    scenario(
+      'POST /view/{name} (password form)',
+      'POST',
+      '/view/{name}',
+      200,
+      () => ({
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        raw: new URLSearchParams({ password: PASSWORD }).toString(),
+      }),
+      { url: () => `/view/${encodeURIComponent(locked.name)}`, load: 'password' },
+    ),
     scenario('GET /api/oembed/{name}', 'GET', '/api/oembed/{name}', 200, () => ({}), {
       url: () => `/api/oembed/${encodeURIComponent(viewed.name)}`,
     }),

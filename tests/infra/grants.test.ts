@@ -284,6 +284,14 @@ describe('every request the code sends is within its function grant, and every g
     const protectedPath = `/raw/${chunked.body.files[0].name as string}`;
     expect((await request('GET', `${protectedPath}?pw=wrong`)).status).toBe(404);
     expect((await request('GET', `${protectedPath}?pw=secret`)).status).toBe(302);
+    // Its view page's password form: a wrong guess (counted) and the right password (the view).
+    const form = (password: string) =>
+      request('POST', chunked.body.files[0].url.replace(/^https?:\/\/[^/]+/, ''), {
+        raw: new URLSearchParams({ password }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+    expect((await form('wrong')).status).toBe(404);
+    expect((await form('secret')).status).toBe(200);
     // Its room goes back for the presigned flows below.
     const chunkedId = chunked.body.files[0].id as string;
     expect((await request('DELETE', `/api/user/files/${chunkedId}`, { token })).status).toBe(200);

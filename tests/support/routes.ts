@@ -20,6 +20,7 @@ export const PUBLIC_HANDLERS = new Set([
   'auth/login',
   'files/raw',
   'view/page',
+  'view/unlock',
   'view/oembed',
   'health/check',
 ]);

@@ -1,0 +1,27 @@
+import { verifyPassword } from '#shared/auth/password';
+import { defineHandler } from '#shared/http/handler';
+import { readForm } from '#shared/http/request';
+import { html } from '#shared/http/response';
+import { viewPageUrls, withRefusalPage } from '#shared/http/view-page';
+import { viewPasswordFormSchema } from '#shared/validation/files';
+import { PUBLIC_NAME, pathId } from '#shared/validation/ids';
+import { openViewPage } from '#shared/view/open';
+import { renderViewPage } from '#shared/view/page';
+
+/**
+ * The view page's password form (`POST /view/{name}`, `password=...`): the right password shows the
+ * page and counts its view; a wrong one, or any name that would not be shown, gets the same refusal
+ * as an unknown name. Guesses are counted per name with `/raw?pw=`'s (one gate, `unlockWithPassword`).
+ */
+export const handler = defineHandler((request) =>
+  withRefusalPage(request, { triedPassword: true }, async () => {
+    const name = pathId(request, 'name', PUBLIC_NAME);
+    const { password } = readForm(request, viewPasswordFormSchema);
+    const page = await openViewPage(name, {
+      head: false,
+      password: { value: password, check: verifyPassword },
+    });
+    const { html: body, csp } = renderViewPage(page, viewPageUrls(request, name));
+    return html(200, body, csp);
+  }),
+);
