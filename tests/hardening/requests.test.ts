@@ -7,9 +7,13 @@ import { signedInUser } from '../support/users.ts';
 const HOST = 'files.example.test';
 /** A body each write route refuses after authentication (400), so a pass changes nothing. */
 const refusedBody = { json: { notAField: true } };
-/** Writes authenticated by the session cookie (login and setup authenticate nobody; login is below). */
+/**
+ * Writes authenticated by the session cookie (login, setup and the view page's password form
+ * authenticate nobody; login is below).
+ */
 const cookieWriteRoutes = writeRoutes.filter(
-  ([, route]) => !['/api/auth/login', '/api/setup'].includes(route.path),
+  ([, route]) =>
+    !['/api/auth/login', '/api/setup'].includes(route.path) && !PUBLIC_HANDLERS.has(route.handler),
 );
 
 describe('CSRF defence on cookie-authenticated writes', () => {
