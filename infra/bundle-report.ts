@@ -18,6 +18,8 @@ export interface BundleReport {
   nodeModulesBytes: number;
   totalBytes: number;
   containsBcrypt: boolean;
+  /** Carries sharp's native module and libvips (`node_modules/@img`). */
+  containsSharp: boolean;
   /**
    * The variables the template gives the function, as written there: strings, or CloudFormation
    * references (`{"Ref": ...}`) that only a deployment resolves.
@@ -74,6 +76,7 @@ export function bundleReports(assemblyDir: string, stackName: string): BundleRep
       containsBcrypt:
         existsSync(join(nodeModules, '@node-rs')) ||
         (existsSync(code) && readFileSync(code, 'utf8').includes('@node-rs/bcrypt')),
+      containsSharp: existsSync(join(nodeModules, '@img')),
       environment: resource.Properties?.Environment?.Variables ?? {},
     });
   }

@@ -1,6 +1,6 @@
 import { methodsOf } from '#shared/routes';
 import type { BundleReport } from './bundle-report.ts';
-import { MEMORY_MB } from './constructs/service-function.ts';
+import { memoryOf } from './constructs/service-function.ts';
 import { type FunctionSpec, functionSpecs } from './functions.ts';
 
 /** The generated table in docs/deploy.md sits between these two lines. */
@@ -23,6 +23,7 @@ export const SIZE_COLUMNS = new Set<string>(['code (index.mjs)', 'asset total'])
 const kib = (bytes: number) => `${Math.round(bytes / 1024)} KiB`;
 
 function routesCell(spec: FunctionSpec): string {
+  if (spec.objectCreatedPrefix) return `S3: object created under \`${spec.objectCreatedPrefix}\``;
   if (spec.routes.length === 0) return 'anything unmatched (`$default`)';
   // Every API route key, HEAD beside each GET (`methodsOf`).
   return spec.routes
@@ -50,7 +51,7 @@ export function functionRows(reports: readonly BundleReport[]): string[][] {
     return [
       `\`${spec.handler}\``,
       routesCell(spec),
-      `${spec.hashesPasswords ? MEMORY_MB.passwordHashing : MEMORY_MB.standard} MB`,
+      `${memoryOf(spec)} MB`,
       tableCell(spec),
       bucketCell(spec),
       spec.usesKeys ? 'yes' : 'no',

@@ -1,6 +1,9 @@
 import {
   type BucketAccess,
   FALLBACK_HANDLER,
+  type ObjectEventFunction,
+  type ObjectPrefix,
+  objectEventFunctions,
   type Route,
   routes,
   type TableAccess,
@@ -21,6 +24,10 @@ export interface FunctionSpec {
   bucket: BucketAccess;
   hashesPasswords: boolean;
   usesKeys: boolean;
+  /** Carries sharp's native module (the thumbnail function only). */
+  makesThumbnails: boolean;
+  /** S3 starts it for every object created under this prefix (no API route). */
+  objectCreatedPrefix?: ObjectPrefix;
 }
 
 export function constructId(handler: string): string {
@@ -60,7 +67,10 @@ export const usesBucket = (spec: FunctionSpec) => Object.keys(spec.bucket).lengt
  * One spec per handler module of the route table (routes sharing a module, such as GET and POST
  * logout, share a function that gets the union of their needs), plus the fallback for `$default`.
  */
-export function functionSpecs(table: readonly Route[] = routes): FunctionSpec[] {
+export function functionSpecs(
+  table: readonly Route[] = routes,
+  objectEvents: readonly ObjectEventFunction[] = objectEventFunctions,
+): FunctionSpec[] {
   const byHandler = new Map<string, FunctionSpec>();
   for (const route of table) {
     const spec = byHandler.get(route.handler) ?? {
@@ -71,6 +81,7 @@ export function functionSpecs(table: readonly Route[] = routes): FunctionSpec[] 
       bucket: {},
       hashesPasswords: false,
       usesKeys: false,
+      makesThumbnails: false,
     };
     spec.routes.push(route);
     spec.table = mergeTable(spec.table, route.table);
@@ -81,6 +92,17 @@ export function functionSpecs(table: readonly Route[] = routes): FunctionSpec[] 
   }
   return [
     ...byHandler.values(),
+    ...objectEvents.map((fn) => ({
+      id: constructId(fn.handler),
+      handler: fn.handler,
+      routes: [],
+      table: mergeTable({}, fn.table),
+      bucket: mergeGrants({}, fn.bucket),
+      hashesPasswords: false,
+      usesKeys: false,
+      makesThumbnails: fn.native === 'sharp',
+      objectCreatedPrefix: fn.prefix,
+    })),
     {
       id: constructId(FALLBACK_HANDLER),
       handler: FALLBACK_HANDLER,
@@ -89,6 +111,7 @@ export function functionSpecs(table: readonly Route[] = routes): FunctionSpec[] 
       bucket: {},
       hashesPasswords: false,
       usesKeys: false,
+      makesThumbnails: false,
     },
   ];
 }

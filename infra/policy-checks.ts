@@ -29,6 +29,10 @@ export const ACKNOWLEDGED = {
   'IAM5 (CDK deployment)':
     'CDK’s own function copies the dashboard from CDK’s assets bucket into the dashboard bucket',
   'L1 (CDK deployment)': 'CDK’s own function that deploys the dashboard assets: its runtime is CDK’s',
+  'IAM4 (CDK notifications)':
+    'CDK’s own function that sets the files bucket’s event notification (thumbnails): its role is CDK’s',
+  'IAM5 (CDK notifications)':
+    'CDK’s own function that sets the files bucket’s event notification: PutBucketNotification is CDK’s grant',
 } as const;
 
 type Acknowledged = keyof typeof ACKNOWLEDGED;
@@ -82,6 +86,12 @@ export function acknowledgeFindings(parts: AcknowledgedParts): void {
     objectsOf(parts.dashboardBucket, ''),
   ];
   for (const child of stack.node.children) {
+    if (child.node.id.startsWith('BucketNotificationsHandler')) {
+      acknowledge(child, 'IAM4 (CDK notifications)', [
+        'Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole',
+      ]);
+      acknowledge(child, 'IAM5 (CDK notifications)', ['Resource::*']);
+    }
     if (!child.node.id.startsWith('Custom::CDKBucketDeployment')) continue;
     acknowledge(child, 'IAM4 (CDK deployment)', [
       'Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole',

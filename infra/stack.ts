@@ -15,9 +15,11 @@ import {
   BlockPublicAccess,
   Bucket,
   BucketEncryption,
+  EventType,
   HttpMethods,
   ObjectOwnership,
 } from 'aws-cdk-lib/aws-s3';
+import { LambdaDestination } from 'aws-cdk-lib/aws-s3-notifications';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { type IndexDefinition, type KeyAttribute, tableDefinition } from '#shared/db/table';
@@ -154,6 +156,7 @@ export class FileServiceStack extends Stack {
       const fn = new ServiceFunction(this, spec.id, {
         handler: spec.handler,
         hashesPasswords: spec.hashesPasswords,
+        makesThumbnails: spec.makesThumbnails,
         logRetention,
         metafile: props.bundleMetafile === true,
       });
@@ -163,6 +166,14 @@ export class FileServiceStack extends Stack {
       if (props.allowedOrigins?.length)
         fn.function.addEnvironment('ALLOWED_ORIGINS', props.allowedOrigins.join(','));
       functions.set(spec.handler, fn);
+      if (spec.objectCreatedPrefix) {
+        // S3 invokes it asynchronously (Lambda retries a failed invocation twice): a file not yet
+        // recorded when its bytes' event arrives is picked up again.
+        files.addEventNotification(EventType.OBJECT_CREATED, new LambdaDestination(fn.function), {
+          prefix: spec.objectCreatedPrefix,
+        });
+        continue;
+      }
       integrations.set(spec.handler, new HttpLambdaIntegration(`${spec.id}Integration`, fn.function));
     }
     this.functions = functions;

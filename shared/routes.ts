@@ -35,8 +35,11 @@ export interface TableAccess {
  */
 export type BucketAction = 'GetObject' | 'PutObject' | 'PutObjectTagging' | 'DeleteObject' | 'ListBucket';
 
-/** Key prefixes of the bucket (layout in files/layout.ts; `uploads/` holds what earlier versions left). */
-export type ObjectPrefix = 'files/' | 'uploads/';
+/**
+ * Key prefixes of the bucket (layout in files/layout.ts; `uploads/` holds staged chunks and what
+ * earlier versions left; `thumbnails/` the WebP previews of images).
+ */
+export type ObjectPrefix = 'files/' | 'uploads/' | 'thumbnails/';
 
 /**
  * A route's access to the files bucket: per action, the key prefixes (for ListBucket: the listed
@@ -250,8 +253,11 @@ export const routes: readonly Route[] = [
     },
     hashesPasswords: false,
     usesKeys: true,
-    // `{"delete": true}` lists and deletes the user's objects.
-    bucket: { ListBucket: ['files/', 'uploads/'], DeleteObject: ['files/', 'uploads/'] },
+    // `{"delete": true}` lists and deletes the user's objects and thumbnails.
+    bucket: {
+      ListBucket: ['files/', 'uploads/', 'thumbnails/'],
+      DeleteObject: ['files/', 'uploads/', 'thumbnails/'],
+    },
   },
   {
     method: 'POST',
@@ -346,6 +352,16 @@ export const routes: readonly Route[] = [
     bucket: { GetObject: ['files/'] },
   },
   {
+    // The owner's thumbnail of an image (the dashboard's grid): the same function as the owner's raw.
+    method: 'GET',
+    path: '/api/user/files/{id}/thumbnail',
+    handler: 'files/raw-owner',
+    table: { items: { GetItem: SIGNED_IN } },
+    hashesPasswords: false,
+    usesKeys: true,
+    bucket: { GetObject: ['thumbnails/'] },
+  },
+  {
     method: 'PATCH',
     path: '/api/user/files/{id}',
     handler: 'files/patch',
@@ -368,7 +384,8 @@ export const routes: readonly Route[] = [
     },
     hashesPasswords: false,
     usesKeys: true,
-    bucket: { DeleteObject: ['files/'] },
+    // The bytes and their thumbnail, in one DeleteObjects.
+    bucket: { DeleteObject: ['files/', 'thumbnails/'] },
   },
   {
     method: 'GET',
@@ -390,8 +407,9 @@ export const routes: readonly Route[] = [
     table: { items: { GetItem: ['FILENAME', 'USER'], UpdateItem: ['USER'] } },
     hashesPasswords: false,
     usesKeys: false,
-    // Presigned GETs for the page's media and download; a ranged GET for a text file's start.
-    bucket: { GetObject: ['files/'] },
+    // Presigned GETs for the page's media, download and og:image (the thumbnail); a ranged GET for a
+    // text file's start.
+    bucket: { GetObject: ['files/', 'thumbnails/'] },
   },
   {
     // The view page's password form: a protected file's page, its view counted once the password
@@ -402,7 +420,7 @@ export const routes: readonly Route[] = [
     table: { items: { GetItem: ['FILENAME', 'USER'], UpdateItem: ['USER', 'THROTTLE'] } },
     hashesPasswords: true,
     usesKeys: false,
-    bucket: { GetObject: ['files/'] },
+    bucket: { GetObject: ['files/', 'thumbnails/'] },
   },
   {
     // The oEmbed answer view pages link to (embeds on): the embed's texts, no view counted.
@@ -474,6 +492,32 @@ export function corsPolicy(allowedOrigins: readonly string[] = []): CorsPolicy {
     maxAgeSeconds: 600,
   };
 }
+
+/**
+ * A function S3 starts, not a route: on every object created under `prefix` (the bucket's
+ * notification). Its grants are declared as a route's; `native` names the native module its bundle
+ * carries (the linux-arm64 binary from infra/native), which no other function does.
+ */
+export interface ObjectEventFunction {
+  handler: string;
+  prefix: ObjectPrefix;
+  table?: TableAccess;
+  bucket?: BucketAccess;
+  native: 'sharp';
+}
+
+export const objectEventFunctions: readonly ObjectEventFunction[] = [
+  {
+    // One WebP thumbnail per image upload: reads the file item, records the thumbnail on it only
+    // while the file still has those bytes; reads the image, writes (or, when the file went
+    // meanwhile, deletes) its thumbnail.
+    handler: 'thumbnails/make',
+    prefix: 'files/',
+    table: { items: { GetItem: ['USER'], UpdateItem: ['USER'] } },
+    bucket: { GetObject: ['files/'], PutObject: ['thumbnails/'], DeleteObject: ['thumbnails/'] },
+    native: 'sharp',
+  },
+];
 
 /** Answers unmatched requests (API Gateway's `$default` route) with 404/405 in the error format. */
 export const FALLBACK_HANDLER = 'fallback';

@@ -15,8 +15,19 @@ import type { BucketAccess, TableAccess } from '#shared/routes';
 
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** Memory per route class: bcrypt is CPU-bound and Lambda's CPU share grows with memory. */
-export const MEMORY_MB = { standard: 256, passwordHashing: 1024 } as const;
+/**
+ * Memory per function class: bcrypt and image decoding are CPU-bound and Lambda's CPU share grows
+ * with memory (decoding also needs the room: up to 100 megapixels).
+ */
+export const MEMORY_MB = { standard: 256, passwordHashing: 1024, imageProcessing: 1024 } as const;
+
+/** A function's memory from what it carries. */
+export const memoryOf = (spec: { hashesPasswords: boolean; makesThumbnails?: boolean }) =>
+  spec.makesThumbnails
+    ? MEMORY_MB.imageProcessing
+    : spec.hashesPasswords
+      ? MEMORY_MB.passwordHashing
+      : MEMORY_MB.standard;
 
 const CREDENTIAL_PROVIDER = '@aws-sdk/credential-provider-node';
 const LAMBDA_CREDENTIALS = join(PROJECT_ROOT, 'infra', 'lambda', 'credentials.ts');
@@ -35,6 +46,22 @@ const BCRYPT_ARM64 = join(
 const BCRYPT_X64 = join(PROJECT_ROOT, 'node_modules', '@node-rs', 'bcrypt-linux-x64-gnu');
 const BCRYPT_LOADER = join(PROJECT_ROOT, 'node_modules', '@node-rs', 'bcrypt');
 
+/**
+ * sharp's JavaScript is bundled; it loads its native module with its own `createRequire`, from
+ * `node_modules/@img/sharp-<platform>/sharp.node` beside the bundle, and that links libvips from the
+ * sibling `@img/sharp-libvips-<platform>`. The linux-arm64 pair comes from `infra/native`, the x64
+ * pair (sam local on x86, and running the asset here) from the root install when present.
+ */
+const SHARP_LOADER = join(PROJECT_ROOT, 'node_modules', 'sharp');
+const SHARP_NATIVE = {
+  arm64: ['sharp-linux-arm64', 'sharp-libvips-linux-arm64'].map((name) =>
+    join(PROJECT_ROOT, 'infra', 'native', 'node_modules', '@img', name),
+  ),
+  x64: ['sharp-linux-x64', 'sharp-libvips-linux-x64'].map((name) =>
+    join(PROJECT_ROOT, 'node_modules', '@img', name),
+  ),
+};
+
 // ESM output: bundled CommonJS code (the AWS SDK's dependencies) still calls require() for builtins.
 const REQUIRE_SHIM =
   "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
@@ -50,6 +77,8 @@ export interface ServiceFunctionProps {
   handler: string;
   /** Ships bcrypt's native module and gets the larger memory class. */
   hashesPasswords: boolean;
+  /** Ships sharp's native module and libvips (the thumbnail function), with the larger memory class. */
+  makesThumbnails?: boolean;
   logRetention: RetentionDays;
   /** Writes esbuild's metafile (`index.meta.json`) next to the bundle: for the benchmark, not for deploys. */
   metafile?: boolean;
@@ -92,8 +121,9 @@ export class ServiceFunction extends Construct {
       handler: 'handler',
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
-      memorySize: props.hashesPasswords ? MEMORY_MB.passwordHashing : MEMORY_MB.standard,
-      timeout: Duration.seconds(10),
+      memorySize: memoryOf(props),
+      // Decoding a large image takes longer than any API request may.
+      timeout: Duration.seconds(props.makesThumbnails ? 30 : 10),
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
       logGroup: this.logGroup,
@@ -115,12 +145,13 @@ export class ServiceFunction extends Construct {
         esbuildArgs: { [`--alias:${CREDENTIAL_PROVIDER}`]: LAMBDA_CREDENTIALS },
         // Nothing external (the AWS SDK is bundled) except bcrypt, whose .node file esbuild cannot bundle.
         externalModules: props.hashesPasswords ? [BCRYPT] : [],
-        ...(props.hashesPasswords
+        ...(props.hashesPasswords || props.makesThumbnails
           ? {
               commandHooks: {
                 beforeBundling: () => [],
                 beforeInstall: () => [],
-                afterBundling: (_inputDir: string, outputDir: string) => copyBcryptCommands(outputDir),
+                afterBundling: (_inputDir: string, outputDir: string) =>
+                  props.makesThumbnails ? copySharpCommands(outputDir) : copyBcryptCommands(outputDir),
               },
             }
           : {}),
@@ -237,6 +268,38 @@ function copyBcryptCommands(outputDir: string): string[] {
   return [
     `mkdir -p "${target}"`,
     ...bcryptPackageDirectories().map((source) => `cp -R "${source}" "${target}/"`),
+  ];
+}
+
+/** Fails synth when the arm64 pair is missing or not the versions the bundled sharp names. */
+function sharpPackageDirectories(): string[] {
+  const wanted = (
+    JSON.parse(readFileSync(join(SHARP_LOADER, 'package.json'), 'utf8')) as {
+      optionalDependencies: Record<string, string>;
+    }
+  ).optionalDependencies;
+  for (const directory of SHARP_NATIVE.arm64) {
+    if (!existsSync(directory)) {
+      throw new Error(
+        `${directory} is missing: run \`npm ci\` (its postinstall installs infra/native for linux-arm64)`,
+      );
+    }
+    const name = `@img/${directory.split('/').pop()}`;
+    if (packageVersion(directory) !== wanted[name]) {
+      throw new Error(
+        `${directory} is not version ${wanted[name]}: pin infra/native/package.json to sharp's`,
+      );
+    }
+  }
+  const x64 = SHARP_NATIVE.x64.every((directory) => existsSync(directory)) ? SHARP_NATIVE.x64 : [];
+  return [...SHARP_NATIVE.arm64, ...x64];
+}
+
+function copySharpCommands(outputDir: string): string[] {
+  const target = join(outputDir, 'node_modules', '@img');
+  return [
+    `mkdir -p "${target}"`,
+    ...sharpPackageDirectories().map((source) => `cp -R "${source}" "${target}/"`),
   ];
 }
 

@@ -1,9 +1,26 @@
 import { mkdirSync } from 'node:fs';
+import type { S3Event } from 'aws-lambda';
 import S3rver from 's3rver';
+
+/** S3 URL-encodes keys in notifications (spaces as `+`, slashes kept); s3rver sends them raw. */
+const asS3Sends = (event: S3Event): S3Event => ({
+  Records: event.Records.map((record) => ({
+    ...record,
+    s3: {
+      ...record.s3,
+      object: {
+        ...record.s3.object,
+        key: encodeURIComponent(record.s3.object.key).replaceAll('%2F', '/').replaceAll('%20', '+'),
+      },
+    },
+  })),
+});
 
 export interface S3Local {
   /** Path-style endpoint for `S3_ENDPOINT`. */
   endpoint: string;
+  /** Calls `listener` with each object notification, as S3 would send it (see object-events.ts). */
+  onObjectEvent(listener: (event: S3Event) => void): void;
   stop(): Promise<void>;
 }
 
@@ -30,5 +47,9 @@ export async function startS3Local(options: {
     configureBuckets: [{ name: options.bucketName, configs: [CORS] }],
   });
   const { port } = await server.run();
-  return { endpoint: `http://127.0.0.1:${port}`, stop: () => server.close() };
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    onObjectEvent: (listener) => server.on('event', (event) => listener(asS3Sends(event))),
+    stop: () => server.close(),
+  };
 }

@@ -12,5 +12,7 @@ declare module 's3rver' {
     constructor(options: S3rverOptions);
     run(): Promise<{ address: string; port: number }>;
     close(): Promise<void>;
+    /** Every object created or removed, as an S3 event notification (keys not URL-encoded). */
+    on(event: 'event', listener: (notification: import('aws-lambda').S3Event) => void): this;
   }
 }

@@ -91,6 +91,11 @@ async function start(): Promise<void> {
     );
   }
 
+  // S3's object-created notification, as the stack subscribes it (the thumbnail function).
+  const { createObjectEventFeed } = await import('./object-events.ts');
+  const objectEvents = createObjectEventFeed();
+  s3.onObjectEvent((event) => objectEvents.handle(event));
+
   const { createLocalServer } = await import('./server.ts');
   const server = createLocalServer({ site: createStaticSite(WEB_DIST, { s3Origin: s3.endpoint }) });
   await new Promise<void>((resolve, reject) => {

@@ -1,4 +1,5 @@
 import { notFound } from '#shared/errors';
+import { thumbnailObjectKey } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';
 import { type DownloadOptions, deleteFileObject, presignDownload } from '#shared/files/objects';
 import { countView, deleteFileRecord, findDownloadable } from '#shared/files/store';
@@ -54,6 +55,23 @@ async function unlock(
   if (!file || request.head) return file;
   return countView(name, file.passwordHash);
 }
+
+/**
+ * A short-lived URL for the file's thumbnail (WebP, inline), or undefined while it has none. Named
+ * after the file with `.webp`, counting nothing: a preview, not a download.
+ */
+export const presignThumbnail = (
+  file: FileRecord,
+  options: Pick<DownloadOptions, 'method' | 'expiresIn'> = {},
+): Promise<string> | undefined =>
+  file.thumbnail
+    ? presignDownload(
+        thumbnailObjectKey(file.objectKey),
+        'image/webp',
+        `${file.downloadAsOriginalName ? file.originalName : file.name}.webp`,
+        options,
+      )
+    : undefined;
 
 /**
  * Deletes the metadata (and the counters' share) first, then the bytes: a failure between the two

@@ -8,6 +8,17 @@
  */
 export const fileObjectKey = (userId: string, fileId: string) => `files/${userId}/${fileId}`;
 export const uploadObjectKey = (userId: string, uploadId: string) => `files/${userId}/${uploadId}`;
+/**
+ * Thumbnails live apart from the bytes, `thumbnails/<userId>/<object>.webp`: the bucket's
+ * object-created notification watches `files/` only, so a thumbnail never triggers another.
+ */
+export const thumbnailObjectKey = (objectKey: string) =>
+  `thumbnails/${objectKey.replace(/^files\//, '')}.webp`;
+/** The user and file a direct upload's key names (`files/<userId>/<fileId>`); other keys: undefined. */
+export function fileOfObjectKey(key: string): { userId: string; fileId: string } | undefined {
+  const match = /^files\/([^/]+)\/([^/]+)$/.exec(key);
+  return match ? { userId: match[1] as string, fileId: match[2] as string } : undefined;
+}
 export const isUploadObjectKey = (key: string) => /^files\/[^/]+\/[0-9a-f]{32}$/.test(key);
 
 /**

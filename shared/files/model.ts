@@ -23,15 +23,26 @@ export interface FileRecord {
   passwordHash: string | null;
   /** Bumped by every metadata change: the optimistic lock of PATCH and DELETE. */
   version: number;
+  /** The WebP preview the thumbnail function made of an image (its key follows from `objectKey`), or null. */
+  thumbnail: Thumbnail | null;
+}
+
+/** A made thumbnail: WebP, at most `THUMBNAIL_PIXELS` on its longer side. */
+export interface Thumbnail {
+  width: number;
+  height: number;
+  /** Bytes of the WebP. */
+  size: number;
 }
 
 /**
- * The File resource of the API: no owner id, no storage details. `url` is the download link's path
- * (clients prefix their origin, as with Zipline's); `thumbnail` is null, none is made.
+ * The File resource of the API: no owner id, no storage details. `url` is the link's path (clients
+ * prefix their origin, as with Zipline's); `thumbnail` the owner's path to the WebP preview, null
+ * while none exists.
  */
 export type FileResource = Omit<
   FileRecord,
-  'downloadAsOriginalName' | 'objectKey' | 'version' | 'passwordHash'
+  'downloadAsOriginalName' | 'objectKey' | 'version' | 'passwordHash' | 'thumbnail'
 > & {
   /** Whether `/raw/{name}` asks for a password (never the hash). */
   password: boolean;
@@ -40,6 +51,9 @@ export type FileResource = Omit<
 };
 
 export const downloadPath = (name: string) => `/raw/${encodeURIComponent(name)}`;
+
+/** The owner's route to a file's thumbnail (the dashboard's grid loads it with the session). */
+export const thumbnailPath = (id: string) => `/api/user/files/${encodeURIComponent(id)}/thumbnail`;
 
 /** The link a file is shared by: its view page while the owner has view pages on, else the download. */
 export const linkPath = (name: string, ownerView: ViewSettings) =>
@@ -60,7 +74,7 @@ export function toFileResource(file: FileRecord, ownerView: ViewSettings): FileR
     deletesAt: file.deletesAt,
     password: file.passwordHash !== null,
     url: linkPath(file.name, ownerView),
-    thumbnail: null,
+    thumbnail: file.thumbnail ? thumbnailPath(file.id) : null,
   };
 }
 

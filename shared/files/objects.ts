@@ -8,7 +8,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { ServiceError } from '#shared/errors';
-import { fileObjectKey, isUploadObjectKey, PENDING_TAG } from '#shared/files/layout';
+import { fileObjectKey, isUploadObjectKey, PENDING_TAG, thumbnailObjectKey } from '#shared/files/layout';
 import { bucketName, s3 } from '#shared/s3/client';
 
 const COMPLETED_TAG = { Key: 'upload', Value: 'complete' } as const;
@@ -40,14 +40,15 @@ export async function deleteObjects(keys: string[]): Promise<void> {
 }
 
 /**
- * Deletes every stored byte of a user: both of its prefixes, one listing page (up to 1,000 keys) and
+ * Deletes every stored byte of a user: each of its prefixes, one listing page (up to 1,000 keys) and
  * one DeleteObjects at a time. Idempotent; a key S3 reports it could not delete fails the call, so a
  * repeated call finds it again.
  */
 export async function deleteUserObjects(userId: string): Promise<void> {
   // A key with an empty id is the user's prefix (`files/<userId>/`); `uploads/<userId>/` holds what
-  // presigned uploads of earlier versions left, until the bucket's lifecycle rule expires it.
-  for (const prefix of [fileObjectKey(userId, ''), `uploads/${userId}/`]) {
+  // presigned uploads of earlier versions left, until the bucket's lifecycle rule expires it;
+  // `thumbnails/<userId>/` the previews of its images.
+  for (const prefix of [fileObjectKey(userId, ''), `uploads/${userId}/`, `thumbnails/${userId}/`]) {
     let continuationToken: string | undefined;
     do {
       const page = await s3.send(
@@ -100,7 +101,7 @@ export async function objectSize(key: string): Promise<number | undefined> {
 }
 
 /**
- * Deletes a file's bytes. An object that a presigned URL created, while that URL may still be valid
+ * Deletes a file's bytes and its thumbnail (by key, made or not: one DeleteObjects). An object that a presigned URL created, while that URL may still be valid
  * (it expires at most `UPLOAD_URL_SECONDS` after the file was recorded), is tagged pending instead:
  * it has to stay in place until the URL has expired, or the URL, which can only create, could PUT it
  * again. Unreferenced, it cannot be downloaded, and the lifecycle rule deletes it within a day.
@@ -121,7 +122,7 @@ export async function deleteFileObject(file: { objectKey: string; createdAt: str
     }
     return;
   }
-  await deleteObjects([file.objectKey]);
+  await deleteObjects([file.objectKey, thumbnailObjectKey(file.objectKey)]);
 }
 
 /** Takes a presigned upload's object out of the lifecycle rule's reach: it is a file from now on. */

@@ -47,6 +47,7 @@ const FILE_ATTRIBUTES = [
   'objectKey',
   'passwordHash',
   'version',
+  'thumbnail',
 ] as const satisfies readonly (keyof FileRecord)[];
 
 export function fromFileItem(item: Record<string, unknown>): FileRecord {
@@ -55,12 +56,13 @@ export function fromFileItem(item: Record<string, unknown>): FileRecord {
   file.maxViews ??= null;
   file.deletesAt ??= null;
   file.passwordHash ??= null;
+  file.thumbnail ??= null;
   return file;
 }
 
 /** The stored item of a file: its record, keys and index attributes (also the benchmark's fill). */
 export function toFileItem(userId: string, file: FileRecord) {
-  const { maxViews, deletesAt, passwordHash, ...rest } = file;
+  const { maxViews, deletesAt, passwordHash, thumbnail, ...rest } = file;
   return {
     ...fileKey(userId, file.id),
     entity: 'FILE',
@@ -68,6 +70,7 @@ export function toFileItem(userId: string, file: FileRecord) {
     ...(maxViews === null ? {} : { maxViews }),
     ...(deletesAt === null ? {} : { deletesAt }),
     ...(passwordHash === null ? {} : { passwordHash }),
+    ...(thumbnail === null ? {} : { thumbnail }),
     ...indexAttributes(userId, file),
   };
 }

@@ -89,6 +89,7 @@ export function newRecord(
     objectKey: objectKey ?? fileObjectKey(userId, id),
     passwordHash: options.passwordHash,
     version: 1,
+    thumbnail: null,
   };
   return record;
 }

@@ -47,8 +47,8 @@ const meta = (key: 'property' | 'name', name: string, content: string) =>
 
 /**
  * The `<head>` tags link unfurlers read (Open Graph, Twitter cards, theme colour, oEmbed discovery),
- * for a page whose owner has `embed` on. Media tags point at the page's presigned URLs, so an
- * unfurler fetching the image counts no second view.
+ * for a page whose owner has `embed` on. Media tags point at the page's presigned URLs (an image's
+ * thumbnail when it has one), so an unfurler fetching the image counts no second view.
  */
 export function embedTags(page: ViewPage, texts: EmbedTexts, urls: { page: string; oembed: string }): string {
   const { file } = page;
@@ -60,12 +60,19 @@ export function embedTags(page: ViewPage, texts: EmbedTexts, urls: { page: strin
   if (texts.siteName !== undefined) tags += meta('property', 'og:site_name', texts.siteName);
   if (texts.color !== undefined) tags += meta('name', 'theme-color', texts.color);
   if (page.presentation === 'image') {
+    // The thumbnail when there is one (a few KB, its size known), else the image itself.
+    const thumbnail = page.thumbnailUrl && file.thumbnail;
+    const image = thumbnail ? (page.thumbnailUrl as string) : page.mediaUrl;
     tags +=
-      meta('property', 'og:image', page.mediaUrl) +
-      meta('property', 'og:image:type', file.type) +
+      meta('property', 'og:image', image) +
+      meta('property', 'og:image:type', thumbnail ? 'image/webp' : file.type) +
+      (thumbnail
+        ? meta('property', 'og:image:width', String(thumbnail.width)) +
+          meta('property', 'og:image:height', String(thumbnail.height))
+        : '') +
       meta('property', 'og:image:alt', texts.title) +
       meta('name', 'twitter:card', 'summary_large_image') +
-      meta('name', 'twitter:image', page.mediaUrl);
+      meta('name', 'twitter:image', image);
   } else if (page.presentation === 'video' || page.presentation === 'audio') {
     const kind = page.presentation === 'video' ? 'og:video' : 'og:audio';
     tags +=

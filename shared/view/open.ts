@@ -1,4 +1,4 @@
-import { presignFile } from '#shared/files/access';
+import { presignFile, presignThumbnail } from '#shared/files/access';
 import type { FileRecord } from '#shared/files/model';
 import { isServedInline, readObjectStart } from '#shared/files/objects';
 import { findViewable, type GivenPassword, type ViewOwner } from '#shared/view/viewable';
@@ -36,6 +36,8 @@ export interface ViewPage {
   mediaUrl: string;
   /** The same bytes as an attachment. */
   downloadUrl: string;
+  /** The image's WebP thumbnail, when one was made (what embeds show). */
+  thumbnailUrl?: string;
   /** For text: the start of the file, and whether there is more. */
   excerpt?: { text: string; truncated: boolean };
 }
@@ -54,12 +56,21 @@ export async function openViewPage(
     ...(options.password ? { password: options.password } : {}),
   });
   const presentation = presentationOf(file.type);
-  const [mediaUrl, downloadUrl, excerpt] = await Promise.all([
+  const [mediaUrl, downloadUrl, excerpt, thumbnailUrl] = await Promise.all([
     presignFile(file, { expiresIn: VIEW_MEDIA_SECONDS }),
     presignFile(file, { attachment: true, expiresIn: VIEW_MEDIA_SECONDS }),
     presentation === 'text' ? readExcerpt(file) : undefined,
+    presentation === 'image' ? presignThumbnail(file, { expiresIn: VIEW_MEDIA_SECONDS }) : undefined,
   ]);
-  return { file, owner, presentation, mediaUrl, downloadUrl, ...(excerpt ? { excerpt } : {}) };
+  return {
+    file,
+    owner,
+    presentation,
+    mediaUrl,
+    downloadUrl,
+    ...(excerpt ? { excerpt } : {}),
+    ...(thumbnailUrl ? { thumbnailUrl } : {}),
+  };
 }
 
 async function readExcerpt(file: FileRecord): Promise<{ text: string; truncated: boolean }> {

@@ -101,6 +101,7 @@ function fakeFile(index: number): FileRecord {
     passwordHash: null,
     objectKey: `files/${userId}/${id}`,
     version: 1,
+    thumbnail: null,
   };
 }
 

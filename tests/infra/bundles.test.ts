@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
@@ -15,6 +15,7 @@ import { PROJECT_ROOT } from '../../infra/constructs/service-function.ts';
 import { functionSpecs } from '../../infra/functions.ts';
 import { documentedRows, FUNCTION_COLUMNS, functionRows, SIZE_COLUMNS } from '../../infra/functions-doc.ts';
 import { routeEvent } from '../../infra/local/dispatch.ts';
+import { objectCreatedEvent } from '../../infra/local/object-events.ts';
 import { FileServiceStack } from '../../infra/stack.ts';
 import { invokeBundle } from '../support/bundle.ts';
 import {
@@ -25,7 +26,9 @@ import {
   toTestResponse,
   uniqueName,
 } from '../support/client.ts';
+import { upload } from '../support/files.ts';
 import { multipart } from '../support/multipart.ts';
+import { PNG_1X1 } from '../support/pixels.ts';
 import { signedInUser } from '../support/users.ts';
 
 const STACK = 'FileService';
@@ -128,6 +131,20 @@ describe('assets', () => {
     },
   );
 
+  test.each(functionSpecs().map((spec) => [spec.handler, spec.makesThumbnails]))(
+    '%s carries sharp only if it makes thumbnails (%s)',
+    (handler, makesThumbnails) => {
+      const report = bundleOf(handler as string);
+      expect(report.containsSharp).toBe(makesThumbnails);
+      const modules = join(report.assetDir, 'node_modules', '@img');
+      for (const name of ['sharp-linux-arm64', 'sharp-libvips-linux-arm64']) {
+        expect(existsSync(join(modules, name, 'package.json'))).toBe(makesThumbnails);
+      }
+      const code = readFileSync(join(report.assetDir, 'index.mjs'), 'utf8');
+      expect(code.includes('@img/sharp-linux-arm64/sharp.node')).toBe(makesThumbnails);
+    },
+  );
+
   test('the arm64 binary is an aarch64 ELF object of the loader version', () => {
     const modules = join(bundleOf('auth/login').assetDir, 'node_modules', '@node-rs');
     const binary = readFileSync(join(modules, 'bcrypt-linux-arm64-gnu', 'bcrypt.linux-arm64-gnu.node'));
@@ -138,6 +155,31 @@ describe('assets', () => {
     expect(version('bcrypt-linux-arm64-gnu')).toBe(version('bcrypt'));
     expect(version('bcrypt-linux-x64-gnu')).toBe(version('bcrypt'));
   });
+});
+
+test("sharp's arm64 module is an aarch64 ELF object of the bundled sharp's version", () => {
+  const modules = join(bundleOf('thumbnails/make').assetDir, 'node_modules', '@img', 'sharp-linux-arm64');
+  const binary = readdirSync(join(modules, 'lib')).find((file) => file.endsWith('.node')) as string;
+  const bytes = readFileSync(join(modules, 'lib', binary));
+  expect(bytes.subarray(0, 4).toString('latin1')).toBe('\x7fELF');
+  expect(bytes.readUInt16LE(18)).toBe(0xb7); // e_machine EM_AARCH64
+  const version = JSON.parse(readFileSync(join(modules, 'package.json'), 'utf8')).version;
+  expect(version).toBe(JSON.parse(readFileSync('node_modules/sharp/package.json', 'utf8')).version);
+});
+
+test('the thumbnail bundle makes a thumbnail with the sharp it carries, given only its template environment', async () => {
+  const owner = await signedInUser();
+  const [file] = await upload(owner.token, [{ fileName: 'pixel.png', type: 'image/png', content: PNG_1X1 }]);
+  const bundle = bundleOf('thumbnails/make');
+  const key = `files/${owner.id}/${file?.id}`;
+  const result = (await invokeBundle(
+    bundle.assetDir,
+    bundle.environment,
+    objectCreatedEvent(process.env.BUCKET_NAME as string, key) as never,
+  )) as unknown as { outcomes: unknown[] };
+  expect(result.outcomes).toEqual([{ key, made: { width: 1, height: 1, size: expect.any(Number) } }]);
+  const resource = await call('GET', `/api/user/files/${file?.id}`, { token: owner.token });
+  expect(resource.body.thumbnail).toBe(`/api/user/files/${file?.id}/thumbnail`);
 });
 
 describe('bundles answer like the local runner', () => {

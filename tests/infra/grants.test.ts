@@ -4,7 +4,8 @@ import { PARTITION_PATTERNS, type Partition } from '#shared/db/keys';
 import { SORT_FIELDS } from '#shared/files/model';
 import { bucketName, s3 } from '#shared/s3/client';
 import { type FunctionSpec, functionSpecs } from '../../infra/functions.ts';
-import { routeEvent } from '../../infra/local/dispatch.ts';
+import { loadHandler, routeEvent } from '../../infra/local/dispatch.ts';
+import { objectCreatedEvent } from '../../infra/local/object-events.ts';
 import { type CallOptions, call, cookieValue, requestEvent, uniqueName } from '../support/client.ts';
 import { multipart } from '../support/multipart.ts';
 import { PNG_1X1 } from '../support/pixels.ts';
@@ -157,7 +158,15 @@ const REACHED_ELSEWHERE: Record<string, string> = {
   'files/upload-start DeleteItem USER': 'reclaim: tests/http/presigned-uploads.test.ts',
   'files/upload-start Query USER': 'reclaim: tests/http/presigned-uploads.test.ts',
   'files/upload-start DeleteObject files/': 'reclaim: tests/http/presigned-uploads.test.ts',
+  'thumbnails/make DeleteObject thumbnails/':
+    'a file deleted while its thumbnail is made: tests/http/thumbnails.test.ts',
 };
+
+/** The thumbnail function as S3 invokes it (no route: its uses are attributed by hand). */
+const thumbnailHandler = async (event: ReturnType<typeof objectCreatedEvent>) =>
+  ((await loadHandler('thumbnails/make')) as unknown as (event: unknown) => Promise<{ outcomes: unknown[] }>)(
+    event,
+  );
 
 const specs = functionSpecs();
 const specOf = (handler: string) => specs.find((spec) => spec.handler === handler) as FunctionSpec;
@@ -233,6 +242,16 @@ describe('every request the code sends is within its function grant, and every g
     });
     expect(uploaded.status).toBe(200);
     const [first, second] = uploaded.body.files as { id: string; url: string }[];
+    // S3's object-created event for each: the image gets its thumbnail, the text file none.
+    for (const file of [first, second]) {
+      current = 'thumbnails/make';
+      try {
+        const made = await thumbnailHandler(objectCreatedEvent(bucketName, `files/${userId}/${file?.id}`));
+        expect(made.outcomes).toHaveLength(1);
+      } finally {
+        current = undefined;
+      }
+    }
     // Two more fit the request's own check but not the stored count: the bytes are removed again.
     const overQuota = await request('POST', '/api/upload', {
       token,
@@ -259,7 +278,19 @@ describe('every request the code sends is within its function grant, and every g
     const firstName = new URL(first?.url as string).pathname.split('/').pop();
     expect((await request('GET', `/view/${firstName}`)).status).toBe(200);
     expect((await request('GET', `/api/oembed/${firstName}`)).status).toBe(200);
-    expect((await request('DELETE', `/api/user/files/${second?.id}`, { token })).status).toBe(200);
+    // The image's page (og:image is its thumbnail), its thumbnail for the owner's grid, and its page
+    // through the password form once it has one; it stays, so its user's deletion removes a thumbnail.
+    const secondName = new URL(second?.url as string).pathname.split('/').pop();
+    expect((await request('GET', `/view/${secondName}`)).status).toBe(200);
+    expect((await request('GET', `/api/user/files/${second?.id}/thumbnail`, { token })).status).toBe(302);
+    const locked = { token, json: { password: 'image secret' } };
+    expect((await request('PATCH', `/api/user/files/${second?.id}`, locked)).status).toBe(200);
+    const imageForm = await request('POST', `/view/${secondName}`, {
+      raw: 'password=image+secret',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(imageForm.status).toBe(200);
+    expect((await request('DELETE', `/api/user/files/${first?.id}`, { token })).status).toBe(200);
     // A chunked upload with a password: the first chunk is staged under uploads/, the last streams it
     // into the one part; then /raw with a wrong and the right password (counted guesses).
     const chunk = async (start: number, content: string, last: boolean) => {

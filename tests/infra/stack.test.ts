@@ -3,8 +3,8 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { parseServiceKeys } from '#shared/auth/keys';
 import { PARTITION_PATTERNS, type Partition } from '#shared/db/keys';
 import { createTableInput, tableDefinition } from '#shared/db/table';
-import { corsPolicy, type Route, routes, ZIPLINE_UPLOAD_HEADERS } from '#shared/routes';
-import { MEMORY_MB } from '../../infra/constructs/service-function.ts';
+import { corsPolicy, objectEventFunctions, type Route, routes, ZIPLINE_UPLOAD_HEADERS } from '#shared/routes';
+import { MEMORY_MB, memoryOf } from '../../infra/constructs/service-function.ts';
 import { functionSpecs, usesBucket, usesTable } from '../../infra/functions.ts';
 import { FileServiceStack, type FileServiceStackProps } from '../../infra/stack.ts';
 
@@ -73,7 +73,11 @@ describe('functions and routes come from the route table', () => {
   });
 
   test('one function per handler module, routes sharing a module share it', () => {
-    const handlers = new Set([...routes.map((route) => route.handler), 'fallback']);
+    const handlers = new Set([
+      ...routes.map((route) => route.handler),
+      ...objectEventFunctions.map((fn) => fn.handler),
+      'fallback',
+    ]);
     expect(specs.map((spec) => spec.handler).sort()).toEqual([...handlers].sort());
     // Besides them only CDK's own custom-resource functions (bucket deployment and auto-delete).
     const ours = ofType('AWS::Lambda::Function').filter(
@@ -91,7 +95,7 @@ describe('functions and routes come from the route table', () => {
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         Handler: 'index.handler',
-        MemorySize: spec.hashesPasswords ? MEMORY_MB.passwordHashing : MEMORY_MB.standard,
+        MemorySize: memoryOf(spec),
       });
       expect(fn.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
     },
@@ -121,7 +125,7 @@ describe('function specs', () => {
       { ...base, method: 'PUT', path: '/things', handler: 'things/list-all', hashesPasswords: true },
       { ...base, method: 'GET', path: '/other', handler: 'other' },
     ];
-    const merged = functionSpecs(table);
+    const merged = functionSpecs(table, []);
     expect(merged.map((spec) => [spec.id, spec.handler, spec.routes.length])).toEqual([
       ['ThingsListAll', 'things/list-all', 3],
       ['Other', 'other', 1],
@@ -239,9 +243,20 @@ describe('least privilege', () => {
     );
   });
 
-  test('deleting a file may delete stored bytes (or mark a pending one), nothing else in the bucket', () => {
+  test('deleting a file may delete stored bytes (or mark a pending one) and its thumbnail, nothing else in the bucket', () => {
     expect(grantLines('files/delete').filter((line) => line.startsWith('s3:'))).toEqual([
       's3:DeleteObject on bucket/files/*',
+      's3:DeleteObject on bucket/thumbnails/*',
+    ]);
+  });
+
+  test('the thumbnail function: reads images and file items, writes thumbnails and the file item only', () => {
+    expect(grantLines('thumbnails/make')).toEqual([
+      `dynamodb:GetItem on table if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['USER#*'] } })}`,
+      `dynamodb:UpdateItem on table if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['USER#*'] } })}`,
+      's3:DeleteObject on bucket/thumbnails/*',
+      's3:GetObject on bucket/files/*',
+      's3:PutObject on bucket/thumbnails/*',
     ]);
   });
 
@@ -343,6 +358,42 @@ describe('files bucket', () => {
           Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
         ]),
       },
+    });
+  });
+});
+
+describe('thumbnails', () => {
+  test('the files bucket notifies the thumbnail function of every object created under files/, and only it', () => {
+    const notifications = ofType('Custom::S3BucketNotifications');
+    expect(notifications).toHaveLength(1);
+    const properties = notifications[0]?.[1].Properties;
+    expect(properties.BucketName).toEqual({ Ref: filesBucketId });
+    expect(properties.NotificationConfiguration).toEqual({
+      LambdaFunctionConfigurations: [
+        {
+          Events: ['s3:ObjectCreated:*'],
+          Filter: { Key: { FilterRules: [{ Name: 'prefix', Value: 'files/' }] } },
+          LambdaFunctionArn: { 'Fn::GetAtt': [functionLogicalId('thumbnails/make'), 'Arn'] },
+        },
+      ],
+    });
+    // S3 may invoke it, from this bucket only.
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      FunctionName: { 'Fn::GetAtt': [functionLogicalId('thumbnails/make'), 'Arn'] },
+      Principal: 's3.amazonaws.com',
+      SourceArn: { 'Fn::GetAtt': [filesBucketId, 'Arn'] },
+    });
+  });
+
+  test('the thumbnail function has no API route, more memory and time than a route', () => {
+    const routed = ofType('AWS::ApiGatewayV2::Integration').map(
+      ([, integration]) => integration.Properties.IntegrationUri['Fn::GetAtt'][0],
+    );
+    expect(routed).not.toContain(functionLogicalId('thumbnails/make'));
+    expect(resources[functionLogicalId('thumbnails/make')]?.Properties).toMatchObject({
+      MemorySize: MEMORY_MB.imageProcessing,
+      Timeout: 30,
     });
   });
 });

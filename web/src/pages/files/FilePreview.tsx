@@ -12,10 +12,15 @@ const iconFor = (type: string) =>
         ? IconFileText
         : IconFile;
 
-/** Images show themselves (through the owner's route: no view counted); other types an icon. */
+/**
+ * Images show their thumbnail (a few KB of WebP), or while none exists the image itself (both through
+ * the owner's routes: no view counted); other types an icon.
+ */
 export function FilePreview({ file, height }: { file: FileResource; height: number }) {
   if (file.type.startsWith('image/') && file.type !== 'image/svg+xml') {
-    return <Image src={ownerRawUrl(file.id)} alt="" h={height} fit="cover" loading="lazy" />;
+    return (
+      <Image src={file.thumbnail ?? ownerRawUrl(file.id)} alt="" h={height} fit="cover" loading="lazy" />
+    );
   }
   const Icon = iconFor(file.type);
   const extension = file.name.includes('.') ? file.name.split('.').pop()?.toUpperCase() : undefined;

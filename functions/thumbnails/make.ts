@@ -1,0 +1,25 @@
+import type { S3Event } from 'aws-lambda';
+import { makeThumbnail } from '#shared/thumbnails/make';
+
+/**
+ * S3's object-created notification on `files/` (in AWS; locally the runner feeds it the same event
+ * after each upload): one WebP thumbnail per image file. Not an HTTP route: nothing waits for it, so
+ * a thumbnail that cannot be made never fails an upload. A file not recorded yet throws, and Lambda's
+ * asynchronous retries come back for it.
+ */
+export const handler = async (event: S3Event) => {
+  const outcomes = [];
+  for (const record of event.Records) {
+    if (!record.eventName.startsWith('ObjectCreated:')) continue;
+    // S3 sends keys URL-encoded, spaces as `+`.
+    const key = decodeURIComponent(record.s3.object.key.replace(/\+/g, ' '));
+    const outcome = await makeThumbnail(key);
+    if ('failed' in outcome) {
+      console.warn(
+        JSON.stringify({ level: 'warn', message: 'thumbnail not made', key, reason: outcome.failed }),
+      );
+    }
+    outcomes.push({ key, ...outcome });
+  }
+  return { outcomes };
+};

@@ -1,0 +1,79 @@
+import sharp, { type OutputInfo } from 'sharp';
+import { fileOfObjectKey, thumbnailObjectKey } from '#shared/files/layout';
+import type { Thumbnail } from '#shared/files/model';
+import { deleteObjects, putObject, readObjectStart } from '#shared/files/objects';
+import { getFile } from '#shared/files/store';
+import { recordThumbnail } from '#shared/files/thumbnail-record';
+import { FILE_ID } from '#shared/validation/ids';
+
+/** The longer side of a thumbnail, in pixels. */
+export const THUMBNAIL_PIXELS = 320;
+/** Larger images are not read (memory and time of one invocation); their files keep `thumbnail: null`. */
+export const THUMBNAIL_SOURCE_MAX_BYTES = 50 * 1024 * 1024;
+/** Decoding stops past this many pixels (a small file can claim a huge canvas). */
+const MAX_INPUT_PIXELS = 100_000_000;
+
+/** Raster types sharp decodes; SVG is never rasterised here (its bytes are the uploader's script). */
+const SOURCE_TYPES = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'image/avif',
+  'image/tiff',
+]);
+
+/** The object exists but its file is not recorded yet (the bytes are stored before the metadata). */
+export class FileNotRecordedYet extends Error {
+  constructor(key: string) {
+    super(`no file records ${key} yet`);
+    this.name = 'FileNotRecordedYet';
+  }
+}
+
+export type ThumbnailOutcome =
+  | { made: Thumbnail }
+  | { skipped: 'not a file' | 'not an image' | 'too large' | 'file gone' }
+  | { failed: string };
+
+/**
+ * Makes the WebP thumbnail of the file whose bytes were just stored at `objectKey`: decoded with
+ * sharp (EXIF orientation applied, first frame of an animation), fit inside 320×320 without
+ * enlarging, stored at `thumbnailObjectKey`, then recorded on the file. A file not recorded yet
+ * throws `FileNotRecordedYet` (the invocation is retried); bytes that do not decode are a `failed`
+ * outcome, never an error: the upload stands, its file just has no thumbnail.
+ */
+export async function makeThumbnail(objectKey: string): Promise<ThumbnailOutcome> {
+  const named = fileOfObjectKey(objectKey);
+  // Presigned and chunked uploads' keys name their upload, not a file (see docs/files.md).
+  if (!named || !FILE_ID.accepts(named.fileId)) return { skipped: 'not a file' };
+  const file = await getFile(named.userId, named.fileId, { consistent: true });
+  if (!file) {
+    if ((await readObjectStart(objectKey, 1).catch(() => undefined)) === undefined)
+      return { skipped: 'file gone' };
+    throw new FileNotRecordedYet(objectKey);
+  }
+  if (file.objectKey !== objectKey) return { skipped: 'file gone' };
+  if (!SOURCE_TYPES.has(file.type.split(';')[0]?.trim().toLowerCase() ?? ''))
+    return { skipped: 'not an image' };
+  if (file.size === 0 || file.size > THUMBNAIL_SOURCE_MAX_BYTES) return { skipped: 'too large' };
+
+  let webp: { data: Buffer; info: OutputInfo };
+  try {
+    const bytes = await readObjectStart(objectKey, file.size);
+    webp = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
+      .rotate()
+      .resize(THUMBNAIL_PIXELS, THUMBNAIL_PIXELS, { fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: 70, effort: 4 })
+      .toBuffer({ resolveWithObject: true });
+  } catch (error) {
+    return { failed: error instanceof Error ? error.message : String(error) };
+  }
+  const thumbnailKey = thumbnailObjectKey(objectKey);
+  await putObject(thumbnailKey, webp.data, 'image/webp');
+  const thumbnail = { width: webp.info.width, height: webp.info.height, size: webp.data.length };
+  if (await recordThumbnail(named.userId, named.fileId, objectKey, thumbnail)) return { made: thumbnail };
+  // Deleted (or replaced) while the thumbnail was made: its thumbnail goes too.
+  await deleteObjects([thumbnailKey]);
+  return { skipped: 'file gone' };
+}

@@ -1,0 +1,190 @@
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import sharp from 'sharp';
+import { call } from '../support/client.ts';
+import { download, upload } from '../support/files.ts';
+import { feedLog, objectEvents } from '../support/object-events.ts';
+import { signedInUser } from '../support/users.ts';
+
+type User = Awaited<ReturnType<typeof signedInUser>>;
+
+/** A photo-like PNG: a gradient, so the WebP is not trivially small. */
+const photo = (width: number, height: number) =>
+  sharp(
+    Buffer.from(
+      Array.from({ length: width * height }, (_, index) => {
+        const x = index % width;
+        const y = Math.floor(index / width);
+        return [(x * 255) / width, (y * 255) / height, 128];
+      }).flat(),
+    ),
+    { raw: { width, height, channels: 3 } },
+  )
+    .png()
+    .toBuffer();
+
+/** Uploads, then waits for what S3's object-created event started (the thumbnail) to finish. */
+async function uploadAndSettle(user: User, parts: Parameters<typeof upload>[1], headers = {}) {
+  const files = await upload(user.token, parts, headers);
+  await objectEvents.settled();
+  return files;
+}
+
+const fileOf = async (user: User, id: string) =>
+  (await call('GET', `/api/user/files/${id}`, { token: user.token })).body;
+
+/** Follows the owner's thumbnail path to the WebP bytes. */
+async function thumbnailOf(user: User, path: string) {
+  const redirect = await call('GET', path, { token: user.token });
+  expect(redirect.status).toBe(302);
+  const response = await fetch(redirect.headers.location as string);
+  return { response, bytes: Buffer.from(await response.arrayBuffer()), location: redirect.headers.location };
+}
+
+test('an image upload gets a WebP thumbnail of 320 px on its longer side, counting no view; the File resource says where', async () => {
+  const user = await signedInUser();
+  const original = await photo(1200, 600);
+  const [file] = await uploadAndSettle(user, [
+    { fileName: 'wide.png', type: 'image/png', content: original },
+  ]);
+  const resource = await fileOf(user, file?.id as string);
+  expect(resource.thumbnail).toBe(`/api/user/files/${file?.id}/thumbnail`);
+  const listed = await call('GET', '/api/user/files', { token: user.token });
+  expect(listed.body.page[0].thumbnail).toBe(resource.thumbnail);
+
+  const { response, bytes } = await thumbnailOf(user, resource.thumbnail);
+  expect(response.headers.get('content-type')).toBe('image/webp');
+  const metadata = await sharp(bytes).metadata();
+  expect([metadata.format, metadata.width, metadata.height]).toEqual(['webp', 320, 160]);
+  expect(bytes.length).toBeLessThan(10_000);
+  expect(bytes.length).toBeLessThan(original.length);
+  expect(resource.views).toBe(0);
+  // Only the owner has the route.
+  const other = await signedInUser();
+  expect((await call('GET', resource.thumbnail, { token: other.token })).status).toBe(404);
+  expect((await call('GET', resource.thumbnail)).status).toBe(401);
+});
+
+test('tall, small and JPEG images: fit inside 320×320, never enlarged', async () => {
+  const user = await signedInUser();
+  const tall = await photo(300, 900);
+  const small = await photo(100, 50);
+  const jpeg = await sharp(await photo(640, 480))
+    .jpeg()
+    .toBuffer();
+  const files = await uploadAndSettle(user, [
+    { fileName: 'tall.png', type: 'image/png', content: tall },
+    { fileName: 'small.png', type: 'image/png', content: small },
+    { fileName: 'photo.jpg', type: 'image/jpeg', content: jpeg },
+  ]);
+  const sizes = [];
+  for (const file of files) {
+    const { bytes } = await thumbnailOf(user, (await fileOf(user, file.id)).thumbnail);
+    const metadata = await sharp(bytes).metadata();
+    sizes.push([metadata.width, metadata.height]);
+  }
+  expect(sizes).toEqual([
+    [107, 320],
+    [100, 50],
+    [320, 240],
+  ]);
+});
+
+test('no thumbnail for what is not a raster image, and a thumbnail failure never fails the upload', async () => {
+  const user = await signedInUser();
+  const svg =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>';
+  const broken = Buffer.from('this is no PNG at all');
+  const files = await uploadAndSettle(user, [
+    { fileName: 'note.txt', type: 'text/plain', content: 'hello' },
+    { fileName: 'drawing.svg', type: 'image/svg+xml', content: svg },
+    { fileName: 'broken.png', type: 'image/png', content: broken },
+  ]);
+  for (const file of files) {
+    const resource = await fileOf(user, file.id);
+    expect(resource.thumbnail).toBeNull();
+    expect((await call('GET', `/api/user/files/${file.id}/thumbnail`, { token: user.token })).status).toBe(
+      404,
+    );
+  }
+  // The broken image was tried, and is served as uploaded.
+  expect(feedLog.some((line) => line.includes('"failed"'))).toBe(true);
+  const fetched = await download(files[2]?.url as string);
+  expect(fetched.bytes?.equals(broken)).toBe(true);
+});
+
+test('the view page embeds the thumbnail as og:image with its type and size; the page alone counts the view', async () => {
+  const user = await signedInUser();
+  await call('PATCH', '/api/user', { token: user.token, json: { view: { enabled: true, embed: true } } });
+  const [file] = await uploadAndSettle(
+    user,
+    [{ fileName: 'card.png', type: 'image/png', content: await photo(800, 400) }],
+    {
+      'x-zipline-max-views': '1',
+    },
+  );
+  const page = await call('GET', `/view/${file?.name}`);
+  expect(page.status).toBe(200);
+  const meta = (property: string) =>
+    new RegExp(`<meta property="${property}" content="([^"]*)">`)
+      .exec(page.text)?.[1]
+      ?.replaceAll('&amp;', '&');
+  expect([meta('og:image:type'), meta('og:image:width'), meta('og:image:height')]).toEqual([
+    'image/webp',
+    '320',
+    '160',
+  ]);
+  const image = await fetch(meta('og:image') as string);
+  expect(image.headers.get('content-type')).toBe('image/webp');
+  expect((await sharp(Buffer.from(await image.arrayBuffer())).metadata()).width).toBe(320);
+  // The page still shows the original.
+  const shown = /<img src="([^"]+)"/.exec(page.text)?.[1]?.replaceAll('&amp;', '&') as string;
+  expect((await sharp(Buffer.from(await (await fetch(shown)).arrayBuffer())).metadata()).width).toBe(800);
+  expect((await fileOf(user, file?.id as string)).views).toBe(1);
+  expect((await call('GET', `/view/${file?.name}`)).status).toBe(404);
+});
+
+test('deleting a file deletes its thumbnail', async () => {
+  const user = await signedInUser();
+  const [file] = await uploadAndSettle(user, [
+    { fileName: 'gone.png', type: 'image/png', content: await photo(400, 400) },
+  ]);
+  const { location } = await thumbnailOf(user, (await fileOf(user, file?.id as string)).thumbnail);
+  expect((await call('DELETE', `/api/user/files/${file?.id}`, { token: user.token })).status).toBe(200);
+  expect((await fetch(location as string)).status).toBe(404);
+});
+
+test('a file deleted while its thumbnail is made: the thumbnail is deleted too', async () => {
+  // Imported here, not above: the client must see this file's S3 server (support/object-events.ts).
+  const { bucketName, s3 } = await import('#shared/s3/client');
+  const user = await signedInUser();
+  // The owner deletes the file just as the thumbnail is written (between the function's read of the
+  // file and its record of the thumbnail), through the real API and servers.
+  let deleted: Promise<unknown> | undefined;
+  let thumbnailKey: string | undefined;
+  s3.middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as { Key?: string };
+      if (context.commandName === 'PutObjectCommand' && input.Key?.startsWith('thumbnails/') && !deleted) {
+        thumbnailKey = input.Key;
+        const fileId = input.Key.split('/')
+          .pop()
+          ?.replace(/\.webp$/, '');
+        deleted = call('DELETE', `/api/user/files/${fileId}`, { token: user.token });
+        await deleted;
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'deleteWhileMaking' },
+  );
+  try {
+    await uploadAndSettle(user, [
+      { fileName: 'racing.png', type: 'image/png', content: await photo(200, 200) },
+    ]);
+  } finally {
+    s3.middlewareStack.remove('deleteWhileMaking');
+  }
+  expect(((await deleted) as { status: number }).status).toBe(200);
+  expect(feedLog.some((line) => line.includes('"skipped":"file gone"'))).toBe(true);
+  const listing = await s3.send(new ListObjectsV2Command({ Bucket: bucketName, Prefix: thumbnailKey }));
+  expect(listing.Contents ?? []).toEqual([]);
+});
