@@ -137,10 +137,11 @@ test('upload, browse, change and delete files', async () => {
   // Files: 18 in all, 15 on the first page, the rest on the second.
   await nav('Files').click();
   await page.getByText('18 files').waitFor();
-  // The grid previews the image through the owner's route and S3 (CSP and CORS allow it).
+  // The grid previews the image through the owner's route and S3 (CSP and CORS allow it): its
+  // thumbnail once the runner's object-created feed has made it, the image itself until then.
   await page.waitForFunction(() =>
     [...document.images].some(
-      (image) => image.src.endsWith('/raw') && image.complete && image.naturalWidth > 0,
+      (image) => /\/(raw|thumbnail)$/.test(image.src) && image.complete && image.naturalWidth > 0,
     ),
   );
   await a11y();
