@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../infra/local/dynamodb.ts';
+import { PNG_1X1 } from '../support/pixels.ts';
 import { type Runner, startRunner as startRunnerIn, stopRunner } from '../support/runner.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'file-service-runner-'));
@@ -61,6 +62,24 @@ test('npm start serves the API, logs one line per request, and keeps everything 
   });
   expect(patched.status).toBe(200);
   expect((await fetch(`${first.url}/api/nope`)).status).toBe(404);
+
+  // An image upload: the runner feeds S3's object-created event to the thumbnail function.
+  const form = new FormData();
+  form.append('file', new Blob([PNG_1X1], { type: 'image/png' }), 'pixel.png');
+  const uploaded = await fetch(`${first.url}/api/upload`, {
+    method: 'POST',
+    headers: { authorization: token },
+    body: form,
+  });
+  expect(uploaded.status).toBe(200);
+  const { id } = ((await uploaded.json()) as { files: { id: string }[] }).files[0] as { id: string };
+  await first.waitFor(
+    new RegExp(`^thumbnails/make files/\\S+/${id}: \\{"outcomes":\\[\\{"key":"[^"]+","made"`, 'm'),
+  );
+  const file = (await (
+    await fetch(`${first.url}/api/user/files/${id}`, { headers: { authorization: token } })
+  ).json()) as { thumbnail: string };
+  expect(file.thumbnail).toBe(`/api/user/files/${id}/thumbnail`);
 
   await first.waitFor(/^GET \/api\/nope 404 [\d.]+ms$/m);
   const log = first.output();
