@@ -175,6 +175,7 @@ describe('every request the code sends is within its function grant, and every g
   const password = 'correct horse battery';
   const newPassword = 'another long passphrase';
 
+  // Every route's flow, bcrypt and image decoding included: over 30 s on the shared, loaded machine.
   beforeAll(async () => {
     // First run: this file's table has no user yet.
     expect((await request('GET', '/api/setup')).body).toEqual({ firstSetup: true });
@@ -375,7 +376,7 @@ describe('every request the code sends is within its function grant, and every g
     expect(
       (await request('POST', '/api/auth/logout', { cookie: cookieValue(again.cookies[0]) })).status,
     ).toBe(200);
-  });
+  }, 120_000);
 
   test('the flows reach every function that talks to AWS', () => {
     const reached = new Set(uses.map((use) => use.handler));
