@@ -403,8 +403,8 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/view/{name}',
     handler: 'view/page',
-    // The name claim, the owner's view settings, the file's view count.
-    table: { items: { GetItem: ['FILENAME', 'USER'], UpdateItem: ['USER'] } },
+    // The name claim; the owner's view settings with the file (one BatchGetItem); the view count.
+    table: { items: { GetItem: ['FILENAME'], BatchGetItem: ['USER'], UpdateItem: ['USER'] } },
     hashesPasswords: false,
     usesKeys: false,
     // Presigned GETs for the page's media, download and og:image (the thumbnail); a ranged GET for a
@@ -427,7 +427,7 @@ export const routes: readonly Route[] = [
     method: 'GET',
     path: '/api/oembed/{name}',
     handler: 'view/oembed',
-    table: { items: { GetItem: ['FILENAME', 'USER'] } },
+    table: { items: { GetItem: ['FILENAME'], BatchGetItem: ['USER'] } },
     hashesPasswords: false,
     usesKeys: false,
   },

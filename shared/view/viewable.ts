@@ -1,8 +1,9 @@
 import { notFound } from '#shared/errors';
 import type { FileRecord } from '#shared/files/model';
+import { countSeenView, getFileAndOwner, isServable } from '#shared/files/page-view';
 import { countFileView, downloadableFile, findNameClaim } from '#shared/files/store';
 import { type PasswordCheck, unlockWithPassword } from '#shared/files/unlock';
-import type { ViewSettings } from '#shared/users/model';
+import type { UserRecord, ViewSettings } from '#shared/users/model';
 import { getUser } from '#shared/users/store';
 
 /** What a view page and its embed know of the file's owner. */
@@ -33,37 +34,43 @@ export async function findViewable(
   options: { count: boolean; embed?: boolean; password?: GivenPassword },
 ): Promise<{ file: FileRecord; owner: ViewOwner }> {
   const claim = await findNameClaim(name);
+  if (options.password) return unlockViewable(name, claim, options, options.password);
+  // Two reads (the claim, then the owner and the file together) and at most the count's one write.
+  const { file: seen, owner } = claim ? await getFileAndOwner(claim.userId, claim.fileId) : {};
+  if (!claim || !owner || !isShown(owner, options) || !seen) throw notFound('file not found');
+  // A protected file needs the form: the 404 of an unknown name here, and the count refuses it too.
+  if (seen.passwordHash !== null || !isServable(seen)) throw notFound('file not found');
+  const file = options.count ? await countSeenView(claim.userId, seen) : seen;
+  if (!file) throw notFound('file not found');
+  return { file, owner: { username: owner.username, view: owner.view } };
+}
+
+const isShown = (owner: UserRecord, options: { embed?: boolean }) =>
+  owner.deletingAt === undefined &&
+  owner.view.enabled === true &&
+  (options.embed !== true || owner.view.embed === true);
+
+/**
+ * The password form's way in: every outcome goes through `unlockWithPassword`, the gate `/raw?pw=`
+ * uses, so a guess is counted per name and bcrypt runs whatever else refused (no oracle).
+ */
+async function unlockViewable(
+  name: string,
+  claim: { userId: string; fileId: string } | undefined,
+  options: { count: boolean; embed?: boolean },
+  password: GivenPassword,
+): Promise<{ file: FileRecord; owner: ViewOwner }> {
   const owner = claim && (await getUser(claim.userId));
-  const shown =
-    owner !== undefined &&
-    owner.deletingAt === undefined &&
-    owner.view.enabled === true &&
-    (options.embed !== true || owner.view.embed === true);
-  if (!claim || !owner || !shown) {
-    if (options.password)
-      await unlockWithPassword(name, undefined, options.password.value, options.password.check);
+  if (!claim || !owner || !isShown(owner, options)) {
+    await unlockWithPassword(name, undefined, password.value, password.check);
     throw notFound('file not found');
   }
-  let file: FileRecord | undefined;
-  if (options.password) {
-    const candidate = await downloadableFile(claim.userId, claim.fileId);
-    const unlocked = await unlockWithPassword(
-      name,
-      candidate,
-      options.password.value,
-      options.password.check,
-    );
-    file =
-      unlocked && options.count
-        ? await countFileView(claim.userId, claim.fileId, unlocked.passwordHash)
-        : unlocked;
-  } else {
-    // The count's condition refuses a protected file, and the uncounted path checks the same.
-    file = options.count
-      ? await countFileView(claim.userId, claim.fileId, null)
-      : await downloadableFile(claim.userId, claim.fileId);
-    if (file?.passwordHash !== null) file = undefined;
-  }
+  const candidate = await downloadableFile(claim.userId, claim.fileId);
+  const unlocked = await unlockWithPassword(name, candidate, password.value, password.check);
+  const file =
+    unlocked && options.count
+      ? await countFileView(claim.userId, claim.fileId, unlocked.passwordHash)
+      : unlocked;
   if (!file) throw notFound('file not found');
   return { file, owner: { username: owner.username, view: owner.view } };
 }

@@ -1,6 +1,8 @@
 import type { BundleFigures } from './bundles.ts';
 import type { CostFigures } from './cost.ts';
+import type { GridFigures } from './grid.ts';
 import type { LatencyFigures } from './latency.ts';
+import { round } from './stats.ts';
 import type { ThroughputFigures } from './throughput.ts';
 
 export interface BudgetCheck {
@@ -23,6 +25,11 @@ export const BUDGETS = {
   runnerConnections: 10,
   maxRunnerCpuMsPerRequest: 0.5,
   maxRunnerRssMb: 150,
+  viewScenario: 'GET /view/{name} (image page)',
+  maxViewReadRequests: 2,
+  maxViewWriteRequests: 1,
+  maxViewOverheadP50Ms: 5,
+  gridImages: 15,
 } as const;
 
 function find<T>(items: readonly T[], matches: (item: T) => boolean, what: string): T {
@@ -36,8 +43,42 @@ export function checkBudgets(figures: {
   latency: readonly LatencyFigures[];
   costs: readonly CostFigures[];
   throughput: readonly ThroughputFigures[];
+  grid?: GridFigures;
 }): BudgetCheck[] {
   const checks: BudgetCheck[] = [];
+  const view = find(
+    figures.latency,
+    (latency) => latency.scenario === BUDGETS.viewScenario,
+    BUDGETS.viewScenario,
+  );
+  const viewWrites = round(view.dynamo.operationsPerRequest - view.dynamo.readOperationsPerRequest);
+  checks.push(
+    {
+      budget: `${BUDGETS.viewScenario}: DynamoDB requests`,
+      limit: `≤ ${BUDGETS.maxViewReadRequests} reads + ${BUDGETS.maxViewWriteRequests} write (the view count)`,
+      measured: `${view.dynamo.operations}: ${view.dynamo.readOperationsPerRequest} reads + ${viewWrites} writes`,
+      ok:
+        view.dynamo.readOperationsPerRequest <= BUDGETS.maxViewReadRequests &&
+        viewWrites <= BUDGETS.maxViewWriteRequests,
+    },
+    {
+      budget: `${BUDGETS.viewScenario}: handler's own work p50 (DynamoDB round trips excluded)`,
+      limit: `≤ ${BUDGETS.maxViewOverheadP50Ms} ms`,
+      measured: `${view.overheadMs.p50} ms`,
+      ok: view.overheadMs.p50 <= BUDGETS.maxViewOverheadP50Ms,
+    },
+  );
+  if (figures.grid) {
+    checks.push({
+      budget: `files grid of ${figures.grid.images} images in Chromium: what it loads`,
+      limit: `≤ ${BUDGETS.gridImages} thumbnails, no originals`,
+      measured: `${figures.grid.thumbnails} thumbnails, ${figures.grid.originals} originals`,
+      ok:
+        figures.grid.thumbnails > 0 &&
+        figures.grid.thumbnails <= BUDGETS.gridImages &&
+        figures.grid.originals === 0,
+    });
+  }
   for (const name of BUDGETS.oneReadScenarios) {
     const { dynamo } = find(figures.latency, (latency) => latency.scenario === name, name);
     checks.push({

@@ -11,6 +11,17 @@ interface OneColdStart {
   statusCode: number;
 }
 
+/**
+ * A function S3 starts (no route): its event as S3 sends it, and whether an answer is the expected
+ * one (such a handler answers no HTTP status; a good answer counts as 200).
+ */
+export interface ObjectEventScenario {
+  name: string;
+  handler: string;
+  event(index: number): Promise<unknown>;
+  succeeded(result: unknown): boolean;
+}
+
 export interface ColdStartFigures {
   handler: string;
   request: string;
@@ -21,12 +32,16 @@ export interface ColdStartFigures {
   totalMs: number;
 }
 
-async function runOnce(bundle: BundleFigures, event: APIGatewayProxyEventV2): Promise<OneColdStart> {
+async function runOnce(
+  bundle: BundleFigures,
+  event: APIGatewayProxyEventV2,
+  succeeded?: (result: unknown) => boolean,
+): Promise<OneColdStart> {
   const run = await runBundle(bundle.assetDir, bundle.environment, event);
   return {
     moduleLoadMs: run.moduleLoadMs,
     firstRequestMs: run.firstRequestMs,
-    statusCode: run.result.statusCode,
+    statusCode: succeeded ? (succeeded(run.result) ? 200 : 500) : run.result.statusCode,
   };
 }
 
@@ -35,15 +50,21 @@ export async function measureColdStarts(
   bundles: readonly BundleFigures[],
   scenarios: readonly Scenario[],
   runs: number,
+  objectEvents: readonly ObjectEventScenario[] = [],
 ): Promise<ColdStartFigures[]> {
   const figures: ColdStartFigures[] = [];
   for (const bundle of bundles) {
-    const scenario = scenarios.find((candidate) => candidate.handler === bundle.handler);
+    const direct = objectEvents.find((candidate) => candidate.handler === bundle.handler);
+    const routed = scenarios.find((candidate) => candidate.handler === bundle.handler);
+    const scenario = direct ? { name: direct.name, status: 200 } : routed;
     if (!scenario) throw new Error(`no benchmark request for ${bundle.handler}`);
     const samples: OneColdStart[] = [];
     for (let run = 0; run < runs; run++) {
-      const routed = routeEvent(await scenario.event(run));
-      samples.push(await runOnce(bundle, routed.event));
+      samples.push(
+        direct
+          ? await runOnce(bundle, (await direct.event(run)) as APIGatewayProxyEventV2, direct.succeeded)
+          : await runOnce(bundle, routeEvent(await (routed as Scenario).event(run)).event),
+      );
     }
     const statuses = new Set(samples.map((sample) => sample.statusCode));
     if (statuses.size !== 1 || !statuses.has(scenario.status))

@@ -69,14 +69,15 @@ try {
   const { measureBcrypt, LOGIN_TARGET_MS } = await import('./bcrypt.ts');
   const { costPerMillion } = await import('./cost.ts');
   const { checkBudgets } = await import('./budgets.ts');
+  const { measureGrid } = await import('./grid.ts');
 
   step('creating fixtures');
-  const { scenarios, fixtures } = await benchScenarios();
+  const { scenarios, objectEvents, fixtures } = await benchScenarios();
   const userGet = scenarios.find((scenario) => scenario.name === 'GET /api/user (token)');
   if (!userGet) throw new Error('GET /api/user (token) scenario is missing');
 
   step(`cold starts: ${settings.coldStarts} fresh processes per bundle`);
-  const coldStarts = await measureColdStarts(bundles, scenarios, settings.coldStarts);
+  const coldStarts = await measureColdStarts(bundles, scenarios, settings.coldStarts, objectEvents);
 
   step(
     `warm latency: ${settings.standard} requests per endpoint (${settings.password} with bcrypt, ${settings.heavySetup} with an upload as setup), two paths`,
@@ -102,7 +103,10 @@ try {
     latency.find((item) => item.scenario === 'POST /api/auth/login'),
   );
 
-  const budgets = checkBudgets({ bundles, latency, costs, throughput });
+  step('files grid of 15 images in Chromium (thumbnails made by the object-created feed)');
+  const grid = await measureGrid(s3Local);
+
+  const budgets = checkBudgets({ bundles, latency, costs, throughput, grid });
   const kb = (bytes: number) => (bytes / 1000).toFixed(1);
   const ratio = (value: number, floor: number) => `${(value / floor).toFixed(1)}×`;
 
@@ -245,6 +249,9 @@ try {
   console.log(
     `DynamoDB client: ${sdkCpuMsPerGetItem} ms of CPU per GetItem in this process (sequential, DynamoDB Local)`,
   );
+  console.log(
+    `Files grid of ${grid.images} images (headless Chromium): ${grid.thumbnails} thumbnail requests, ${grid.originals} originals`,
+  );
   console.log('\nBudgets\n');
   console.log(
     table([
@@ -266,6 +273,7 @@ try {
     throughput,
     sdkCpuMsPerGetItem,
     bcrypt,
+    grid,
     budgets,
     durationSeconds: round((performance.now() - started) / 1000, 1),
   };

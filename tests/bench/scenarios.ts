@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import sharp from 'sharp';
 import { hashPassword } from '#shared/auth/password';
 import { newSessionId, SESSION_COOKIE, sealSession } from '#shared/auth/session';
 import { config } from '#shared/config';
@@ -7,9 +8,11 @@ import { MAX_PENDING_UPLOADS } from '#shared/files/pending';
 import { routes } from '#shared/routes';
 import type { Role } from '#shared/users/model';
 import { addSession, createUser, getUser } from '#shared/users/store';
+import { objectCreatedEvent } from '../../infra/local/object-events.ts';
 import { type CallOptions, call, cookieValue, requestEvent } from '../support/client.ts';
 import { multipart } from '../support/multipart.ts';
 import { PNG_1X1 } from '../support/pixels.ts';
+import type { ObjectEventScenario } from './cold-start.ts';
 
 export type RequestLoad = 'standard' | 'password' | 'heavySetup';
 
@@ -133,7 +136,11 @@ const LISTED_FILES = 40;
  * change sessions or tokens so they do not disturb the others (a fresh one per token reset), a USER
  * with 40 small files, and a USER who uploads (so the listed library keeps its size).
  */
-export async function benchScenarios(): Promise<{ scenarios: Scenario[]; fixtures: { userId: string } }> {
+export async function benchScenarios(): Promise<{
+  scenarios: Scenario[];
+  objectEvents: ObjectEventScenario[];
+  fixtures: { userId: string };
+}> {
   const passwordHash = await hashPassword(PASSWORD);
   const [user, admin, loginUser, logoutUser, filesOwner, uploader] = [
     await signedIn('USER', passwordHash),
@@ -318,6 +325,14 @@ export async function benchScenarios(): Promise<{ scenarios: Scenario[]; fixture
         { url: () => `/api/user/files/${doomed.at(-1)}`, load: 'heavySetup' },
       );
     })(),
+    scenario(
+      'GET /api/user/files/{id}/raw (owner, 302)',
+      'GET',
+      '/api/user/files/{id}/raw',
+      302,
+      () => ({ token: filesOwner.token }),
+      { url: () => `/api/user/files/${file.id}/raw` },
+    ),
     scenario('GET /raw/{name} (302)', 'GET', '/raw/{name}', 302, () => ({}), {
       url: () => `/raw/${encodeURIComponent(file.name)}`,
     }),
@@ -340,5 +355,33 @@ export async function benchScenarios(): Promise<{ scenarios: Scenario[]; fixture
     }),
     scenario('GET /api/nothing (fallback 404)', 'GET', '/api/nothing', 404, () => ({})),
   ];
-  return { scenarios, fixtures: { userId: user.id } };
+  // The thumbnail function, as S3 starts it: the event of a 1600×1200 PNG's upload.
+  const pictureParts = multipart([
+    {
+      fileName: 'picture.png',
+      type: 'image/png',
+      content: await sharp({
+        create: { width: 1600, height: 1200, channels: 3, background: { r: 40, g: 120, b: 200 } },
+      })
+        .png()
+        .toBuffer(),
+    },
+  ]);
+  const picture = await call('POST', '/api/upload', {
+    token: uploader.token,
+    raw: pictureParts.body,
+    headers: { 'content-type': pictureParts.contentType },
+  });
+  if (picture.status !== 200) throw new Error(`fixture picture upload failed: ${picture.text}`);
+  const pictureKey = `files/${uploader.id}/${picture.body.files[0].id}`;
+  const objectEvents: ObjectEventScenario[] = [
+    {
+      name: 'S3 object created (1600×1200 PNG)',
+      handler: 'thumbnails/make',
+      event: async () => objectCreatedEvent(process.env.BUCKET_NAME as string, pictureKey),
+      succeeded: (result) =>
+        JSON.stringify((result as { outcomes?: unknown[] }).outcomes?.[0] ?? {}).includes('"made"'),
+    },
+  ];
+  return { scenarios, objectEvents, fixtures: { userId: user.id } };
 }
