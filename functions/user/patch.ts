@@ -11,10 +11,8 @@ import { decodeAvatar } from '#shared/users/avatar';
 import { confirmCurrentPassword } from '#shared/users/login';
 import { toUserResource } from '#shared/users/model';
 import { updateUser } from '#shared/users/store';
-import { patchCurrentUserSchema } from '#shared/validation/user';
+import { AVATAR_BODY_LIMIT, patchCurrentUserSchema } from '#shared/validation/user';
 
-/** Room for a 1 MiB avatar in base64 plus the other properties. */
-const BODY_LIMIT = 1_500_000 + 64 * 1024;
 
 export const handler = defineHandler(
   async (request) => {
@@ -50,5 +48,5 @@ export const handler = defineHandler(
     });
     return json(200, { user: toUserResource(user), token: await issueToken(user.id, user.tokenNonce) });
   },
-  { bodyLimit: BODY_LIMIT },
+  { bodyLimit: AVATAR_BODY_LIMIT },
 );

@@ -2,6 +2,7 @@ import { DynamoDBClient, type DynamoDBClientConfig, GetItemCommand } from '@aws-
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { config } from '#shared/config';
+import { retry } from '#shared/db/retry';
 
 const { dynamodbEndpoint } = config();
 
@@ -50,22 +51,15 @@ const CONFLICT_ATTEMPTS = 4;
  * SDK does not retry. Nothing was applied, so trying again after a short jittered pause is safe.
  */
 dynamodb.middlewareStack.add(
-  (next) => async (args) => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await next(args);
-      } catch (error) {
-        if (
-          !(error instanceof Error) ||
-          error.name !== 'TransactionConflictException' ||
-          attempt >= CONFLICT_ATTEMPTS
-        ) {
-          throw error;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt * Math.random()));
-      }
-    }
-  },
+  (next) => (args) =>
+    retry(
+      {
+        attempts: CONFLICT_ATTEMPTS,
+        baseMs: 10,
+        retryable: (error) => error instanceof Error && error.name === 'TransactionConflictException',
+      },
+      () => next(args),
+    ),
   { step: 'initialize', name: 'retryTransactionConflicts' },
 );
 

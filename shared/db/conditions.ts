@@ -1,3 +1,16 @@
 /** True when DynamoDB refused a write because its ConditionExpression did not hold. */
 export const isConditionFailure = (error: unknown): boolean =>
   error instanceof Error && error.name === 'ConditionalCheckFailedException';
+
+/**
+ * Awaits a conditional write whose failed condition means "nothing to do" (already removed,
+ * claimed by another, superseded by a later write): then undefined; any other failure is thrown.
+ */
+export async function unlessConditionFails<T>(write: Promise<T>): Promise<T | undefined> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+}

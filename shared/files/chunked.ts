@@ -16,7 +16,6 @@ import {
   RESERVATION_SECONDS,
 } from '#shared/files/pending';
 import { recordUpload, reservePending } from '#shared/files/presigned';
-import { quotaLimits } from '#shared/files/quota';
 import { assertWithinQuota, getFile, transactAsActiveOwner } from '#shared/files/store';
 import {
   assertNamesFit,
@@ -24,16 +23,23 @@ import {
   type Uploader,
   type UploadOptions,
 } from '#shared/files/uploads';
+import { quotaLimits } from '#shared/quota';
 
-/** One chunk as it arrived: its place in the file (from `content-range`) and its bytes. */
-export interface Chunk {
+/** One chunk of a chunked upload, as its headers describe it. */
+export interface ChunkHeaders {
   start: number;
+  /** The range's end as sent: exclusive (Zipline's uploader) or inclusive (HTTP); the body decides. */
   end: number;
   total: number;
+  /** `x-zipline-p-identifier`; required on every chunk but the first. */
   identifier: string | null;
   last: boolean;
   fileName: string;
   type: string;
+}
+
+/** One chunk as it arrived: its place in the file (from `content-range`) and its bytes. */
+export interface Chunk extends ChunkHeaders {
   bytes: Buffer;
 }
 

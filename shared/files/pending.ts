@@ -2,8 +2,8 @@ import { GetCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
 import { fileStatsKey, uploadKey } from '#shared/db/keys';
 import { TransactionConditionFailed } from '#shared/db/transact';
-import type { QuotaLimits } from '#shared/files/quota';
 import { statsUpdate, type TransactItem, transactAsActiveOwner } from '#shared/files/store';
+import type { QuotaLimits } from '#shared/quota';
 
 /** Presigned uploads a user may have pending at once (started, not yet completed or reclaimed). */
 export const MAX_PENDING_UPLOADS = 4;

@@ -23,7 +23,6 @@ import {
   releaseUpload,
   reserveUpload,
 } from '#shared/files/pending';
-import { type QuotaLimits, quotaLimits } from '#shared/files/quota';
 import { withRoom } from '#shared/files/reclaim';
 import { assertWithinQuota, QuotaExceeded, type TransactItem } from '#shared/files/store';
 import {
@@ -34,6 +33,7 @@ import {
   type Uploader,
   type UploadOptions,
 } from '#shared/files/uploads';
+import { type QuotaLimits, quotaLimits } from '#shared/quota';
 
 /** Largest presigned upload: S3's limit for a single PUT. */
 export const MAX_PRESIGNED_UPLOAD_BYTES = 5 * 1024 ** 3;

@@ -6,13 +6,15 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
-import { isConditionFailure } from '#shared/db/conditions';
+import { unlessConditionFails } from '#shared/db/conditions';
 import { fileKey, fileNameKey, fileStatsKey, userKey } from '#shared/db/keys';
+import { isWorkLeft, retry, WorkLeft } from '#shared/db/retry';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
+import { UpdateBuilder } from '#shared/db/update';
 import { notFound, ServiceError, unauthenticated } from '#shared/errors';
 import { indexAttributes, viewsSortKey } from '#shared/files/indexing';
 import { type FileRecord, type FileStats, isMedia } from '#shared/files/model';
-import type { QuotaLimits } from '#shared/files/quota';
+import type { QuotaLimits } from '#shared/quota';
 
 export const QUOTA_EXCEEDED = 'this upload would exceed your quota';
 
@@ -280,7 +282,12 @@ export interface FileChanges {
   passwordHash?: string | null;
 }
 
-const MAX_ATTEMPTS = 5;
+/** Optimistic-lock retries of a file write: the version it was computed from changed meanwhile. */
+const versionRetries = {
+  attempts: 5,
+  baseMs: 5,
+  retryable: (error: unknown) => error instanceof TransactionConditionFailed,
+};
 
 /**
  * Applies a PATCH. The write is conditional on the version it was computed from and retried on a
@@ -288,7 +295,7 @@ const MAX_ATTEMPTS = 5;
  * transaction. Views are counted with ADD and never bump the version, so downloads do not conflict.
  */
 export async function updateFile(userId: string, fileId: string, changes: FileChanges): Promise<FileRecord> {
-  for (let attempt = 1; ; attempt++) {
+  return retry(versionRetries, async () => {
     const current = await getFile(userId, fileId, { consistent: true });
     if (!current) throw notFound('file not found');
     // Nothing would change (e.g. `password: ""` on a file without one): no write, no new updatedAt.
@@ -298,40 +305,29 @@ export async function updateFile(userId: string, fileId: string, changes: FileCh
     const next: FileRecord = { ...current, ...changes, updatedAt: new Date().toISOString() };
     next.version = current.version + 1;
     const indexes = indexAttributes(userId, next);
-    const sets: Record<string, unknown> = {
-      updatedAt: next.updatedAt,
-      version: next.version,
-      favorite: next.favorite,
-      originalName: next.originalName,
-      type: next.type,
-      media: indexes.media,
-      gsi3sk: indexes.gsi3sk,
-      gsi4sk: indexes.gsi4sk,
-      gsi6sk: indexes.gsi6sk,
-      gsi8sk: indexes.gsi8sk,
-      gsi10sk: indexes.gsi10sk,
-    };
-    const removes: string[] = [];
-    for (const name of ['maxViews', 'deletesAt', 'passwordHash'] as const) {
-      if (next[name] === null) removes.push(name);
-      else sets[name] = next[name];
-    }
-    const names: Record<string, string> = {};
-    const values: Record<string, unknown> = { ':expected': current.version };
-    const assignments = Object.entries(sets).map(([name, value], index) => {
-      names[`#a${index}`] = name;
-      values[`:a${index}`] = value;
-      return `#a${index} = :a${index}`;
-    });
+    const update = new UpdateBuilder()
+      .set('updatedAt', next.updatedAt)
+      .set('version', next.version)
+      .set('favorite', next.favorite)
+      .set('originalName', next.originalName)
+      .set('type', next.type)
+      .set('media', indexes.media)
+      .set('gsi3sk', indexes.gsi3sk)
+      .set('gsi4sk', indexes.gsi4sk)
+      .set('gsi6sk', indexes.gsi6sk)
+      .set('gsi8sk', indexes.gsi8sk)
+      .set('gsi10sk', indexes.gsi10sk)
+      .setOrRemove('maxViews', next.maxViews)
+      .setOrRemove('deletesAt', next.deletesAt)
+      .setOrRemove('passwordHash', next.passwordHash);
+    const condition = `${update.name('version')} = ${update.value(current.version)}`;
     const items: TransactItem[] = [
       {
         Update: {
           TableName: tableName,
           Key: fileKey(userId, fileId),
-          UpdateExpression: `SET ${assignments.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-          ConditionExpression: 'version = :expected',
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
+          ...update.build(),
+          ConditionExpression: condition,
         },
       },
     ];
@@ -353,39 +349,31 @@ export async function updateFile(userId: string, fileId: string, changes: FileCh
         ),
       );
     }
-    try {
-      // An ADD to the counters would recreate them behind a deletion: only for an active owner.
-      await (countersChange ? transactAsActiveOwner(userId, items) : transactWrite(items));
-      return { ...next, views: current.views };
-    } catch (error) {
-      if (!(error instanceof TransactionConditionFailed) || attempt >= MAX_ATTEMPTS) throw error;
-    }
-  }
+    // An ADD to the counters would recreate them behind a deletion: only for an active owner.
+    await (countersChange ? transactAsActiveOwner(userId, items) : transactWrite(items));
+    return { ...next, views: current.views };
+  });
 }
 
 /** Deletes a file's metadata, its name claim and its share of the counters, atomically. */
 export async function deleteFileRecord(userId: string, fileId: string): Promise<FileRecord> {
-  for (let attempt = 1; ; attempt++) {
+  return retry(versionRetries, async () => {
     const current = await getFile(userId, fileId, { consistent: true });
     if (!current) throw notFound('file not found');
-    try {
-      await transactAsActiveOwner(userId, [
-        {
-          Delete: {
-            TableName: tableName,
-            Key: fileKey(userId, fileId),
-            ConditionExpression: 'version = :expected',
-            ExpressionAttributeValues: { ':expected': current.version },
-          },
+    await transactAsActiveOwner(userId, [
+      {
+        Delete: {
+          TableName: tableName,
+          Key: fileKey(userId, fileId),
+          ConditionExpression: 'version = :expected',
+          ExpressionAttributeValues: { ':expected': current.version },
         },
-        { Delete: { TableName: tableName, Key: fileNameKey(current.name) } },
-        statsUpdate(userId, noPending(statsOf([current], -1))),
-      ]);
-      return current;
-    } catch (error) {
-      if (!(error instanceof TransactionConditionFailed) || attempt >= MAX_ATTEMPTS) throw error;
-    }
-  }
+      },
+      { Delete: { TableName: tableName, Key: fileNameKey(current.name) } },
+      statsUpdate(userId, noPending(statsOf([current], -1))),
+    ]);
+    return current;
+  });
 }
 
 /** Who published `name`, and which of their files it is; undefined for a name nobody has. */
@@ -443,9 +431,8 @@ export async function countFileView(
   passwordHash: string | null,
   now = new Date(),
 ): Promise<FileRecord | undefined> {
-  let updated: FileRecord;
-  try {
-    const result = await documents.send(
+  const result = await unlessConditionFails(
+    documents.send(
       new UpdateCommand({
         TableName: tableName,
         Key: fileKey(userId, fileId),
@@ -459,14 +446,13 @@ export async function countFileView(
         },
         ReturnValues: 'ALL_NEW',
       }),
-    );
-    updated = fromFileItem(result.Attributes ?? {});
-  } catch (error) {
-    if (isConditionFailure(error)) return undefined;
-    throw error;
-  }
-  await documents
-    .send(
+    ),
+  );
+  if (!result) return undefined;
+  const updated = fromFileItem(result.Attributes ?? {});
+  // A later view already wrote a newer count; its own second write positions the file.
+  await unlessConditionFails(
+    documents.send(
       new UpdateCommand({
         TableName: tableName,
         Key: fileKey(userId, fileId),
@@ -478,11 +464,8 @@ export async function countFileView(
           ':views': updated.views,
         },
       }),
-    )
-    .catch((error: unknown) => {
-      // A later view already wrote a newer count; its own second write positions the file.
-      if (!isConditionFailure(error)) throw error;
-    });
+    ),
+  );
   return updated;
 }
 
@@ -513,14 +496,15 @@ export async function batchGetItems(
     : {};
   const readBatch = async (batch: Record<string, unknown>[]) => {
     let pending = batch;
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** Math.min(attempt, 6)));
+    // Unprocessed keys are read again until none is left.
+    await retry({ attempts: Number.POSITIVE_INFINITY, baseMs: 20, retryable: isWorkLeft }, async () => {
       const result = await documents.send(
         new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ...projection } } }),
       );
       for (const item of result.Responses?.[tableName] ?? []) found.set(String(item.sk), item);
       pending = result.UnprocessedKeys?.[tableName]?.Keys ?? [];
-    }
+      if (pending.length > 0) throw new WorkLeft();
+    });
   };
   let next = 0;
   const worker = async () => {

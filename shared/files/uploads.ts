@@ -3,10 +3,9 @@ import { fileObjectKey } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';
 import { isChosenName, type Naming, newFileId, newPublicName } from '#shared/files/names';
 import { deleteObjects, putObject } from '#shared/files/objects';
-import { type QuotaLimits, quotaLimits } from '#shared/files/quota';
 import { withRoom } from '#shared/files/reclaim';
 import { assertWithinQuota, insertFiles, NameTaken, QuotaExceeded } from '#shared/files/store';
-import type { Quota } from '#shared/users/model';
+import { type Quota, type QuotaLimits, quotaLimits } from '#shared/quota';
 
 export interface Uploader {
   id: string;

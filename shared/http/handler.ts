@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { isCancelledByContention } from '#shared/db/cancellation';
 import { type FailureKind, ServiceError } from '#shared/errors';
 import { type HttpRequest, toHttpRequest } from '#shared/http/request';
 import { errorResponse, type HttpResult } from '#shared/http/response';
@@ -75,7 +76,7 @@ export function failureResponse(error: unknown, requestId: string | undefined): 
   if (error instanceof ServiceError)
     return errorResponse(STATUS_BY_KIND[error.kind], error.message, error.headers);
   const name = error instanceof Error ? error.name : typeof error;
-  const transient = TRANSIENT_AWS_ERRORS.has(name) || isCancelledByConflict(error);
+  const transient = TRANSIENT_AWS_ERRORS.has(name) || isCancelledByContention(error);
   console.error(
     JSON.stringify({
       level: 'error',
@@ -88,10 +89,4 @@ export function failureResponse(error: unknown, requestId: string | undefined): 
   return transient
     ? errorResponse(503, 'service is busy, try again', { 'retry-after': '1' })
     : errorResponse(500, 'internal server error');
-}
-
-function isCancelledByConflict(error: unknown): boolean {
-  if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return false;
-  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-  return reasons.some((reason) => reason.Code === 'TransactionConflict' || reason.Code === 'ThrottlingError');
 }

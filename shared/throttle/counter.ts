@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config';
 import { documents, tableName } from '#shared/db/client';
-import { isConditionFailure } from '#shared/db/conditions';
+import { isConditionFailure, unlessConditionFails } from '#shared/db/conditions';
 import { throttleKey } from '#shared/db/keys';
 import { ServiceError } from '#shared/errors';
 
@@ -65,8 +65,8 @@ export async function countAttempt(limit: Limit, now = Date.now()): Promise<Atte
 
 /** Takes a counted attempt back (it turned out not to be abuse, e.g. a successful login). */
 export async function refundAttempt(attempt: Attempt): Promise<void> {
-  await documents
-    .send(
+  await unlessConditionFails(
+    documents.send(
       new UpdateCommand({
         TableName: tableName,
         Key: attempt.key,
@@ -76,15 +76,11 @@ export async function refundAttempt(attempt: Attempt): Promise<void> {
         ExpressionAttributeNames: { '#attempts': 'attempts' },
         ExpressionAttributeValues: { ':minusOne': -1 },
       }),
-    )
-    .catch(ignoreConditionFailure);
+    ),
+  );
 }
 
 /** Clears the counter an attempt was counted on (e.g. a username's failures after a good login). */
 export async function resetCounter(attempt: Attempt): Promise<void> {
   await documents.send(new DeleteCommand({ TableName: tableName, Key: attempt.key }));
-}
-
-function ignoreConditionFailure(error: unknown): void {
-  if (!isConditionFailure(error)) throw error;
 }

@@ -1,8 +1,9 @@
 import { BatchWriteCommand, DeleteCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { newTokenNonce } from '#shared/auth/token';
 import { documents, tableName } from '#shared/db/client';
-import { isConditionFailure } from '#shared/db/conditions';
+import { unlessConditionFails } from '#shared/db/conditions';
 import { FILE_PREFIX, fileNameKey, userKey } from '#shared/db/keys';
+import { isWorkLeft, retry, WorkLeft } from '#shared/db/retry';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { notFound, ServiceError } from '#shared/errors';
 import { deleteUserObjects } from '#shared/files/objects';
@@ -137,34 +138,37 @@ async function releaseFileNames(userId: string, batch: Record<string, unknown>[]
 }
 
 async function deleteNameClaim(userId: string, name: string, fileId: string): Promise<void> {
-  try {
-    await documents.send(
+  // Released already, or claimed since by another file: not this user's to delete.
+  await unlessConditionFails(
+    documents.send(
       new DeleteCommand({
         TableName: tableName,
         Key: fileNameKey(name),
         ConditionExpression: 'userId = :userId AND fileId = :fileId',
         ExpressionAttributeValues: { ':userId': userId, ':fileId': fileId },
       }),
-    );
-  } catch (error) {
-    // Released already, or claimed since by another file: not this user's to delete.
-    if (isConditionFailure(error)) return;
-    throw error;
-  }
+    ),
+  );
 }
 
 async function deleteBatch(keys: Record<string, unknown>[]): Promise<void> {
   let requests = keys.map((Key) => ({ DeleteRequest: { Key } }));
-  for (let attempt = 1; requests.length > 0; attempt++) {
-    if (attempt > MAX_BATCH_ATTEMPTS) {
-      throw new ServiceError('unavailable', 'the user could not be deleted completely, try again', {
-        'retry-after': '1',
-      });
-    }
-    if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt * Math.random()));
-    const result = await documents.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }));
-    requests = (result.UnprocessedItems?.[tableName] ?? []).flatMap((request) =>
-      request.DeleteRequest?.Key ? [{ DeleteRequest: { Key: request.DeleteRequest.Key } }] : [],
-    );
-  }
+  await retry(
+    {
+      attempts: MAX_BATCH_ATTEMPTS,
+      baseMs: 20,
+      retryable: isWorkLeft,
+      exhausted: () =>
+        new ServiceError('unavailable', 'the user could not be deleted completely, try again', {
+          'retry-after': '1',
+        }),
+    },
+    async () => {
+      const result = await documents.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }));
+      requests = (result.UnprocessedItems?.[tableName] ?? []).flatMap((request) =>
+        request.DeleteRequest?.Key ? [{ DeleteRequest: { Key: request.DeleteRequest.Key } }] : [],
+      );
+      if (requests.length > 0) throw new WorkLeft();
+    },
+  );
 }

@@ -1,14 +1,12 @@
+import type { Quota } from '#shared/quota';
+
 /** Roles, highest first. */
 export const ROLES = ['SUPERADMIN', 'ADMIN', 'USER'] as const;
 export type Role = (typeof ROLES)[number];
 /** 0 for the highest role; orders users in the listing index. */
 export const roleRank = (role: Role) => ROLES.indexOf(role);
 
-export interface Quota {
-  filesQuota: 'BY_BYTES' | 'BY_FILES';
-  maxBytes: string | null;
-  maxFiles: number | null;
-}
+export type { Quota } from '#shared/quota';
 
 export type ViewSettings = Record<string, string | boolean>;
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { newTokenNonce } from '#shared/auth/token';
 import { documents, getItem, tableName } from '#shared/db/client';
-import { isConditionFailure } from '#shared/db/conditions';
+import { isConditionFailure, unlessConditionFails } from '#shared/db/conditions';
 import {
   avatarChunkKey,
   legacyUsernameKey,
@@ -11,7 +11,9 @@ import {
   userKey,
   usernameKey,
 } from '#shared/db/keys';
+import { retry } from '#shared/db/retry';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
+import { UpdateBuilder } from '#shared/db/update';
 import { forbidden, invalid, notFound, ServiceError } from '#shared/errors';
 import { type Avatar, type Quota, type Role, roleRank, type UserRecord } from '#shared/users/model';
 import { claimUsername, renameUsername } from '#shared/users/username-claims';
@@ -166,56 +168,28 @@ export interface UserChanges {
   expectedRole?: Role;
 }
 
-interface UpdateParts {
-  sets: string[];
-  removes: string[];
-  names: Record<string, string>;
-  values: Record<string, unknown>;
-}
-
-function userUpdate(current: UserRecord, changes: UserChanges, now: string): UpdateParts {
-  const parts: UpdateParts = {
-    sets: ['#updatedAt = :updatedAt'],
-    removes: [],
-    names: { '#updatedAt': 'updatedAt' },
-    values: { ':updatedAt': now },
-  };
-  const set = (attribute: string, value: unknown) => {
-    parts.names[`#${attribute}`] = attribute;
-    parts.values[`:${attribute}`] = value;
-    parts.sets.push(`#${attribute} = :${attribute}`);
-  };
-  if (changes.username !== undefined) set('username', changes.username);
+/** The user item's update for `changes`, as a builder the caller adds its condition to. */
+function userUpdate(current: UserRecord, changes: UserChanges, now: string): UpdateBuilder {
+  const update = new UpdateBuilder().set('updatedAt', now);
+  if (changes.username !== undefined) update.set('username', changes.username);
   if (changes.passwordHash !== undefined) {
-    set('passwordHash', changes.passwordHash);
+    update.set('passwordHash', changes.passwordHash);
     // Whoever holds the old token (a leaked uploader config, a stolen device) is out too.
-    set('tokenNonce', newTokenNonce());
+    update.set('tokenNonce', newTokenNonce());
     const kept = changes.keepSessionId;
     const issuedAt = kept === undefined ? undefined : current.sessions[kept];
-    set('sessions', kept !== undefined && issuedAt !== undefined ? { [kept]: issuedAt } : {});
+    update.set('sessions', kept !== undefined && issuedAt !== undefined ? { [kept]: issuedAt } : {});
   } else if (changes.endAllSessions) {
-    set('sessions', {});
+    update.set('sessions', {});
   }
   if (changes.role !== undefined) {
-    set('role', changes.role);
-    set('gsi1sk', userIndexKey(roleRank(changes.role), current.id).gsi1sk);
+    update.set('role', changes.role);
+    update.set('gsi1sk', userIndexKey(roleRank(changes.role), current.id).gsi1sk);
   }
-  if (changes.quota !== undefined) set('quota', changes.quota);
+  if (changes.quota !== undefined) update.set('quota', changes.quota);
   // Each view key is its own path, so concurrent PATCHes of different keys both persist.
-  Object.entries(changes.view ?? {}).forEach(([key, value], index) => {
-    parts.names['#view'] = 'view';
-    parts.names[`#view${index}`] = key;
-    if (value === null) parts.removes.push(`#view.#view${index}`);
-    else {
-      parts.values[`:view${index}`] = value;
-      parts.sets.push(`#view.#view${index} = :view${index}`);
-    }
-  });
-  return parts;
-}
-
-function expression(parts: UpdateParts): string {
-  return `SET ${parts.sets.join(', ')}${parts.removes.length ? ` REMOVE ${parts.removes.join(', ')}` : ''}`;
+  for (const [key, value] of Object.entries(changes.view ?? {})) update.setOrRemove(['view', key], value);
+  return update;
 }
 
 /**
@@ -224,15 +198,11 @@ function expression(parts: UpdateParts): string {
  * taken username or any failure leaves everything as it was.
  */
 export async function updateUser(current: UserRecord, changes: UserChanges): Promise<UserRecord> {
-  const now = nowIso();
-  const parts = userUpdate(current, changes, now);
+  const update = userUpdate(current, changes, nowIso());
   // A user being deleted takes no more writes, so nothing written now can outlive the deletion.
-  parts.names['#deletingAt'] = 'deletingAt';
-  let condition = 'attribute_exists(pk) AND attribute_not_exists(#deletingAt)';
+  let condition = `attribute_exists(pk) AND attribute_not_exists(${update.name('deletingAt')})`;
   if (changes.expectedRole !== undefined) {
-    parts.names['#role'] = 'role';
-    parts.values[':expectedRole'] = changes.expectedRole;
-    condition += ' AND #role = :expectedRole';
+    condition += ` AND ${update.name('role')} = ${update.value(changes.expectedRole)}`;
   }
   const renamesConstraint =
     changes.username !== undefined && usernameKey(changes.username).pk !== usernameKey(current.username).pk;
@@ -242,26 +212,18 @@ export async function updateUser(current: UserRecord, changes: UserChanges): Pro
   const touchesOtherItems = renamesConstraint || changes.avatar !== undefined;
 
   if (!touchesOtherItems) {
-    return updateUserItem(current.id, {
-      UpdateExpression: expression(parts),
-      ConditionExpression: condition,
-      ExpressionAttributeNames: parts.names,
-      ExpressionAttributeValues: parts.values,
-    });
+    return updateUserItem(current.id, { ...update.build(), ConditionExpression: condition });
   }
 
-  parts.names['#username'] = 'username';
-  parts.values[':currentUsername'] = current.username;
+  // The username we are about to release must still be ours.
+  condition += ` AND ${update.name('username')} = ${update.value(current.username)}`;
   const items = [
     {
       Update: {
         TableName: tableName,
         Key: userKey(current.id),
-        UpdateExpression: expression(parts),
-        // The username we are about to release must still be ours.
-        ConditionExpression: `${condition} AND #username = :currentUsername`,
-        ExpressionAttributeNames: parts.names,
-        ExpressionAttributeValues: parts.values,
+        ...update.build(),
+        ConditionExpression: condition,
       },
     },
     ...rename.items,
@@ -322,13 +284,13 @@ export async function getAvatar(userId: string): Promise<Avatar | undefined> {
   };
 }
 
+/** Each round of concurrent logins lets at least one through, so this covers a burst of that many. */
+const SESSION_WRITE_ATTEMPTS = 12;
+
 /**
  * Adds a session id, dropping the oldest beyond the cap. The write is conditional on the session
  * count it was computed from, and retried on a concurrent change, so no login's session is lost.
  */
-/** Each round of concurrent logins lets at least one through, so this covers a burst of that many. */
-const SESSION_WRITE_ATTEMPTS = 12;
-
 export async function addSession(
   user: UserRecord,
   sessionId: string,
@@ -336,45 +298,52 @@ export async function addSession(
   maxSessions: number,
 ): Promise<UserRecord> {
   let sessions = user.sessions;
-  for (let attempt = 0; attempt < SESSION_WRITE_ATTEMPTS; attempt++) {
-    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 5 * attempt * Math.random()));
-    const oldestFirst = Object.entries(sessions).sort(([, a], [, b]) => a - b);
-    const dropped = oldestFirst.slice(0, Math.max(0, oldestFirst.length - maxSessions + 1)).map(([id]) => id);
-    const names: Record<string, string> = { '#sessions': 'sessions', '#new': sessionId };
-    dropped.forEach((id, index) => {
-      names[`#old${index}`] = id;
-    });
-    try {
-      const result = await documents.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: userKey(user.id),
-          ReturnValues: 'ALL_NEW',
-          UpdateExpression: `SET #sessions.#new = :issuedAt${dropped.length ? ` REMOVE ${dropped.map((_, i) => `#sessions.#old${i}`).join(', ')}` : ''}`,
-          // The count alone is not enough: a concurrent login may have dropped the same oldest
-          // session and added its own, so the sessions we drop must still be there too.
-          ConditionExpression: [
-            'attribute_exists(pk) AND size(#sessions) = :count',
-            ...dropped.map((_, i) => `attribute_exists(#sessions.#old${i})`),
-          ].join(' AND '),
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: { ':issuedAt': issuedAt, ':count': oldestFirst.length },
-        }),
-      );
-      return fromItem(result.Attributes) as UserRecord;
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      const fresh = await getUser(user.id, { consistent: true });
-      if (!fresh) throw notFound('user not found');
-      sessions = fresh.sessions;
-    }
-  }
-  throw new ServiceError('unavailable', 'too many concurrent logins, try again');
+  return retry(
+    {
+      attempts: SESSION_WRITE_ATTEMPTS,
+      baseMs: 5,
+      retryable: isConditionFailure,
+      exhausted: () => new ServiceError('unavailable', 'too many concurrent logins, try again'),
+    },
+    async () => {
+      const oldestFirst = Object.entries(sessions).sort(([, a], [, b]) => a - b);
+      const dropped = oldestFirst
+        .slice(0, Math.max(0, oldestFirst.length - maxSessions + 1))
+        .map(([id]) => id);
+      const update = new UpdateBuilder().set(['sessions', sessionId], issuedAt);
+      for (const id of dropped) update.remove(['sessions', id]);
+      // The count alone is not enough: a concurrent login may have dropped the same oldest
+      // session and added its own, so the sessions we drop must still be there too.
+      const condition = [
+        `attribute_exists(pk) AND size(${update.name('sessions')}) = ${update.value(oldestFirst.length)}`,
+        ...dropped.map((id) => `attribute_exists(${update.name('sessions')}.${update.name(id)})`),
+      ].join(' AND ');
+      try {
+        const result = await documents.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: userKey(user.id),
+            ReturnValues: 'ALL_NEW',
+            ...update.build(),
+            ConditionExpression: condition,
+          }),
+        );
+        return fromItem(result.Attributes) as UserRecord;
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        const fresh = await getUser(user.id, { consistent: true });
+        if (!fresh) throw notFound('user not found');
+        sessions = fresh.sessions;
+        throw error;
+      }
+    },
+  );
 }
 
 export async function removeSession(userId: string, sessionId: string): Promise<void> {
-  await documents
-    .send(
+  // Logging out of a user that no longer exists has nothing left to remove.
+  await unlessConditionFails(
+    documents.send(
       new UpdateCommand({
         TableName: tableName,
         Key: userKey(userId),
@@ -382,11 +351,8 @@ export async function removeSession(userId: string, sessionId: string): Promise<
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeNames: { '#sessions': 'sessions', '#id': sessionId },
       }),
-    )
-    .catch((error: unknown) => {
-      // Logging out of a user that no longer exists has nothing left to remove.
-      if (!isConditionFailure(error)) throw error;
-    });
+    ),
+  );
 }
 
 export async function resetTokenNonce(userId: string): Promise<string> {

@@ -1,21 +1,9 @@
 import { invalid } from '#shared/errors';
+import type { ChunkHeaders } from '#shared/files/chunked';
 import { MAX_OBJECT_BYTES } from '#shared/files/multipart-objects';
 import { validate } from '#shared/http/request';
 import { isTrue, sent } from '#shared/http/upload-reply';
 import { MIME_TYPE, uploadedNameSchema } from '#shared/validation/files';
-
-/** One chunk of a chunked upload, as its headers describe it. */
-export interface ChunkHeaders {
-  start: number;
-  /** The range's end as sent: exclusive (Zipline's uploader) or inclusive (HTTP); the body decides. */
-  end: number;
-  total: number;
-  /** `x-zipline-p-identifier`; required on every chunk but the first. */
-  identifier: string | null;
-  last: boolean;
-  fileName: string;
-  type: string;
-}
 
 const IDENTIFIER = /^[A-Za-z0-9_-]{1,64}$/;
 

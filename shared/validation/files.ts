@@ -2,9 +2,8 @@ import * as v from 'valibot';
 import { invalid } from '#shared/errors';
 import { LIST_FILTERS, SEARCH_FIELDS, SORT_FIELDS } from '#shared/files/model';
 import { uploadedFileName } from '#shared/files/names';
-import { strictMessage } from '#shared/validation/user';
+import { MAX_PASSWORD_BYTES, NO_CONTROL_CHARACTERS, strictMessage } from '#shared/validation/text';
 
-const NO_CONTROL_CHARACTERS = /^[^\p{Cc}\p{Cf}]*$/u;
 /** Names are sort keys of the file indexes: bounded well inside DynamoDB's 1,024-byte key limit. */
 export const MAX_NAME_BYTES = 255;
 
@@ -131,9 +130,6 @@ export const patchFileSchema = v.strictObject(
   },
   strictMessage,
 );
-
-/** bcrypt reads at most 72 bytes: a longer password would be silently cut, so it is refused. */
-const MAX_PASSWORD_BYTES = 72;
 
 /**
  * A file password as sent (`x-zipline-password`, PATCH `password`): null when absent or empty (the

@@ -1,8 +1,12 @@
 import * as v from 'valibot';
 import { foldUsername } from '#shared/db/username-forms';
 import { isSingleScript } from '#shared/validation/scripts';
+import { MAX_PASSWORD_BYTES, NO_CONTROL_CHARACTERS, strictMessage } from '#shared/validation/text';
 
-const NO_CONTROL_CHARACTERS = /^[^\p{Cc}\p{Cf}]*$/u;
+/** An avatar as sent: base64 of at most 1 MiB, with room for a `data:` prefix. */
+const AVATAR_INPUT_CHARACTERS = 1_500_000;
+/** The body limit of the routes that take an avatar: the avatar plus the other properties. */
+export const AVATAR_BODY_LIMIT = AVATAR_INPUT_CHARACTERS + 64 * 1024;
 
 export const usernameSchema = v.pipe(
   v.string('username must be a string'),
@@ -18,21 +22,22 @@ export const usernameSchema = v.pipe(
   v.check((value) => Buffer.byteLength(foldUsername(value)) <= 512, 'username is too long once normalised'),
 );
 
-/** bcrypt reads at most 72 bytes; a longer password would be silently truncated, so it is refused. */
 export const passwordSchema = v.pipe(
   v.string('password must be a string'),
   v.check((value) => Buffer.byteLength(value) >= 8, 'password must be at least 8 bytes'),
-  v.check((value) => Buffer.byteLength(value) <= 72, 'password must be at most 72 bytes'),
+  v.check(
+    (value) => Buffer.byteLength(value) <= MAX_PASSWORD_BYTES,
+    `password must be at most ${MAX_PASSWORD_BYTES} bytes`,
+  ),
 );
 
 /** The avatar as sent (base64 or data URL); its content is checked by `decodeAvatar`. */
 export const avatarInputSchema = v.nullable(
-  v.pipe(v.string('avatar must be a base64 string or null'), v.maxLength(1_500_000, 'avatar is too large')),
+  v.pipe(
+    v.string('avatar must be a base64 string or null'),
+    v.maxLength(AVATAR_INPUT_CHARACTERS, 'avatar is too large'),
+  ),
 );
-
-/** For strict objects: an unknown key reads "<key>: unknown property", a non-object "must be an object". */
-export const strictMessage = (issue: v.BaseIssue<unknown>) =>
-  issue.expected === 'never' ? 'unknown property' : 'must be a JSON object';
 
 const boundedText = v.pipe(v.string(), v.maxLength(2000, 'must be at most 2000 characters'));
 const optionalNullable = <T extends v.GenericSchema>(schema: T) => v.optional(v.nullable(schema));

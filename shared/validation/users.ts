@@ -1,47 +1,17 @@
 import * as v from 'valibot';
+import { parseByteSize } from '#shared/quota';
 import { ROLES } from '#shared/users/model';
-import { avatarInputSchema, passwordSchema, strictMessage, usernameSchema } from '#shared/validation/user';
-
-/** Room for a 1 MiB avatar in base64 plus the other properties. */
-export const AVATAR_BODY_LIMIT = 1_500_000 + 64 * 1024;
+import { strictMessage } from '#shared/validation/text';
+import { avatarInputSchema, passwordSchema, usernameSchema } from '#shared/validation/user';
 
 const roleSchema = v.picklist(ROLES, `role must be one of ${ROLES.join(', ')}`);
-
-/** Binary multiples, as the `bytes` parser Zipline clients are used to: 1 kb = 1024 bytes. */
-const UNIT_BYTES: Record<string, number> = {
-  b: 1,
-  kb: 1024,
-  kib: 1024,
-  mb: 1024 ** 2,
-  mib: 1024 ** 2,
-  gb: 1024 ** 3,
-  gib: 1024 ** 3,
-  tb: 1024 ** 4,
-  tib: 1024 ** 4,
-  pb: 1024 ** 5,
-  pib: 1024 ** 5,
-};
-const BYTE_SIZE = /^(\d{1,16}(?:\.\d{1,6})?)\s*([a-z]*)$/i;
-
-/**
- * `maxBytes` as a decimal byte count ("10737418240") or with a unit ("10gb", "1.5 GiB"); stored and
- * returned as the decimal byte count. Undefined when the text is not a positive whole byte size.
- */
-export function parseByteSize(text: string): string | undefined {
-  const match = BYTE_SIZE.exec(text.trim());
-  if (!match) return undefined;
-  const unit = UNIT_BYTES[(match[2] as string).toLowerCase() || 'b'];
-  if (unit === undefined) return undefined;
-  const bytes = Math.floor(Number(match[1]) * unit);
-  return bytes >= 1 && bytes <= Number.MAX_SAFE_INTEGER ? String(bytes) : undefined;
-}
 
 const maxBytesSchema = v.pipe(
   v.string('maxBytes must be a string such as "10737418240" or "10gb", or null'),
   v.maxLength(32, 'maxBytes is too long'),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
     const bytes = parseByteSize(dataset.value);
-    if (bytes !== undefined) return bytes;
+    if (bytes !== undefined) return String(bytes);
     addIssue({ message: `maxBytes must be a positive byte size such as "10737418240" or "10gb"` });
     return NEVER;
   }),

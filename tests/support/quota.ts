@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
 import { userKey } from '#shared/db/keys';
-import type { Quota } from '#shared/users/model';
+import type { Quota } from '#shared/quota';
 
 /** Fixture: sets a user's quota straight in the table (the admin route is another issue's). */
 export async function updateUserQuota(userId: string, quota: Quota): Promise<void> {

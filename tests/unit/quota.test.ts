@@ -1,16 +1,17 @@
 import * as v from 'valibot';
-import { parseByteSize, quotaSchema } from '#shared/validation/users';
+import { parseByteSize } from '#shared/quota';
+import { quotaSchema } from '#shared/validation/users';
 
 test.each([
-  ['10737418240', '10737418240'],
-  ['1', '1'],
-  ['10gb', '10737418240'],
-  ['10 GB', '10737418240'],
-  ['1.5GiB', '1610612736'],
-  ['512kb', '524288'],
-  ['2mb', '2097152'],
-  ['3b', '3'],
-  [' 7 ', '7'],
+  ['10737418240', 10737418240],
+  ['1', 1],
+  ['10gb', 10737418240],
+  ['10 GB', 10737418240],
+  ['1.5GiB', 1610612736],
+  ['512kb', 524288],
+  ['2mb', 2097152],
+  ['3b', 3],
+  [' 7 ', 7],
 ])('byte size %p is %p bytes', (text, bytes) => {
   expect(parseByteSize(text)).toBe(bytes);
 });
