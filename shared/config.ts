@@ -1,6 +1,6 @@
 /**
  * Environment configuration, read once when a module first needs it and failing fast on bad values.
- * Secrets are not here: see `auth/keys.ts`.
+ * Secrets are not here: see `keys.ts`.
  */
 function readInteger(name: string, fallback: number, min: number, max: number): number {
   const raw = process.env[name];

@@ -1,9 +1,9 @@
 import { refuseCrossSite } from '#shared/auth/authenticate';
+import { login } from '#shared/auth/login';
 import { sealSession, sessionCookie } from '#shared/auth/session';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
-import { login } from '#shared/users/login';
 import { toUserResource } from '#shared/users/model';
 import { loginSchema } from '#shared/validation/user';
 

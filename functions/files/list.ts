@@ -1,7 +1,6 @@
 import { authenticate } from '#shared/auth/authenticate';
-import { decodeCursor, encodeCursor } from '#shared/db/cursor';
 import { invalid } from '#shared/errors';
-import { cursorScope, type ListOptions, listFiles, searchFiles } from '#shared/files/listing';
+import { type ListOptions, listFiles, searchFiles } from '#shared/files/listing';
 import { toFileResource } from '#shared/files/model';
 import { defineHandler } from '#shared/http/handler';
 import { validate } from '#shared/http/request';
@@ -30,9 +29,7 @@ export const handler = defineHandler(async (request) => {
       search: { field: query.searchField, query: searchQuery },
     });
   }
-  const scope = cursorScope(user.id, options);
-  if (query.cursor !== undefined) options.after = await decodeCursor(scope, query.cursor);
-  const result = await listFiles(user.id, options);
+  const result = await listFiles(user.id, { ...options, cursor: query.cursor });
   return json(
     200,
     {
@@ -40,6 +37,6 @@ export const handler = defineHandler(async (request) => {
       total: result.total,
       pages: Math.ceil(result.total / options.perpage),
     },
-    { headers: result.nextKey ? { 'x-next-cursor': await encodeCursor(scope, result.nextKey) } : {} },
+    { headers: result.nextCursor ? { 'x-next-cursor': result.nextCursor } : {} },
   );
 });

@@ -1,5 +1,5 @@
-import { pingTable } from '#shared/db/health';
 import { ServiceError } from '#shared/errors';
+import { pingTable } from '#shared/health';
 import { defineHandler } from '#shared/http/handler';
 import { json } from '#shared/http/response';
 

@@ -1,4 +1,5 @@
 import { authenticate } from '#shared/auth/authenticate';
+import { confirmCurrentPassword } from '#shared/auth/login';
 import { hashPassword } from '#shared/auth/password';
 import { issueToken } from '#shared/auth/token';
 import { config } from '#shared/config';
@@ -8,11 +9,9 @@ import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
 import { countAttempt } from '#shared/throttle/counter';
 import { decodeAvatar } from '#shared/users/avatar';
-import { confirmCurrentPassword } from '#shared/users/login';
 import { toUserResource } from '#shared/users/model';
 import { updateUser } from '#shared/users/store';
 import { AVATAR_BODY_LIMIT, patchCurrentUserSchema } from '#shared/validation/user';
-
 
 export const handler = defineHandler(
   async (request) => {

@@ -1,9 +1,9 @@
+import { deleteUserAs } from '#shared/accounts/deletion';
 import { authenticate } from '#shared/auth/authenticate';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
 import { requireUserAdministrator, userToActOn } from '#shared/users/admin';
-import { deleteUserAs } from '#shared/users/deletion';
 import { toUserResource } from '#shared/users/model';
 import { pathId, USER_ID } from '#shared/validation/ids';
 import { deleteUserSchema } from '#shared/validation/users';

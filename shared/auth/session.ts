@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { defaults, seal, unseal } from 'iron-webcrypto';
-import { serviceKeys } from '#shared/auth/keys';
+import { serviceKeys } from '#shared/keys';
 
 export const SESSION_COOKIE = 'service_session';
 export const SESSION_MAX_AGE_SECONDS = 604800;

@@ -1,5 +1,5 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { serviceKeys } from '#shared/auth/keys';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { serviceKeys } from '#shared/keys';
 
 /**
  * API token: `<keyId>.<userId>.<nonce>.<mac>`, mac = HMAC-SHA256(token key, userId.nonce).
@@ -13,10 +13,6 @@ export interface TokenClaims {
 
 const PART = /^[A-Za-z0-9_-]{1,64}$/;
 export const MAX_TOKEN_LENGTH = 512;
-
-export function newTokenNonce(): string {
-  return randomBytes(24).toString('base64url');
-}
 
 function mac(key: Buffer, userId: string, nonce: string): Buffer {
   return createHmac('sha256', key).update(`${userId}.${nonce}`).digest();

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { serviceKeys } from '#shared/auth/keys';
 import { invalid } from '#shared/errors';
+import { serviceKeys } from '#shared/keys';
 
 /**
  * Opaque pagination cursors: the DynamoDB key to resume from, bound to a scope (for example

@@ -1,4 +1,5 @@
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { decodeCursor, encodeCursor } from '#shared/db/cursor';
 import { FILE_PREFIX, filesPartition, userKey } from '#shared/db/keys';
 import { invalid } from '#shared/errors';
 import { SEARCH_INDEX, SORT_INDEXES, searchableValue } from '#shared/files/indexing';
@@ -14,19 +15,19 @@ export interface ListOptions {
   favoriteOnly: boolean;
   perpage: number;
   page: number;
-  /** Decoded `cursor`: the key of the last file of the previous page (replaces `page`). */
-  after?: Key;
+  /** The previous page's `nextCursor` (replaces `page`). */
+  cursor?: string;
 }
 
 export interface FilePage {
   files: FileRecord[];
   total: number;
-  /** The key to resume after, when more files may follow. */
-  nextKey: Key | undefined;
+  /** The cursor of the next page, when more files may follow. */
+  nextCursor: string | undefined;
 }
 
 /** The cursor scope: a cursor works only for the same user, order and filters it was made for. */
-export const cursorScope = (userId: string, options: ListOptions) =>
+const cursorScope = (userId: string, options: ListOptions) =>
   `files:${userId}:${options.sortBy}:${options.order}:${options.filter}:${options.favoriteOnly}`;
 
 function filterExpression(options: Pick<ListOptions, 'filter' | 'favoriteOnly'>) {
@@ -152,12 +153,15 @@ function checkAfter(userId: string, from: Source, after: Key): Key {
 export async function listFiles(userId: string, options: ListOptions): Promise<FilePage> {
   const { index, skipIndex } = SORT_INDEXES[options.sortBy];
   const reader = source(userId, index);
+  const scope = cursorScope(userId, options);
   const [stats, start] = await Promise.all([
     getFileStats(userId),
-    options.after ? checkAfter(userId, reader, options.after) : skip(userId, skipIndex, options),
+    options.cursor === undefined
+      ? skip(userId, skipIndex, options)
+      : decodeCursor(scope, options.cursor).then((after) => checkAfter(userId, reader, after)),
   ]);
   const total = totalOf(stats, options);
-  if (start === null) return { files: [], total, nextKey: undefined };
+  if (start === null) return { files: [], total, nextCursor: undefined };
   const found = await walk(reader, options, start, options.perpage, true);
   const files =
     index === undefined
@@ -166,7 +170,7 @@ export async function listFiles(userId: string, options: ListOptions): Promise<F
   return {
     files,
     total,
-    nextKey: found.more ? found.last : undefined,
+    nextCursor: found.more && found.last ? await encodeCursor(scope, found.last) : undefined,
   };
 }
 

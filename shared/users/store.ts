@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { GetCommand, QueryCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
-import { newTokenNonce } from '#shared/auth/token';
 import { documents, getItem, tableName } from '#shared/db/client';
 import { isConditionFailure, unlessConditionFails } from '#shared/db/conditions';
 import {
@@ -26,6 +25,9 @@ export const MAX_AVATAR_BYTES = 1024 * 1024;
 const AVATAR_CHUNKS = Math.ceil(MAX_AVATAR_BYTES / AVATAR_CHUNK_BYTES);
 
 const nowIso = () => new Date().toISOString();
+
+/** The API token's stored part (`auth/token.ts` signs it): replacing it refuses the old token. */
+export const newTokenNonce = () => randomBytes(24).toString('base64url');
 
 export interface NewUser {
   username: string;

@@ -1,8 +1,8 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { parseServiceKeys } from '#shared/auth/keys';
 import { PARTITION_PATTERNS, type Partition } from '#shared/db/keys';
 import { createTableInput, tableDefinition } from '#shared/db/table';
+import { parseServiceKeys } from '#shared/keys';
 import { corsPolicy, objectEventFunctions, type Route, routes, ZIPLINE_UPLOAD_HEADERS } from '#shared/routes';
 import { MEMORY_MB, memoryOf } from '../../infra/constructs/service-function.ts';
 import { functionSpecs, usesBucket, usesTable } from '../../infra/functions.ts';

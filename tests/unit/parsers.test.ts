@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { parseServiceKeys } from '#shared/auth/keys';
 import { sealSession, unsealSession } from '#shared/auth/session';
 import { jsonDepth, parseCookies } from '#shared/http/request';
+import { parseServiceKeys } from '#shared/keys';
 import { matchRoute, routes } from '#shared/routes';
 
 /** Reference depth: parse and walk. */

@@ -1,0 +1,117 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+/**
+ * The house rule on imports, checked on the code as it is: layers point one way, `functions →
+ * shared/{http, auth, validation} → shared/<entity> → shared/db`, keys and config at the bottom, and
+ * no file imports itself through others. Each folder (or top-level file) of shared/ has a rank; an
+ * import must go to a lower rank, or stay inside its own folder. Folders of one rank never import
+ * each other (users and files are peers: neither knows the other).
+ */
+const RANKS: Record<string, number> = {
+  functions: 10,
+  // The route table: handlers, table and bucket access for CDK, the local runner and the tests.
+  routes: 9,
+  // Above the entities: what a request does with them.
+  auth: 8,
+  validation: 8,
+  view: 8,
+  accounts: 8,
+  // The request view and responses; auth reads requests, validation reports through `validate`.
+  http: 7,
+  // Entities, and what stands beside them.
+  users: 5,
+  files: 5,
+  health: 5,
+  throttle: 4,
+  // Storage.
+  db: 3,
+  s3: 3,
+  // The bottom.
+  keys: 2,
+  config: 1,
+  errors: 1,
+  quota: 1,
+  version: 1,
+};
+
+const root = join(import.meta.dirname, '..', '..');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** `shared/files/store.ts` → `files`; `shared/routes.ts` → `routes`; `functions/...` → `functions`. */
+function layerOf(file: string): string {
+  const [top, second] = file.split('/');
+  if (top === 'functions') return 'functions';
+  return (second as string).replace(/\.ts$/, '');
+}
+
+/** `import … from '…'`, `export … from '…'`, `import '…'` and `import('…')`. */
+const IMPORT = /(?:\bfrom\s+|\bimport\s*\(?\s*)'(#shared\/[^']+|\.{1,2}\/[^']+)'/g;
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(join(root, file), 'utf8');
+  return [...text.matchAll(IMPORT)].map((match) => {
+    const target = match[1] as string;
+    const path = target.startsWith('#shared/')
+      ? `shared/${target.slice('#shared/'.length)}`
+      : relative(root, join(root, file, '..', target));
+    return path.endsWith('.ts') ? path : `${path}.ts`;
+  });
+}
+
+const files = [...sourceFiles('shared'), ...sourceFiles('functions')];
+const graph = new Map(files.map((file) => [file, importsOf(file)]));
+
+test('every folder of shared/ has a rank', () => {
+  expect(files.map(layerOf).filter((layer) => RANKS[layer] === undefined)).toEqual([]);
+});
+
+test('imports point down the layers', () => {
+  const upward = [...graph].flatMap(([file, imports]) =>
+    imports.flatMap((target) => {
+      const [from, to] = [layerOf(file), layerOf(target)];
+      return from === to || (RANKS[from] as number) > (RANKS[to] as number) ? [] : [`${file} -> ${target}`];
+    }),
+  );
+  expect(upward).toEqual([]);
+});
+
+test('handlers reach storage only through shared/<entity>', () => {
+  const direct = [...graph].flatMap(([file, imports]) =>
+    file.startsWith('functions/')
+      ? imports
+          .filter((target) => ['db', 's3'].includes(layerOf(target)))
+          .map((target) => `${file} -> ${target}`)
+      : [],
+  );
+  expect(direct).toEqual([]);
+});
+
+test('no file imports itself through others', () => {
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (file: string, path: string[]) => {
+    if (state.get(file) === 'done') return;
+    if (state.get(file) === 'open') {
+      cycles.push([...path.slice(path.indexOf(file)), file].join(' -> '));
+      return;
+    }
+    state.set(file, 'open');
+    for (const target of graph.get(file) ?? []) visit(target, [...path, file]);
+    state.set(file, 'done');
+  };
+  for (const file of graph.keys()) visit(file, []);
+  expect(cycles).toEqual([]);
+});
+
+test('the check sees the imports (a file known to import is read as importing)', () => {
+  expect(graph.get('functions/health/check.ts')).toContain('shared/health.ts');
+  expect(graph.get('shared/users/store.ts')).toContain('shared/db/client.ts');
+});
