@@ -3,7 +3,7 @@ import { notFound } from '#shared/errors';
 import { defineHandler } from '#shared/http/handler';
 import { text } from '#shared/http/response';
 import { avatarDataUrl } from '#shared/users/avatar';
-import { getAvatar } from '#shared/users/store';
+import { getAvatar } from '#shared/users/avatar-store';
 
 /** The data URL as `text/plain`, as Zipline answers it: clients read it with `res.text()` into an `<img>`. */
 export const handler = defineHandler(async (request) => {

@@ -6,7 +6,8 @@ import { invalid, ServiceError } from '#shared/errors';
 import { addressSubject } from '#shared/throttle/address';
 import { countAttempt, type Limit, refundAttempt, resetCounter } from '#shared/throttle/counter';
 import type { UserRecord } from '#shared/users/model';
-import { addSession, findUserByUsername } from '#shared/users/store';
+import { addSession } from '#shared/users/sessions';
+import { findUserByUsername } from '#shared/users/store';
 
 export const INVALID_CREDENTIALS = 'invalid username or password';
 export const WRONG_CURRENT_PASSWORD = 'currentPassword is not the current password';

@@ -4,6 +4,8 @@ import { documents } from '#shared/db/client';
 import { retry } from '#shared/db/retry';
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
+/** One item of a write transaction. */
+export type TransactItem = TransactItems[number];
 
 /** Raised when a condition in a transaction failed; `failedIndexes` says which items. */
 export class TransactionConditionFailed extends Error {

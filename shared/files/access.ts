@@ -2,8 +2,9 @@ import { notFound } from '#shared/errors';
 import { thumbnailObjectKey } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';
 import { type DownloadOptions, deleteFileObject, presignDownload } from '#shared/files/objects';
-import { countView, deleteFileRecord, findDownloadable } from '#shared/files/store';
+import { deleteFileRecord } from '#shared/files/store';
 import { type PasswordCheck, unlockWithPassword } from '#shared/files/unlock';
+import { countView, findDownloadable } from '#shared/files/views';
 
 export interface DownloadRequest extends Pick<DownloadOptions, 'attachment'> {
   head?: boolean;

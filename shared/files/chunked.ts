@@ -16,7 +16,8 @@ import {
   RESERVATION_SECONDS,
 } from '#shared/files/pending';
 import { recordUpload, reservePending } from '#shared/files/presigned';
-import { assertWithinQuota, getFile, transactAsActiveOwner } from '#shared/files/store';
+import { assertWithinQuota } from '#shared/files/stats';
+import { getFile, transactAsActiveOwner } from '#shared/files/store';
 import {
   assertNamesFit,
   pendingUploadOptions,

@@ -1,10 +1,13 @@
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { decodeCursor, encodeCursor } from '#shared/db/cursor';
 import { FILE_PREFIX, filesPartition, userKey } from '#shared/db/keys';
+import { batchGetItems, queryPage } from '#shared/db/reads';
 import { invalid } from '#shared/errors';
 import { SEARCH_INDEX, SORT_INDEXES, searchableValue } from '#shared/files/indexing';
+import { fromFileItem } from '#shared/files/items';
 import type { FileRecord, FileStats, ListFilter, SearchField, SortField } from '#shared/files/model';
-import { batchGetFiles, batchGetItems, fromFileItem, getFileStats, queryPage } from '#shared/files/store';
+import { getFileStats } from '#shared/files/stats';
+import { batchGetFiles } from '#shared/files/store';
 
 type Key = Record<string, NativeAttributeValue>;
 

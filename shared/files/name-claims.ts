@@ -1,4 +1,4 @@
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
 import { unlessConditionFails } from '#shared/db/conditions';
 import { FILE_PREFIX, fileNameKey } from '#shared/db/keys';
@@ -8,6 +8,13 @@ import { FILE_PREFIX, fileNameKey } from '#shared/db/keys';
  * outside its owner's partition. Claims are made and dropped in the transactions that write file
  * items; these are the operations on claims alone.
  */
+
+/** Who published `name`, and which of their files it is; undefined for a name nobody has. */
+export async function findNameClaim(name: string): Promise<{ userId: string; fileId: string } | undefined> {
+  const claim = await documents.send(new GetCommand({ TableName: tableName, Key: fileNameKey(name) }));
+  if (!claim.Item) return undefined;
+  return { userId: String(claim.Item.userId), fileId: String(claim.Item.fileId) };
+}
 
 /** The attributes of a partition's items that `releaseFileNames` needs besides the keys. */
 export const NAME_CLAIM_ATTRIBUTES = ['name'];

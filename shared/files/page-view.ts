@@ -2,9 +2,11 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
 import { isConditionFailure } from '#shared/db/conditions';
 import { fileKey, userKey } from '#shared/db/keys';
+import { batchGetItems } from '#shared/db/reads';
 import { viewsSortKey } from '#shared/files/indexing';
+import { fromFileItem } from '#shared/files/items';
 import type { FileRecord } from '#shared/files/model';
-import { batchGetItems, countFileView, fromFileItem } from '#shared/files/store';
+import { countFileView } from '#shared/files/views';
 import type { UserRecord } from '#shared/users/model';
 import { fromItem as fromUserItem } from '#shared/users/store';
 

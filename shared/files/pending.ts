@@ -1,8 +1,9 @@
 import { GetCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
 import { fileStatsKey, uploadKey } from '#shared/db/keys';
-import { TransactionConditionFailed } from '#shared/db/transact';
-import { statsUpdate, type TransactItem, transactAsActiveOwner } from '#shared/files/store';
+import { type TransactItem, TransactionConditionFailed } from '#shared/db/transact';
+import { statsUpdate } from '#shared/files/stats';
+import { transactAsActiveOwner } from '#shared/files/store';
 import type { QuotaLimits } from '#shared/quota';
 
 /** Presigned uploads a user may have pending at once (started, not yet completed or reclaimed). */

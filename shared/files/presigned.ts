@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { TransactionConditionFailed } from '#shared/db/transact';
+import { type TransactItem, TransactionConditionFailed } from '#shared/db/transact';
 import { invalid, notFound, ServiceError } from '#shared/errors';
 import { uploadObjectKey } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';
@@ -24,7 +24,7 @@ import {
   reserveUpload,
 } from '#shared/files/pending';
 import { withRoom } from '#shared/files/reclaim';
-import { assertWithinQuota, QuotaExceeded, type TransactItem } from '#shared/files/store';
+import { assertWithinQuota, QuotaExceeded } from '#shared/files/stats';
 import {
   assertNamesFit,
   newRecord,

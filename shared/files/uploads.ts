@@ -4,7 +4,8 @@ import type { FileRecord } from '#shared/files/model';
 import { isChosenName, type Naming, newFileId, newPublicName } from '#shared/files/names';
 import { deleteObjects, putObject } from '#shared/files/objects';
 import { withRoom } from '#shared/files/reclaim';
-import { assertWithinQuota, insertFiles, NameTaken, QuotaExceeded } from '#shared/files/store';
+import { assertWithinQuota, QuotaExceeded } from '#shared/files/stats';
+import { insertFiles, NameTaken } from '#shared/files/store';
 import { type Quota, type QuotaLimits, quotaLimits } from '#shared/quota';
 
 export interface Uploader {

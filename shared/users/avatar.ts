@@ -1,6 +1,6 @@
 import { invalid } from '#shared/errors';
+import { MAX_AVATAR_BYTES } from '#shared/users/avatar-store';
 import type { Avatar } from '#shared/users/model';
-import { MAX_AVATAR_BYTES } from '#shared/users/store';
 
 const DATA_URL = /^data:image\/[a-z0-9.+-]+;base64,/i;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;

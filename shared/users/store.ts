@@ -1,28 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { GetCommand, QueryCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documents, getItem, tableName } from '#shared/db/client';
-import { isConditionFailure, unlessConditionFails } from '#shared/db/conditions';
-import {
-  avatarChunkKey,
-  legacyUsernameKey,
-  setupKey,
-  userIndexKey,
-  userKey,
-  usernameKey,
-} from '#shared/db/keys';
-import { retry } from '#shared/db/retry';
+import { isConditionFailure } from '#shared/db/conditions';
+import { legacyUsernameKey, setupKey, userIndexKey, userKey, usernameKey } from '#shared/db/keys';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { UpdateBuilder } from '#shared/db/update';
 import { forbidden, invalid, notFound, ServiceError } from '#shared/errors';
+import { avatarWrites } from '#shared/users/avatar-store';
 import { type Avatar, type Quota, type Role, roleRank, type UserRecord } from '#shared/users/model';
 import { claimUsername, renameUsername } from '#shared/users/username-claims';
 
 export const USERNAME_TAKEN = 'username is already taken';
-
-/** An avatar (≤ 1 MiB) is split over at most this many items, each well inside DynamoDB's 400 KB. */
-export const AVATAR_CHUNK_BYTES = 350_000;
-export const MAX_AVATAR_BYTES = 1024 * 1024;
-const AVATAR_CHUNKS = Math.ceil(MAX_AVATAR_BYTES / AVATAR_CHUNK_BYTES);
 
 const nowIso = () => new Date().toISOString();
 
@@ -243,118 +231,6 @@ export async function updateUser(current: UserRecord, changes: UserChanges): Pro
   const updated = await getUser(current.id, { consistent: true });
   if (!updated) throw notFound('user not found');
   return updated;
-}
-
-function avatarWrites(userId: string, avatar: Avatar | null) {
-  const chunks: Buffer[] = [];
-  for (let offset = 0; avatar && offset < avatar.bytes.length; offset += AVATAR_CHUNK_BYTES) {
-    chunks.push(avatar.bytes.subarray(offset, offset + AVATAR_CHUNK_BYTES));
-  }
-  // Always write every slot: new chunks replace old ones and leftover old chunks are deleted.
-  return Array.from({ length: AVATAR_CHUNKS }, (_, index) => {
-    const chunk = chunks[index];
-    return chunk
-      ? {
-          Put: {
-            TableName: tableName,
-            Item: {
-              ...avatarChunkKey(userId, index),
-              data: chunk,
-              chunks: chunks.length,
-              mime: avatar?.mime,
-            },
-          },
-        }
-      : { Delete: { TableName: tableName, Key: avatarChunkKey(userId, index) } };
-  });
-}
-
-export async function getAvatar(userId: string): Promise<Avatar | undefined> {
-  const result = await documents.send(
-    new QueryCommand({
-      TableName: tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': userKey(userId).pk, ':prefix': 'AVATAR#' },
-    }),
-  );
-  const items = (result.Items ?? []).sort((a, b) => String(a.sk).localeCompare(String(b.sk)));
-  const first = items[0];
-  if (!first || items.length !== first.chunks) return undefined;
-  return {
-    mime: String(first.mime),
-    bytes: Buffer.concat(items.map((item) => Buffer.from(item.data as Uint8Array))),
-  };
-}
-
-/** Each round of concurrent logins lets at least one through, so this covers a burst of that many. */
-const SESSION_WRITE_ATTEMPTS = 12;
-
-/**
- * Adds a session id, dropping the oldest beyond the cap. The write is conditional on the session
- * count it was computed from, and retried on a concurrent change, so no login's session is lost.
- */
-export async function addSession(
-  user: UserRecord,
-  sessionId: string,
-  issuedAt: number,
-  maxSessions: number,
-): Promise<UserRecord> {
-  let sessions = user.sessions;
-  return retry(
-    {
-      attempts: SESSION_WRITE_ATTEMPTS,
-      baseMs: 5,
-      retryable: isConditionFailure,
-      exhausted: () => new ServiceError('unavailable', 'too many concurrent logins, try again'),
-    },
-    async () => {
-      const oldestFirst = Object.entries(sessions).sort(([, a], [, b]) => a - b);
-      const dropped = oldestFirst
-        .slice(0, Math.max(0, oldestFirst.length - maxSessions + 1))
-        .map(([id]) => id);
-      const update = new UpdateBuilder().set(['sessions', sessionId], issuedAt);
-      for (const id of dropped) update.remove(['sessions', id]);
-      // The count alone is not enough: a concurrent login may have dropped the same oldest
-      // session and added its own, so the sessions we drop must still be there too.
-      const condition = [
-        `attribute_exists(pk) AND size(${update.name('sessions')}) = ${update.value(oldestFirst.length)}`,
-        ...dropped.map((id) => `attribute_exists(${update.name('sessions')}.${update.name(id)})`),
-      ].join(' AND ');
-      try {
-        const result = await documents.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: userKey(user.id),
-            ReturnValues: 'ALL_NEW',
-            ...update.build(),
-            ConditionExpression: condition,
-          }),
-        );
-        return fromItem(result.Attributes) as UserRecord;
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-        const fresh = await getUser(user.id, { consistent: true });
-        if (!fresh) throw notFound('user not found');
-        sessions = fresh.sessions;
-        throw error;
-      }
-    },
-  );
-}
-
-export async function removeSession(userId: string, sessionId: string): Promise<void> {
-  // Logging out of a user that no longer exists has nothing left to remove.
-  await unlessConditionFails(
-    documents.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: userKey(userId),
-        UpdateExpression: 'REMOVE #sessions.#id',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#sessions': 'sessions', '#id': sessionId },
-      }),
-    ),
-  );
 }
 
 export async function resetTokenNonce(userId: string): Promise<string> {

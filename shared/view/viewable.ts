@@ -1,8 +1,9 @@
 import { notFound } from '#shared/errors';
 import type { FileRecord } from '#shared/files/model';
+import { findNameClaim } from '#shared/files/name-claims';
 import { countSeenView, getFileAndOwner, isServable } from '#shared/files/page-view';
-import { countFileView, downloadableFile, findNameClaim } from '#shared/files/store';
 import { type PasswordCheck, unlockWithPassword } from '#shared/files/unlock';
+import { countFileView, downloadableFile } from '#shared/files/views';
 import type { UserRecord, ViewSettings } from '#shared/users/model';
 import { getUser } from '#shared/users/store';
 

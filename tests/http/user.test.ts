@@ -1,4 +1,5 @@
-import { getAvatar, getUser } from '#shared/users/store';
+import { getAvatar } from '#shared/users/avatar-store';
+import { getUser } from '#shared/users/store';
 import { call, uniqueName } from '../support/client.ts';
 import { GIF_1X1, JPEG_HEADER, PNG_1X1, WEBP_HEADER } from '../support/pixels.ts';
 import { signedInUser, USER_RESOURCE_FIELDS } from '../support/users.ts';

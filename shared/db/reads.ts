@@ -1,0 +1,58 @@
+import { BatchGetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { documents, tableName } from '#shared/db/client';
+import { isWorkLeft, retry, WorkLeft } from '#shared/db/retry';
+
+/** Reads that any entity's listing uses: batched gets by key, and single query pages. */
+
+/** Items per BatchGetItem, and how many of those run at once. */
+const BATCH_GET_SIZE = 100;
+const BATCH_GET_CONCURRENCY = 8;
+
+/**
+ * Reads items by key in batches of 100 (8 at a time), retrying what DynamoDB leaves unprocessed.
+ * Returns the items found, in key order; `attributes` limits what is sent back.
+ */
+export async function batchGetItems(
+  keys: { pk: unknown; sk: unknown }[],
+  attributes?: string[],
+): Promise<Record<string, unknown>[]> {
+  const found = new Map<string, Record<string, unknown>>();
+  const batches: Record<string, unknown>[][] = [];
+  for (let offset = 0; offset < keys.length; offset += BATCH_GET_SIZE) {
+    batches.push(keys.slice(offset, offset + BATCH_GET_SIZE).map(({ pk, sk }) => ({ pk, sk })));
+  }
+  const projection = attributes
+    ? {
+        ProjectionExpression: ['pk', 'sk', ...attributes].map((_, index) => `#p${index}`).join(', '),
+        ExpressionAttributeNames: Object.fromEntries(
+          ['pk', 'sk', ...attributes].map((name, index) => [`#p${index}`, name]),
+        ),
+      }
+    : {};
+  const readBatch = async (batch: Record<string, unknown>[]) => {
+    let pending = batch;
+    // Unprocessed keys are read again until none is left.
+    await retry({ attempts: Number.POSITIVE_INFINITY, baseMs: 20, retryable: isWorkLeft }, async () => {
+      const result = await documents.send(
+        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ...projection } } }),
+      );
+      for (const item of result.Responses?.[tableName] ?? []) found.set(String(item.sk), item);
+      pending = result.UnprocessedKeys?.[tableName]?.Keys ?? [];
+      if (pending.length > 0) throw new WorkLeft();
+    });
+  };
+  let next = 0;
+  const worker = async () => {
+    while (next < batches.length) await readBatch(batches[next++] as Record<string, unknown>[]);
+  };
+  await Promise.all(Array.from({ length: Math.min(BATCH_GET_CONCURRENCY, batches.length) }, worker));
+  return keys.flatMap(({ sk }) => {
+    const item = found.get(String(sk));
+    return item ? [item] : [];
+  });
+}
+
+/** One page of a query, as DynamoDB returns it (the listing code walks these). */
+export async function queryPage(input: Omit<QueryCommandInput, 'TableName'>) {
+  return documents.send(new QueryCommand({ TableName: tableName, ...input }));
+}

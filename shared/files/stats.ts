@@ -1,0 +1,119 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { documents, tableName } from '#shared/db/client';
+import { fileStatsKey } from '#shared/db/keys';
+import type { TransactItem } from '#shared/db/transact';
+import { ServiceError } from '#shared/errors';
+import { type FileRecord, type FileStats, isMedia } from '#shared/files/model';
+import type { QuotaLimits } from '#shared/quota';
+
+/**
+ * Per-user file counters (`FILESTATS`): moved in the transaction of every file write, so listings
+ * know their totals and the quota is a condition on that write, never a read-then-write.
+ */
+
+export const QUOTA_EXCEEDED = 'this upload would exceed your quota';
+
+/** 413: the quota leaves no room for this write. */
+export class QuotaExceeded extends ServiceError {
+  constructor() {
+    super('too_large', QUOTA_EXCEEDED);
+  }
+}
+
+/** The counters' change when `files` are added (1) or removed (-1). */
+export function statsOf(files: FileRecord[], sign: 1 | -1): FileStats {
+  const stats: FileStats = { files: 0, bytes: 0, favorites: 0, media: 0, favoriteMedia: 0 };
+  for (const file of files) {
+    const media = isMedia(file.type);
+    stats.files += sign;
+    stats.bytes += sign * file.size;
+    if (file.favorite) stats.favorites += sign;
+    if (media) stats.media += sign;
+    if (file.favorite && media) stats.favoriteMedia += sign;
+  }
+  return stats;
+}
+
+/** Checks a quota before any byte is stored; the transaction below is what enforces it. */
+export function assertWithinQuota(limits: QuotaLimits, stats: Pick<FileStats, 'files' | 'bytes'>): void {
+  if (
+    (limits.maxFiles !== undefined && stats.files > limits.maxFiles) ||
+    (limits.maxBytes !== undefined && stats.bytes > limits.maxBytes)
+  ) {
+    throw new QuotaExceeded();
+  }
+}
+
+/**
+ * A change of the counters item. `files` and `bytes` are what the quota is checked against: the
+ * recorded files plus the reservations of pending presigned uploads, which `pendingFiles` and
+ * `pendingBytes` also count (so listings can leave them out).
+ */
+export interface CountersDelta extends FileStats {
+  pendingFiles: number;
+  pendingBytes: number;
+}
+
+export const noPending = (delta: FileStats): CountersDelta => ({
+  ...delta,
+  pendingFiles: 0,
+  pendingBytes: 0,
+});
+
+/**
+ * The counters update of a transaction; with limits it fails when the result would exceed them, with
+ * `maxPending` when it would make more than that many uploads pending.
+ */
+export function statsUpdate(
+  userId: string,
+  delta: CountersDelta,
+  limits?: QuotaLimits,
+  maxPending?: number,
+): TransactItem {
+  const conditions: string[] = [];
+  const values: Record<string, number> = {
+    ':files': delta.files,
+    ':bytes': delta.bytes,
+    ':favorites': delta.favorites,
+    ':media': delta.media,
+    ':favoriteMedia': delta.favoriteMedia,
+    ':pendingFiles': delta.pendingFiles,
+    ':pendingBytes': delta.pendingBytes,
+  };
+  if (limits?.maxFiles !== undefined) {
+    conditions.push('(attribute_not_exists(#files) OR #files <= :filesLimit)');
+    values[':filesLimit'] = limits.maxFiles - delta.files;
+  }
+  if (limits?.maxBytes !== undefined) {
+    conditions.push('(attribute_not_exists(#bytes) OR #bytes <= :bytesLimit)');
+    values[':bytesLimit'] = limits.maxBytes - delta.bytes;
+  }
+  if (maxPending !== undefined) {
+    conditions.push('(attribute_not_exists(#pendingFiles) OR #pendingFiles <= :pendingLimit)');
+    values[':pendingLimit'] = maxPending - delta.pendingFiles;
+  }
+  return {
+    Update: {
+      TableName: tableName,
+      Key: fileStatsKey(userId),
+      UpdateExpression:
+        'ADD #files :files, #bytes :bytes, favorites :favorites, media :media, favoriteMedia :favoriteMedia, #pendingFiles :pendingFiles, pendingBytes :pendingBytes',
+      ExpressionAttributeNames: { '#files': 'files', '#bytes': 'bytes', '#pendingFiles': 'pendingFiles' },
+      ExpressionAttributeValues: values,
+      ...(conditions.length ? { ConditionExpression: conditions.join(' AND ') } : {}),
+    },
+  };
+}
+
+/** The counters of recorded files (pending uploads left out). */
+export async function getFileStats(userId: string): Promise<FileStats> {
+  const result = await documents.send(new GetCommand({ TableName: tableName, Key: fileStatsKey(userId) }));
+  const item = result.Item ?? {};
+  return {
+    files: Number(item.files ?? 0) - Number(item.pendingFiles ?? 0),
+    bytes: Number(item.bytes ?? 0) - Number(item.pendingBytes ?? 0),
+    favorites: Number(item.favorites ?? 0),
+    media: Number(item.media ?? 0),
+    favoriteMedia: Number(item.favoriteMedia ?? 0),
+  };
+}

@@ -1,0 +1,97 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documents, tableName } from '#shared/db/client';
+import { unlessConditionFails } from '#shared/db/conditions';
+import { fileKey } from '#shared/db/keys';
+import { viewsSortKey } from '#shared/files/indexing';
+import { fromFileItem } from '#shared/files/items';
+import type { FileRecord } from '#shared/files/model';
+import { findNameClaim } from '#shared/files/name-claims';
+import { getFile } from '#shared/files/store';
+
+/** Downloads and view pages: finding a public file and counting its views within its limits. */
+
+/**
+ * The file published under `name` when a download would be served now (known, not past its
+ * `deletesAt`, views left), without counting a view; undefined otherwise.
+ */
+export async function findDownloadable(name: string, now = new Date()): Promise<FileRecord | undefined> {
+  const claim = await findNameClaim(name);
+  return claim && downloadableFile(claim.userId, claim.fileId, now);
+}
+
+/** The file when a download of it would be served now, without counting a view. */
+export async function downloadableFile(
+  userId: string,
+  fileId: string,
+  now = new Date(),
+): Promise<FileRecord | undefined> {
+  const file = await getFile(userId, fileId);
+  if (!file) return undefined;
+  if (file.maxViews !== null && file.views >= file.maxViews) return undefined;
+  if (file.deletesAt !== null && file.deletesAt <= now.toISOString()) return undefined;
+  return file;
+}
+
+/**
+ * Counts one view of the file published under `name`, refusing (undefined) a file that is unknown,
+ * past its `deletesAt`, out of views, or whose password hash is not `passwordHash`.
+ */
+export async function countView(
+  name: string,
+  passwordHash: string | null,
+  now = new Date(),
+): Promise<FileRecord | undefined> {
+  const claim = await findNameClaim(name);
+  return claim && countFileView(claim.userId, claim.fileId, passwordHash, now);
+}
+
+/**
+ * Counts one view of a file (a download or a view page), refusing (undefined) a file that is gone,
+ * past its `deletesAt`, out of views, or whose password hash is not `passwordHash` (null: a file
+ * without a password; so a password set meanwhile is never bypassed). The increment is a single
+ * conditional ADD, so concurrent views never exceed `maxViews`; the views index entry follows in a
+ * second write that only the latest count can make.
+ */
+export async function countFileView(
+  userId: string,
+  fileId: string,
+  passwordHash: string | null,
+  now = new Date(),
+): Promise<FileRecord | undefined> {
+  const result = await unlessConditionFails(
+    documents.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: fileKey(userId, fileId),
+        UpdateExpression: 'ADD #views :one',
+        ConditionExpression: `attribute_exists(pk) AND (attribute_not_exists(maxViews) OR #views < maxViews) AND (attribute_not_exists(deletesAt) OR deletesAt > :now) AND ${passwordHash === null ? 'attribute_not_exists(passwordHash)' : 'passwordHash = :passwordHash'}`,
+        ExpressionAttributeNames: { '#views': 'views' },
+        ExpressionAttributeValues: {
+          ':one': 1,
+          ':now': now.toISOString(),
+          ...(passwordHash === null ? {} : { ':passwordHash': passwordHash }),
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    ),
+  );
+  if (!result) return undefined;
+  const updated = fromFileItem(result.Attributes ?? {});
+  // A later view already wrote a newer count; its own second write positions the file.
+  await unlessConditionFails(
+    documents.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: fileKey(userId, fileId),
+        UpdateExpression: 'SET gsi9sk = :sortKey',
+        ConditionExpression: '#views = :views',
+        ExpressionAttributeNames: { '#views': 'views' },
+        ExpressionAttributeValues: {
+          ':sortKey': viewsSortKey(updated.views, fileId),
+          ':views': updated.views,
+        },
+      }),
+    ),
+  );
+  return updated;
+}
