@@ -1,5 +1,4 @@
 import { notFound } from '#shared/errors';
-import type { ViewSettings } from '#shared/users/model';
 
 /** A file's metadata as stored (minus the generic key and index attributes). */
 export interface FileRecord {
@@ -55,11 +54,16 @@ export const downloadPath = (name: string) => `/raw/${encodeURIComponent(name)}`
 /** The owner's route to a file's thumbnail (the dashboard's grid loads it with the session). */
 export const thumbnailPath = (id: string) => `/api/user/files/${encodeURIComponent(id)}/thumbnail`;
 
+/** What of its owner's view settings a file's link depends on (users' `ViewSettings` is one). */
+export interface OwnerView {
+  enabled?: string | boolean;
+}
+
 /** The link a file is shared by: its view page while the owner has view pages on, else the download. */
-export const linkPath = (name: string, ownerView: ViewSettings) =>
+export const linkPath = (name: string, ownerView: OwnerView) =>
   ownerView.enabled === true ? `/view/${encodeURIComponent(name)}` : downloadPath(name);
 
-export function toFileResource(file: FileRecord, ownerView: ViewSettings): FileResource {
+export function toFileResource(file: FileRecord, ownerView: OwnerView): FileResource {
   return {
     id: file.id,
     name: file.name,
@@ -82,7 +86,7 @@ export function toFileResource(file: FileRecord, ownerView: ViewSettings): FileR
  * The answer to an upload: absolute URLs (uploaders copy them as they are) and, when the upload set
  * an expiry, `deletesAt` beside `files` (uploader configs read it there).
  */
-export function toUploadResult(files: FileRecord[], origin: string, ownerView: ViewSettings) {
+export function toUploadResult(files: FileRecord[], origin: string, ownerView: OwnerView) {
   const deletesAt = files[0]?.deletesAt ?? null;
   return {
     files: files.map((file) => ({
