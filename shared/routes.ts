@@ -73,364 +73,245 @@ const FILE_INDEXES = [
   ]),
 ];
 
+/** What a route's function needs besides its handler; absent means none. */
+interface Needs {
+  table?: TableAccess;
+  bucket?: BucketAccess;
+  /** Hashes or verifies passwords (`hashesPasswords`). */
+  bcrypt?: true;
+  /** Reads the service keys (`usesKeys`). */
+  keys?: true;
+}
+
+/** One route: a line of the table, so a search for method and path finds its handler too. */
+function route(method: HttpMethod, path: string, handler: string, needs: Needs = {}): Route {
+  return {
+    method,
+    path,
+    handler,
+    ...(needs.table ? { table: needs.table } : {}),
+    hashesPasswords: needs.bcrypt === true,
+    usesKeys: needs.keys === true,
+    ...(needs.bucket ? { bucket: needs.bucket } : {}),
+  };
+}
+
 /** Reading the caller's user item: every authenticated route does it. */
 const SIGNED_IN = ['USER'] as const satisfies readonly Partition[];
+const CALLER: TableAccess = { items: { GetItem: SIGNED_IN } };
+/** Signed in, with its cookie or token checked against the keys. */
+const AUTHENTICATED = { keys: true, table: CALLER } as const;
 
+/** The table access of each route that needs more than reading the caller. */
+const ACCESS = {
+  // One GetItem proves the table answers.
+  health: { items: { GetItem: ['SETUP'] } },
+  login: {
+    items: { GetItem: ['USER', 'USERNAME'], UpdateItem: ['USER', 'THROTTLE'], DeleteItem: ['THROTTLE'] },
+  },
+  logout: { items: { GetItem: SIGNED_IN, UpdateItem: ['USER'] } },
+  setupCheck: { items: { GetItem: ['SETUP'] } },
+  setup: {
+    items: {
+      GetItem: ['SETUP'],
+      PutItem: ['USER', 'USERNAME', 'USERLIKE', 'SETUP'],
+      ConditionCheckItem: ['USERNAME'],
+      UpdateItem: ['THROTTLE'],
+    },
+  },
+  // A rename moves the username claims; a password change is counted as a guess (THROTTLE).
+  userPatch: {
+    items: {
+      GetItem: SIGNED_IN,
+      UpdateItem: ['USER', 'THROTTLE'],
+      PutItem: ['USER', 'USERNAME', 'USERLIKE'],
+      ConditionCheckItem: ['USERNAME'],
+      DeleteItem: ['USER', 'USERNAME', 'USERLIKE'],
+    },
+  },
+  avatar: { items: { GetItem: SIGNED_IN, Query: ['USER'] } },
+  tokenReset: { items: { GetItem: SIGNED_IN, UpdateItem: ['USER', 'THROTTLE'] } },
+  usersList: { items: { GetItem: SIGNED_IN }, indexes: [USERS_INDEX] },
+  usersCreate: {
+    items: {
+      GetItem: SIGNED_IN,
+      PutItem: ['USER', 'USERNAME', 'USERLIKE'],
+      ConditionCheckItem: ['USERNAME'],
+      DeleteItem: ['USER'],
+    },
+  },
+  usersPatch: {
+    items: {
+      GetItem: SIGNED_IN,
+      UpdateItem: ['USER'],
+      PutItem: ['USER', 'USERNAME', 'USERLIKE'],
+      ConditionCheckItem: ['USERNAME'],
+      DeleteItem: ['USER', 'USERNAME', 'USERLIKE'],
+    },
+  },
+  usersDelete: {
+    items: {
+      GetItem: SIGNED_IN,
+      Query: ['USER'],
+      UpdateItem: ['USER'],
+      DeleteItem: ['USER', 'USERNAME', 'USERLIKE', 'FILENAME'],
+      BatchWriteItem: ['USER'],
+    },
+  },
+  upload: {
+    items: {
+      GetItem: SIGNED_IN,
+      Query: ['USER'],
+      ConditionCheckItem: ['USER'],
+      PutItem: ['USER', 'FILENAME'],
+      UpdateItem: ['USER'],
+      DeleteItem: ['USER'],
+    },
+  },
+  filesList: {
+    items: { GetItem: SIGNED_IN, BatchGetItem: ['USER'], Query: ['USER'] },
+    indexes: FILE_INDEXES,
+  },
+  uploadStart: {
+    items: {
+      GetItem: SIGNED_IN,
+      Query: ['USER'],
+      ConditionCheckItem: ['USER'],
+      PutItem: ['USER'],
+      UpdateItem: ['USER'],
+      DeleteItem: ['USER'],
+    },
+  },
+  uploadComplete: {
+    items: {
+      GetItem: SIGNED_IN,
+      ConditionCheckItem: ['USER'],
+      PutItem: ['USER', 'FILENAME'],
+      UpdateItem: ['USER'],
+      DeleteItem: ['USER'],
+    },
+  },
+  filePatch: { items: { GetItem: SIGNED_IN, ConditionCheckItem: ['USER'], UpdateItem: ['USER'] } },
+  fileDelete: {
+    items: {
+      GetItem: SIGNED_IN,
+      ConditionCheckItem: ['USER'],
+      UpdateItem: ['USER'],
+      DeleteItem: ['USER', 'FILENAME'],
+    },
+  },
+  // With `?pw=`: the file's hash is read first, and guesses are counted (THROTTLE).
+  raw: { items: { GetItem: ['FILENAME', 'USER'], UpdateItem: ['USER', 'THROTTLE'] } },
+  // The name claim; the owner's view settings with the file (one BatchGetItem); the view count.
+  viewPage: { items: { GetItem: ['FILENAME'], BatchGetItem: ['USER'], UpdateItem: ['USER'] } },
+  // The view page's password form: the page's reads, and guesses counted per name as on /raw?pw=.
+  viewUnlock: { items: { GetItem: ['FILENAME', 'USER'], UpdateItem: ['USER', 'THROTTLE'] } },
+  oembed: { items: { GetItem: ['FILENAME'], BatchGetItem: ['USER'] } },
+} satisfies Record<string, TableAccess>;
+
+/** The bucket access of each route that has one. */
+const BUCKET = {
+  // `{"delete": true}` lists and deletes the user's objects and thumbnails.
+  usersDelete: {
+    ListBucket: ['files/', 'uploads/', 'thumbnails/'],
+    DeleteObject: ['files/', 'uploads/', 'thumbnails/'],
+  },
+  // Chunked uploads: the multipart upload is PutObject under files/; chunks too small for a part
+  // wait under uploads/ (read back into the part, then deleted).
+  upload: {
+    PutObject: ['files/', 'uploads/'],
+    GetObject: ['uploads/'],
+    DeleteObject: ['files/', 'uploads/'],
+  },
+  uploadStart: { PutObject: ['files/'], PutObjectTagging: ['files/'], DeleteObject: ['files/'] },
+  uploadComplete: {
+    GetObject: ['files/'],
+    ListBucket: ['files/'],
+    PutObjectTagging: ['files/'],
+    DeleteObject: ['files/'],
+  },
+  // Presigned GETs of the bytes.
+  read: { GetObject: ['files/'] },
+  // The owner's thumbnail of an image (the dashboard's grid).
+  thumbnail: { GetObject: ['thumbnails/'] },
+  // Presigned GETs for the page's media, download and og:image (the thumbnail); a ranged GET for a
+  // text file's start.
+  viewPage: { GetObject: ['files/', 'thumbnails/'] },
+  // The bytes and their thumbnail, in one DeleteObjects.
+  delete: { DeleteObject: ['files/', 'thumbnails/'] },
+} satisfies Record<string, BucketAccess>;
+
+/**
+ * One line per route. `bcrypt`: upload, upload start and file PATCH hash a file's password, `/raw`
+ * checks `?pw=`, and so does `POST /view/{name}`, the view page's password form (its view counted
+ * once the password is right). `/api/user/files/{id}/raw` is the owner's own view of the bytes
+ * (dashboard previews and "open"): it counts no view. `/view/{name}` is a file's public page,
+ * `/api/oembed/{name}` the oEmbed answer view pages link to (embeds on): its texts, no view counted.
+ */
 export const routes: readonly Route[] = [
-  {
-    method: 'GET',
-    path: '/api/healthcheck',
-    handler: 'health/check',
-    // One GetItem proves the table answers.
-    table: { items: { GetItem: ['SETUP'] } },
-    hashesPasswords: false,
-    usesKeys: false,
-  },
-  {
-    method: 'GET',
-    path: '/api/version',
-    handler: 'health/version',
-    table: { items: { GetItem: SIGNED_IN } },
-    hashesPasswords: false,
-    usesKeys: true,
-  },
-  {
-    method: 'POST',
-    path: '/api/auth/login',
-    handler: 'auth/login',
-    table: {
-      items: { GetItem: ['USER', 'USERNAME'], UpdateItem: ['USER', 'THROTTLE'], DeleteItem: ['THROTTLE'] },
-    },
-    hashesPasswords: true,
-    usesKeys: true,
-  },
-  {
-    method: 'POST',
-    path: '/api/auth/logout',
-    handler: 'auth/logout',
-    table: { items: { GetItem: SIGNED_IN, UpdateItem: ['USER'] } },
-    hashesPasswords: false,
-    usesKeys: true,
-  },
-  {
-    method: 'GET',
-    path: '/api/auth/logout',
-    handler: 'auth/logout',
-    table: { items: { GetItem: SIGNED_IN, UpdateItem: ['USER'] } },
-    hashesPasswords: false,
-    usesKeys: true,
-  },
-  {
-    method: 'GET',
-    path: '/api/setup',
-    handler: 'setup/get',
-    table: { items: { GetItem: ['SETUP'] } },
-    hashesPasswords: false,
-    usesKeys: false,
-  },
-  {
-    method: 'POST',
-    path: '/api/setup',
-    handler: 'setup/post',
-    table: {
-      items: {
-        GetItem: ['SETUP'],
-        PutItem: ['USER', 'USERNAME', 'USERLIKE', 'SETUP'],
-        ConditionCheckItem: ['USERNAME'],
-        UpdateItem: ['THROTTLE'],
-      },
-    },
-    hashesPasswords: true,
-    usesKeys: false,
-  },
-  {
-    method: 'GET',
-    path: '/api/user',
-    handler: 'user/get',
-    table: { items: { GetItem: SIGNED_IN } },
-    hashesPasswords: false,
-    usesKeys: true,
-  },
-  {
-    method: 'PATCH',
-    path: '/api/user',
-    handler: 'user/patch',
-    table: {
-      items: {
-        GetItem: SIGNED_IN,
-        UpdateItem: ['USER', 'THROTTLE'],
-        PutItem: ['USER', 'USERNAME', 'USERLIKE'],
-        ConditionCheckItem: ['USERNAME'],
-        DeleteItem: ['USER', 'USERNAME', 'USERLIKE'],
-      },
-    },
-    hashesPasswords: true,
-    usesKeys: true,
-  },
-  {
-    method: 'GET',
-    path: '/api/user/avatar',
-    handler: 'user/avatar',
-    table: { items: { GetItem: SIGNED_IN, Query: ['USER'] } },
-    hashesPasswords: false,
-    usesKeys: true,
-  },
-  {
-    method: 'GET',
-    path: '/api/user/token',
-    handler: 'user/token-get',
-    table: { items: { GetItem: SIGNED_IN } },
-    hashesPasswords: false,
-    usesKeys: true,
-  },
-  {
-    method: 'PATCH',
-    path: '/api/user/token',
-    handler: 'user/token-reset',
-    table: { items: { GetItem: SIGNED_IN, UpdateItem: ['USER', 'THROTTLE'] } },
-    hashesPasswords: false,
-    usesKeys: true,
-  },
-  {
-    method: 'GET',
-    path: '/api/users',
-    handler: 'users/list',
-    table: { items: { GetItem: SIGNED_IN }, indexes: [USERS_INDEX] },
-    hashesPasswords: false,
-    usesKeys: true,
-  },
-  {
-    method: 'POST',
-    path: '/api/users',
-    handler: 'users/create',
-    table: {
-      items: {
-        GetItem: SIGNED_IN,
-        PutItem: ['USER', 'USERNAME', 'USERLIKE'],
-        ConditionCheckItem: ['USERNAME'],
-        DeleteItem: ['USER'],
-      },
-    },
-    hashesPasswords: true,
-    usesKeys: true,
-  },
-  {
-    method: 'GET',
-    path: '/api/users/{id}',
-    handler: 'users/get',
-    table: { items: { GetItem: SIGNED_IN } },
-    hashesPasswords: false,
-    usesKeys: true,
-  },
-  {
-    method: 'PATCH',
-    path: '/api/users/{id}',
-    handler: 'users/patch',
-    table: {
-      items: {
-        GetItem: SIGNED_IN,
-        UpdateItem: ['USER'],
-        PutItem: ['USER', 'USERNAME', 'USERLIKE'],
-        ConditionCheckItem: ['USERNAME'],
-        DeleteItem: ['USER', 'USERNAME', 'USERLIKE'],
-      },
-    },
-    hashesPasswords: true,
-    usesKeys: true,
-  },
-  {
-    method: 'DELETE',
-    path: '/api/users/{id}',
-    handler: 'users/delete',
-    table: {
-      items: {
-        GetItem: SIGNED_IN,
-        Query: ['USER'],
-        UpdateItem: ['USER'],
-        DeleteItem: ['USER', 'USERNAME', 'USERLIKE', 'FILENAME'],
-        BatchWriteItem: ['USER'],
-      },
-    },
-    hashesPasswords: false,
-    usesKeys: true,
-    // `{"delete": true}` lists and deletes the user's objects and thumbnails.
-    bucket: {
-      ListBucket: ['files/', 'uploads/', 'thumbnails/'],
-      DeleteObject: ['files/', 'uploads/', 'thumbnails/'],
-    },
-  },
-  {
-    method: 'POST',
-    path: '/api/upload',
-    handler: 'files/upload',
-    table: {
-      items: {
-        GetItem: SIGNED_IN,
-        Query: ['USER'],
-        ConditionCheckItem: ['USER'],
-        PutItem: ['USER', 'FILENAME'],
-        UpdateItem: ['USER'],
-        DeleteItem: ['USER'],
-      },
-    },
-    // Hashes `x-zipline-password`.
-    hashesPasswords: true,
-    usesKeys: true,
-    // Chunked uploads: the multipart upload is PutObject under files/; chunks too small for a part
-    // wait under uploads/ (read back into the part, then deleted).
-    bucket: {
-      PutObject: ['files/', 'uploads/'],
-      GetObject: ['uploads/'],
-      DeleteObject: ['files/', 'uploads/'],
-    },
-  },
-  {
-    method: 'GET',
-    path: '/api/user/files',
-    handler: 'files/list',
-    table: { items: { GetItem: SIGNED_IN, BatchGetItem: ['USER'], Query: ['USER'] }, indexes: FILE_INDEXES },
-    hashesPasswords: false,
-    usesKeys: true,
-  },
-  {
-    method: 'POST',
-    path: '/api/user/files/uploads',
-    handler: 'files/upload-start',
-    table: {
-      items: {
-        GetItem: SIGNED_IN,
-        Query: ['USER'],
-        ConditionCheckItem: ['USER'],
-        PutItem: ['USER'],
-        UpdateItem: ['USER'],
-        DeleteItem: ['USER'],
-      },
-    },
-    // Hashes `x-zipline-password`.
-    hashesPasswords: true,
-    usesKeys: true,
-    bucket: { PutObject: ['files/'], PutObjectTagging: ['files/'], DeleteObject: ['files/'] },
-  },
-  {
-    method: 'POST',
-    path: '/api/user/files/uploads/{id}/complete',
-    handler: 'files/upload-complete',
-    table: {
-      items: {
-        GetItem: SIGNED_IN,
-        ConditionCheckItem: ['USER'],
-        PutItem: ['USER', 'FILENAME'],
-        UpdateItem: ['USER'],
-        DeleteItem: ['USER'],
-      },
-    },
-    hashesPasswords: false,
-    usesKeys: true,
-    bucket: {
-      GetObject: ['files/'],
-      ListBucket: ['files/'],
-      PutObjectTagging: ['files/'],
-      DeleteObject: ['files/'],
-    },
-  },
-  {
-    method: 'GET',
-    path: '/api/user/files/{id}',
-    handler: 'files/get',
-    table: { items: { GetItem: SIGNED_IN } },
-    hashesPasswords: false,
-    usesKeys: true,
-  },
-  {
-    // The owner's own view of the bytes (dashboard previews and "open"): counts no view.
-    method: 'GET',
-    path: '/api/user/files/{id}/raw',
-    handler: 'files/raw-owner',
-    table: { items: { GetItem: SIGNED_IN } },
-    hashesPasswords: false,
-    usesKeys: true,
-    bucket: { GetObject: ['files/'] },
-  },
-  {
-    // The owner's thumbnail of an image (the dashboard's grid): the same function as the owner's raw.
-    method: 'GET',
-    path: '/api/user/files/{id}/thumbnail',
-    handler: 'files/raw-owner',
-    table: { items: { GetItem: SIGNED_IN } },
-    hashesPasswords: false,
-    usesKeys: true,
-    bucket: { GetObject: ['thumbnails/'] },
-  },
-  {
-    method: 'PATCH',
-    path: '/api/user/files/{id}',
-    handler: 'files/patch',
-    table: { items: { GetItem: SIGNED_IN, ConditionCheckItem: ['USER'], UpdateItem: ['USER'] } },
-    // Hashes a new `password`.
-    hashesPasswords: true,
-    usesKeys: true,
-  },
-  {
-    method: 'DELETE',
-    path: '/api/user/files/{id}',
-    handler: 'files/delete',
-    table: {
-      items: {
-        GetItem: SIGNED_IN,
-        ConditionCheckItem: ['USER'],
-        UpdateItem: ['USER'],
-        DeleteItem: ['USER', 'FILENAME'],
-      },
-    },
-    hashesPasswords: false,
-    usesKeys: true,
-    // The bytes and their thumbnail, in one DeleteObjects.
-    bucket: { DeleteObject: ['files/', 'thumbnails/'] },
-  },
-  {
-    method: 'GET',
-    path: '/raw/{name}',
-    handler: 'files/raw',
-    // With `?pw=`: the file's hash is read first, and guesses are counted (THROTTLE).
-    table: { items: { GetItem: ['FILENAME', 'USER'], UpdateItem: ['USER', 'THROTTLE'] } },
-    // Checks `?pw=` against a protected file's bcrypt hash.
-    hashesPasswords: true,
-    usesKeys: false,
-    bucket: { GetObject: ['files/'] },
-  },
-  {
-    // A file's public view page: counts the view, embeds the bytes through presigned URLs.
-    method: 'GET',
-    path: '/view/{name}',
-    handler: 'view/page',
-    // The name claim; the owner's view settings with the file (one BatchGetItem); the view count.
-    table: { items: { GetItem: ['FILENAME'], BatchGetItem: ['USER'], UpdateItem: ['USER'] } },
-    hashesPasswords: false,
-    usesKeys: false,
-    // Presigned GETs for the page's media, download and og:image (the thumbnail); a ranged GET for a
-    // text file's start.
-    bucket: { GetObject: ['files/', 'thumbnails/'] },
-  },
-  {
-    // The view page's password form: a protected file's page, its view counted once the password
-    // is right; guesses counted per name (THROTTLE) as on /raw?pw=.
-    method: 'POST',
-    path: '/view/{name}',
-    handler: 'view/unlock',
-    table: { items: { GetItem: ['FILENAME', 'USER'], UpdateItem: ['USER', 'THROTTLE'] } },
-    hashesPasswords: true,
-    usesKeys: false,
-    bucket: { GetObject: ['files/', 'thumbnails/'] },
-  },
-  {
-    // The oEmbed answer view pages link to (embeds on): the embed's texts, no view counted.
-    method: 'GET',
-    path: '/api/oembed/{name}',
-    handler: 'view/oembed',
-    table: { items: { GetItem: ['FILENAME'], BatchGetItem: ['USER'] } },
-    hashesPasswords: false,
-    usesKeys: false,
-  },
+  route('GET', '/api/healthcheck', 'health/check', { table: ACCESS.health }),
+  route('GET', '/api/version', 'health/version', AUTHENTICATED),
+  route('POST', '/api/auth/login', 'auth/login', { keys: true, bcrypt: true, table: ACCESS.login }),
+  route('POST', '/api/auth/logout', 'auth/logout', { keys: true, table: ACCESS.logout }),
+  route('GET', '/api/auth/logout', 'auth/logout', { keys: true, table: ACCESS.logout }),
+  route('GET', '/api/setup', 'setup/get', { table: ACCESS.setupCheck }),
+  route('POST', '/api/setup', 'setup/post', { bcrypt: true, table: ACCESS.setup }),
+  route('GET', '/api/user', 'user/get', AUTHENTICATED),
+  route('PATCH', '/api/user', 'user/patch', { keys: true, bcrypt: true, table: ACCESS.userPatch }),
+  route('GET', '/api/user/avatar', 'user/avatar', { keys: true, table: ACCESS.avatar }),
+  route('GET', '/api/user/token', 'user/token-get', AUTHENTICATED),
+  route('PATCH', '/api/user/token', 'user/token-reset', { keys: true, table: ACCESS.tokenReset }),
+  route('GET', '/api/users', 'users/list', { keys: true, table: ACCESS.usersList }),
+  route('POST', '/api/users', 'users/create', { keys: true, bcrypt: true, table: ACCESS.usersCreate }),
+  route('GET', '/api/users/{id}', 'users/get', AUTHENTICATED),
+  route('PATCH', '/api/users/{id}', 'users/patch', { keys: true, bcrypt: true, table: ACCESS.usersPatch }),
+  route('DELETE', '/api/users/{id}', 'users/delete', {
+    keys: true,
+    table: ACCESS.usersDelete,
+    bucket: BUCKET.usersDelete,
+  }),
+  route('POST', '/api/upload', 'files/upload', {
+    keys: true,
+    bcrypt: true,
+    table: ACCESS.upload,
+    bucket: BUCKET.upload,
+  }),
+  route('GET', '/api/user/files', 'files/list', { keys: true, table: ACCESS.filesList }),
+  route('POST', '/api/user/files/uploads', 'files/upload-start', {
+    keys: true,
+    bcrypt: true,
+    table: ACCESS.uploadStart,
+    bucket: BUCKET.uploadStart,
+  }),
+  route('POST', '/api/user/files/uploads/{id}/complete', 'files/upload-complete', {
+    keys: true,
+    table: ACCESS.uploadComplete,
+    bucket: BUCKET.uploadComplete,
+  }),
+  route('GET', '/api/user/files/{id}', 'files/get', AUTHENTICATED),
+  route('GET', '/api/user/files/{id}/raw', 'files/raw-owner', { ...AUTHENTICATED, bucket: BUCKET.read }),
+  route('GET', '/api/user/files/{id}/thumbnail', 'files/raw-owner', {
+    ...AUTHENTICATED,
+    bucket: BUCKET.thumbnail,
+  }),
+  route('PATCH', '/api/user/files/{id}', 'files/patch', {
+    keys: true,
+    bcrypt: true,
+    table: ACCESS.filePatch,
+  }),
+  route('DELETE', '/api/user/files/{id}', 'files/delete', {
+    keys: true,
+    table: ACCESS.fileDelete,
+    bucket: BUCKET.delete,
+  }),
+  route('GET', '/raw/{name}', 'files/raw', { bcrypt: true, table: ACCESS.raw, bucket: BUCKET.read }),
+  route('GET', '/view/{name}', 'view/page', { table: ACCESS.viewPage, bucket: BUCKET.viewPage }),
+  route('POST', '/view/{name}', 'view/unlock', {
+    bcrypt: true,
+    table: ACCESS.viewUnlock,
+    bucket: BUCKET.viewPage,
+  }),
+  route('GET', '/api/oembed/{name}', 'view/oembed', { table: ACCESS.oembed }),
 ];
 
 /**
