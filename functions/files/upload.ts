@@ -16,9 +16,9 @@ import { CHUNK_HEADERS, readUploadOptions } from '#shared/validation/upload-head
  * and larger files go through a presigned upload (`POST /api/user/files/uploads`) or in chunks
  * (`content-range` + `x-zipline-p-*`, each chunk one request within this limit).
  */
-export const UPLOAD_BODY_LIMIT = 4 * 1024 * 1024;
+const UPLOAD_BODY_LIMIT = 4 * 1024 * 1024;
 /** One transaction records a whole upload: 2 items per file plus the counters, within 100. */
-export const MAX_FILES_PER_UPLOAD = 32;
+const MAX_FILES_PER_UPLOAD = 32;
 
 export const handler = defineHandler(
   async (request) => {

@@ -20,13 +20,6 @@ export function newFileId(now = Date.now()): string {
   return time + randomBase32(16);
 }
 
-/** The millisecond a time-ordered id was made at. */
-export function fileIdTime(id: string): number {
-  let time = 0;
-  for (const char of id.slice(0, 10)) time = time * 32 + CROCKFORD.indexOf(char);
-  return time;
-}
-
 /**
  * How the public name is chosen (`x-zipline-format`). `gfycat` and its current name `random-words`
  * have no word list here and are `random`: every generated name carries 64 random bits or more.

@@ -152,22 +152,26 @@ export async function updateFile(userId: string, fileId: string, changes: FileCh
     }
     const next: FileRecord = { ...current, ...changes, updatedAt: new Date().toISOString() };
     next.version = current.version + 1;
-    const indexes = indexAttributes(userId, next);
-    const update = new UpdateBuilder()
-      .set('updatedAt', next.updatedAt)
-      .set('version', next.version)
-      .set('favorite', next.favorite)
-      .set('originalName', next.originalName)
-      .set('type', next.type)
-      .set('media', indexes.media)
-      .set('gsi3sk', indexes.gsi3sk)
-      .set('gsi4sk', indexes.gsi4sk)
-      .set('gsi6sk', indexes.gsi6sk)
-      .set('gsi8sk', indexes.gsi8sk)
-      .set('gsi10sk', indexes.gsi10sk)
-      .setOrRemove('maxViews', next.maxViews)
-      .setOrRemove('deletesAt', next.deletesAt)
-      .setOrRemove('passwordHash', next.passwordHash);
+    const { media, gsi3sk, gsi4sk, gsi6sk, gsi8sk, gsi10sk } = indexAttributes(userId, next);
+    const { updatedAt, version, favorite, originalName, type } = next;
+    const update = new UpdateBuilder();
+    // What a PATCH can change, and the index sort keys that follow from it.
+    const changed = {
+      updatedAt,
+      version,
+      favorite,
+      originalName,
+      type,
+      media,
+      gsi3sk,
+      gsi4sk,
+      gsi6sk,
+      gsi8sk,
+      gsi10sk,
+    };
+    for (const [name, value] of Object.entries(changed)) update.set(name, value);
+    for (const name of ['maxViews', 'deletesAt', 'passwordHash'] as const)
+      update.setOrRemove(name, next[name]);
     const condition = `${update.name('version')} = ${update.value(current.version)}`;
     const items: TransactItem[] = [
       {

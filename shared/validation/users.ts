@@ -118,7 +118,7 @@ export const patchUserSchema = v.strictObject(
   strictMessage,
 );
 
-/** `delete: true` also removes stored file contents (once files exist; see docs/users-api.md). */
+/** `delete: true` also removes the stored file contents (see docs/users-api.md). */
 export const deleteUserSchema = v.strictObject(
   { delete: v.optional(v.boolean('delete must be a boolean')) },
   strictMessage,

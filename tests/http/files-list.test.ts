@@ -15,6 +15,7 @@ interface FileResource {
   deletesAt: string | null;
 }
 
+// The contract's sort fields, restated on purpose: a change to the service's list must fail here.
 const SORT_FIELDS = [
   'id',
   'createdAt',

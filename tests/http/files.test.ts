@@ -33,6 +33,7 @@ describe('file lifecycle through the HTTP path', () => {
 
     const got = await call('GET', `/api/user/files/${first?.id}`, { cookie: owner.cookie });
     expect(got.status).toBe(200);
+    // The File resource's fields as the contract names them, restated on purpose.
     expect(Object.keys(got.body).sort()).toEqual(
       [
         'id',

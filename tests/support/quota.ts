@@ -3,7 +3,7 @@ import { documents, tableName } from '#shared/db/client';
 import { userKey } from '#shared/db/keys';
 import type { Quota } from '#shared/quota';
 
-/** Fixture: sets a user's quota straight in the table (the admin route is another issue's). */
+/** Fixture: sets a user's quota straight in the table, without an admin to call PATCH /api/users/{id}. */
 export async function updateUserQuota(userId: string, quota: Quota): Promise<void> {
   await documents.send(
     new UpdateCommand({
