@@ -1,12 +1,12 @@
-import { Alert, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { api } from '../api/client.ts';
-import { describeError, safeNext } from '../api/session.ts';
+import { safeNext } from '../api/session.ts';
 import type { UserResource } from '../api/types.ts';
 import { AuthCard } from '../components/AuthCard.tsx';
+import { FormError, UsernameInput } from '../components/FormFields.tsx';
 
 type LoginAnswer = { user: UserResource } | { totp: true };
 
@@ -49,19 +49,8 @@ export function LoginPage() {
     <AuthCard title="Sign in" intro="Sign in to manage your files, uploaders and account.">
       <form onSubmit={submit}>
         <Stack>
-          {login.error && (
-            <Alert color="red" icon={<IconAlertCircle />} role="alert" title="Sign-in failed">
-              {describeError(login.error)}
-            </Alert>
-          )}
-          <TextInput
-            label="Username"
-            autoComplete="username"
-            required
-            autoFocus
-            value={username}
-            onChange={(event) => setUsername(event.currentTarget.value)}
-          />
+          <FormError error={login.error} title="Sign-in failed" />
+          <UsernameInput value={username} onChange={setUsername} />
           <PasswordInput
             label="Password"
             autoComplete="current-password"

@@ -1,11 +1,10 @@
-import { Alert, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { Button, Stack } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { api } from '../api/client.ts';
-import { describeError } from '../api/session.ts';
 import { AuthCard } from '../components/AuthCard.tsx';
+import { FormError, NewPasswordInputs, passwordsDiffer, UsernameInput } from '../components/FormFields.tsx';
 
 /** First run: creates the first SUPERADMIN, then signs in as it. */
 export function SetupPage() {
@@ -30,7 +29,7 @@ export function SetupPage() {
   });
 
   if (setup.data && !setup.data.firstSetup) return <Navigate to="/login" replace />;
-  const mismatch = confirmation !== '' && confirmation !== password;
+  const mismatch = passwordsDiffer(password, confirmation);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -44,35 +43,15 @@ export function SetupPage() {
     >
       <form onSubmit={submit}>
         <Stack>
-          {create.error && (
-            <Alert color="red" icon={<IconAlertCircle />} role="alert" title="Setup failed">
-              {describeError(create.error)}
-            </Alert>
-          )}
-          <TextInput
-            label="Username"
-            autoComplete="username"
-            required
-            autoFocus
-            value={username}
-            onChange={(event) => setUsername(event.currentTarget.value)}
-          />
-          <PasswordInput
-            label="Password"
-            description="At least 8 characters"
-            autoComplete="new-password"
-            required
-            minLength={8}
-            value={password}
-            onChange={(event) => setPassword(event.currentTarget.value)}
-          />
-          <PasswordInput
-            label="Confirm password"
-            autoComplete="new-password"
-            required
-            error={mismatch ? 'The passwords differ' : undefined}
-            value={confirmation}
-            onChange={(event) => setConfirmation(event.currentTarget.value)}
+          <FormError error={create.error} title="Setup failed" />
+          <UsernameInput value={username} onChange={setUsername} />
+          <NewPasswordInputs
+            password={password}
+            confirmation={confirmation}
+            onPassword={setPassword}
+            onConfirmation={setConfirmation}
+            labels={{ password: 'Password', confirmation: 'Confirm password' }}
+            descriptions={{ password: 'At least 8 characters' }}
           />
           <Button type="submit" loading={create.isPending} fullWidth>
             Create account

@@ -16,6 +16,7 @@ import { useAccountUpdate } from '../../api/account.ts';
 import { errorMessage } from '../../api/client.ts';
 import { describeError, useAvatar } from '../../api/session.ts';
 import type { UserResource } from '../../api/types.ts';
+import { NewPasswordInputs, passwordsDiffer } from '../../components/FormFields.tsx';
 import { Section } from './Section.tsx';
 
 const saved = (message: string) => notifications.show({ color: 'teal', message });
@@ -54,7 +55,7 @@ function PasswordForm() {
   const [currentPassword, setCurrentPassword] = useState('');
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
-  const mismatch = confirmation !== '' && confirmation !== password;
+  const mismatch = passwordsDiffer(password, confirmation);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (mismatch) return;
@@ -94,23 +95,13 @@ function PasswordForm() {
             />
           </SimpleGrid>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <PasswordInput
-              label="New password"
-              description="8 to 72 characters"
-              autoComplete="new-password"
-              required
-              minLength={8}
-              value={password}
-              onChange={(event) => setPassword(event.currentTarget.value)}
-            />
-            <PasswordInput
-              label="Confirm new password"
-              description="The same again"
-              autoComplete="new-password"
-              required
-              error={mismatch ? 'The passwords differ' : undefined}
-              value={confirmation}
-              onChange={(event) => setConfirmation(event.currentTarget.value)}
+            <NewPasswordInputs
+              password={password}
+              confirmation={confirmation}
+              onPassword={setPassword}
+              onConfirmation={setConfirmation}
+              labels={{ password: 'New password', confirmation: 'Confirm new password' }}
+              descriptions={{ password: '8 to 72 characters', confirmation: 'The same again' }}
             />
           </SimpleGrid>
           <Group>
