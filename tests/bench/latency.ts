@@ -5,7 +5,7 @@ import { getUser } from '#shared/users/store';
 import { loadHandler, routeEvent } from '../../infra/local/dispatch.ts';
 import { createLocalServer } from '../../infra/local/server.ts';
 import { requestEvent } from '../support/client.ts';
-import { type RecordedCall, recordSdkCalls } from '../support/sdk-calls.ts';
+import { ON_THE_WIRE, type RecordedCall, recordSdkCalls, timeOnTheWire } from '../support/sdk-calls.ts';
 import { baselineHandler } from './baseline.ts';
 import { S3_PRICE_CLASS } from './prices.ts';
 import type { BenchRequest, RequestLoad, Scenario } from './scenarios.ts';
@@ -86,23 +86,14 @@ interface S3Call {
   roundTripMs: number;
 }
 
-/**
- * Records every request the shared S3 client sends, with its time on the wire: innermost, so it
- * runs once per HTTP attempt and never for a presigned URL (the presigner's middleware answers at
- * the signing step, before this one is reached).
- */
+/** Records every request the shared S3 client sends, with its time on the wire. */
 function recordS3Calls(): { calls: S3Call[]; reset(): void } {
   const calls: S3Call[] = [];
   s3.middlewareStack.add(
-    (next, context) => async (args) => {
-      const started = performance.now();
-      try {
-        return await next(args);
-      } finally {
-        calls.push({ command: context.commandName as string, roundTripMs: performance.now() - started });
-      }
-    },
-    { step: 'deserialize', priority: 'low', name: 'recordS3Calls' },
+    timeOnTheWire((context, roundTripMs) =>
+      calls.push({ command: context.commandName as string, roundTripMs }),
+    ),
+    { ...ON_THE_WIRE, name: 'recordS3Calls' },
   );
   return {
     calls,

@@ -1,4 +1,25 @@
+import type { DeserializeMiddleware, HandlerExecutionContext } from '@smithy/types';
 import { dynamodbClients } from '#shared/db/client';
+
+/**
+ * Times each HTTP exchange alone: added with `ON_THE_WIRE` it is the innermost middleware, inside
+ * the deserializer, so signing and (un)marshalling are left out; it runs once per attempt and never
+ * for a presigned URL (the presigner answers at the signing step, before it). For any AWS client.
+ */
+export function timeOnTheWire<Input extends object, Output extends object>(
+  report: (context: HandlerExecutionContext, ms: number) => void,
+): DeserializeMiddleware<Input, Output> {
+  return (next, context) => async (args) => {
+    const started = performance.now();
+    try {
+      return await next(args);
+    } finally {
+      report(context, performance.now() - started);
+    }
+  };
+}
+
+export const ON_THE_WIRE = { step: 'deserialize', priority: 'low' } as const;
 
 export interface RecordedCall {
   command: string;
@@ -32,18 +53,12 @@ export function recordSdkCalls(): { calls: RecordedCall[]; reset(): void } {
       },
       { step: 'initialize', name: 'recordSdkCalls' },
     );
-    // Innermost: inside the deserializer, so only the HTTP exchange is timed, not (un)marshalling or signing.
     client.middlewareStack.add(
-      (next, context) => async (args) => {
-        const started = performance.now();
-        try {
-          return await next(args);
-        } finally {
-          const timed = context as TimedContext;
-          timed.roundTripMs = (timed.roundTripMs ?? 0) + performance.now() - started;
-        }
-      },
-      { step: 'deserialize', priority: 'low', name: 'timeSdkRoundTrip' },
+      timeOnTheWire((context, ms) => {
+        const timed = context as TimedContext;
+        timed.roundTripMs = (timed.roundTripMs ?? 0) + ms;
+      }),
+      { ...ON_THE_WIRE, name: 'timeSdkRoundTrip' },
     );
   }
   return {
