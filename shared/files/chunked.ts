@@ -1,13 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { S3ServiceException } from '@aws-sdk/client-s3';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, tableName } from '#shared/db/client';
-import { chunkedDoneKey, chunkPartKey, uploadKey } from '#shared/db/keys';
+import { tableName } from '#shared/db/client';
+import { chunkPartKey, uploadKey } from '#shared/db/keys';
 import { TransactionConditionFailed } from '#shared/db/transact';
-import { invalid, notFound, ServiceError } from '#shared/errors';
+import { invalid, ServiceError } from '#shared/errors';
+import { complete, completedFile, PART_ITEM_SECONDS, unknownUpload } from '#shared/files/chunk-assembly';
 import { chunkedObjectKey, stagedChunkKey } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';
-import { completeMultipart, createMultipart, partSizeFor, uploadPart } from '#shared/files/multipart-objects';
+import { createMultipart, partSizeFor, uploadPart } from '#shared/files/multipart-objects';
 import { deleteObjects, putObject } from '#shared/files/objects';
 import {
   type ChunkProgress,
@@ -15,9 +14,9 @@ import {
   type PendingUpload,
   RESERVATION_SECONDS,
 } from '#shared/files/pending';
-import { recordUpload, reservePending } from '#shared/files/presigned';
+import { reservePending } from '#shared/files/presigned';
 import { assertWithinQuota } from '#shared/files/stats';
-import { getFile, transactAsActiveOwner } from '#shared/files/store';
+import { transactAsActiveOwner } from '#shared/files/store';
 import {
   assertNamesFit,
   pendingUploadOptions,
@@ -44,15 +43,9 @@ export interface Chunk extends ChunkHeaders {
   bytes: Buffer;
 }
 
-/** Part items and completion markers live a week at most (DynamoDB's TTL removes them). */
-const PART_ITEM_SECONDS = 7 * 86_400;
-
 /** The pending item's id of a client's identifier: per user, so identifiers never meet. */
 const uploadIdOf = (userId: string, identifier: string) =>
   createHash('sha256').update(`${userId}\n${identifier}`).digest('hex').slice(0, 32);
-
-const unknownUpload = () =>
-  notFound('no chunked upload has this x-zipline-p-identifier (never opened, completed, or expired)');
 
 /**
  * Receives one chunk of a chunked upload (Zipline's `content-range` + `x-zipline-p-*`). The first
@@ -104,61 +97,6 @@ export async function receiveChunk(
   }
   upload = await append(user.id, upload, upload.chunked, chunk);
   return { identifier, file: chunk.last ? await complete(user, upload) : null };
-}
-
-/**
- * Assembles the parts into the file's object and records the file with a marker naming it, so the
- * last chunk sent again answers the same file. S3 refusing the assembly (a client error such as
- * `InvalidPart`, or `NoSuchUpload` once a concurrent request assembled it) is a 409 that changes
- * nothing, unless that concurrent request has recorded the file: then it is the answer. The upload
- * stays as it was, and sending the last chunk again tries once more.
- */
-async function complete(user: Uploader, upload: PendingUpload): Promise<FileRecord> {
-  const progress = upload.chunked as ChunkProgress;
-  try {
-    await completeMultipart(upload.objectKey, progress.s3UploadId, await partETags(user.id, upload));
-  } catch (error) {
-    if (!(error instanceof S3ServiceException && error.$fault === 'client')) throw error;
-    const file = await completedFile(user.id, upload.id, upload.size);
-    if (file) return file;
-    throw new ServiceError(
-      'conflict',
-      `the chunks could not be assembled into one file (S3 ${error.name}): send the last chunk again, or the whole file under a new x-zipline-p-identifier`,
-    );
-  }
-  try {
-    return await recordUpload(user, upload, (file) => [
-      {
-        Put: {
-          TableName: tableName,
-          Item: {
-            ...chunkedDoneKey(user.id, upload.id),
-            fileId: file.id,
-            size: upload.size,
-            expiresAt: Math.floor(Date.now() / 1000) + PART_ITEM_SECONDS,
-          },
-        },
-      },
-    ]);
-  } catch (error) {
-    // A concurrent completion recorded the file first: answer it.
-    const file = error instanceof ServiceError && (await completedFile(user.id, upload.id, upload.size));
-    if (file) return file;
-    throw error;
-  }
-}
-
-/** The file a completed chunked upload of `size` bytes became, while it exists. */
-async function completedFile(
-  userId: string,
-  uploadId: string,
-  size: number,
-): Promise<FileRecord | undefined> {
-  const done = await documents.send(
-    new GetCommand({ TableName: tableName, Key: chunkedDoneKey(userId, uploadId), ConsistentRead: true }),
-  );
-  if (done.Item?.size !== size) return undefined;
-  return getFile(userId, String(done.Item.fileId), { consistent: true });
 }
 
 async function open(
@@ -273,25 +211,4 @@ async function append(
   }
   if (part && progress.staged.length) await deleteObjects(progress.staged.map((object) => object.key));
   return { ...upload, chunked: next, reservedUntil };
-}
-
-async function partETags(userId: string, upload: PendingUpload): Promise<string[]> {
-  const prefix = chunkPartKey(userId, upload.id, 0).sk.slice(0, -5);
-  const etags: string[] = [];
-  let exclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documents.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': uploadKey(userId, upload.id).pk, ':prefix': prefix },
-        ConsistentRead: true,
-        ExclusiveStartKey: exclusiveStartKey,
-      }),
-    );
-    for (const item of page.Items ?? []) etags.push(String(item.etag));
-    exclusiveStartKey = page.LastEvaluatedKey;
-  } while (exclusiveStartKey);
-  if (etags.length !== upload.chunked?.parts) throw unknownUpload();
-  return etags;
 }
