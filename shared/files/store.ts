@@ -12,6 +12,11 @@ import { type FileRecord, isMedia } from '#shared/files/model';
 import { noPending, QuotaExceeded, statsOf, statsUpdate } from '#shared/files/stats';
 import type { QuotaLimits } from '#shared/quota';
 
+/**
+ * A file's metadata: create (with its name claim and the counters, in one transaction), read, change
+ * and delete. Counters and quota are `stats.ts`, view counting `views.ts`, listings `listing.ts`.
+ */
+
 /** A public name that another file already has; the caller may pick another and retry. */
 export class NameTaken extends Error {
   constructor(readonly fileName: string) {

@@ -10,6 +10,11 @@ import { avatarWrites } from '#shared/users/avatar-store';
 import { type Avatar, type Quota, type Role, roleRank, type UserRecord } from '#shared/users/model';
 import { claimUsername, renameUsername } from '#shared/users/username-claims';
 
+/**
+ * A user item: create (with its username claims, and the setup marker for the first user), read,
+ * change. Sessions are `sessions.ts`, the avatar's items `avatar-store.ts`.
+ */
+
 export const USERNAME_TAKEN = 'username is already taken';
 
 const nowIso = () => new Date().toISOString();
