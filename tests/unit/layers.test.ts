@@ -15,10 +15,11 @@ const RANKS: Record<string, number> = {
   // Above the entities: what a request does with them.
   auth: 8,
   validation: 8,
-  view: 8,
   accounts: 8,
   // The request view and responses; auth reads requests, validation reports through `validate`.
   http: 7,
+  // The public view page: what it shows of a file and its owner, rendered (http answers with it).
+  view: 6,
   // Entities, and what stands beside them.
   users: 5,
   files: 5,
