@@ -12,6 +12,9 @@ const RANKS: Record<string, number> = {
   functions: 10,
   // The route table: handlers, table and bucket access for CDK, the local runner and the tests.
   routes: 9,
+  // The thumbnail function's work, started by S3 rather than a route: it checks the object key it
+  // is given (validation) before it reads and records files, as a handler would.
+  thumbnails: 9,
   // Above the entities: what a request does with them.
   auth: 8,
   validation: 8,
