@@ -1,11 +1,11 @@
 import { notFound } from '#shared/errors';
 import type { FileRecord } from '#shared/files/model';
 import { findNameClaim } from '#shared/files/name-claims';
-import { countSeenView, getFileAndOwner, isServable } from '#shared/files/page-view';
 import { type PasswordCheck, unlockWithPassword } from '#shared/files/unlock';
 import { countFileView, downloadableFile } from '#shared/files/views';
 import type { UserRecord, ViewSettings } from '#shared/users/model';
 import { getUser } from '#shared/users/store';
+import { countSeenView, getFileAndOwner, isServable } from '#shared/view/page-view';
 
 /** What a view page and its embed know of the file's owner. */
 export interface ViewOwner {
