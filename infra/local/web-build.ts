@@ -51,7 +51,9 @@ export function ensureWebBuild(log: (line: string) => void = console.log): void 
       '--logLevel',
       'warn',
     ],
-    { stdio: 'inherit' },
+    // Always a production build: jest sets NODE_ENV=test, and Vite would then bundle React's
+    // development build (three times the size, much slower) into the web/dist `npm start` serves.
+    { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
   );
   if (result.status !== 0) {
     rmSync(outDir, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 // `npm run bench [-- --quick] [-- --check]`: measures the built bundles and the handlers against
-// DynamoDB Local and a local S3-compatible server (s3rver), prints the tables, writes
+// DynamoDB Local and a local S3-compatible server (s3rver), and the dashboard in headless Chromium
+// against the local runner (what `npm run bench:web` measures on its own), prints the tables, writes
 // bench/results.json (quick runs: bench/results.quick.json) and with --check exits non-zero when a
 // budget is broken. See docs/performance.md.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { startS3Local } from '../../infra/local/s3.ts';
 import { synthBundles } from './bundles.ts';
 import { PRICES, PRICES_AS_OF, REGION } from './prices.ts';
 import { round, table } from './stats.ts';
+import { checkWebBudgets, measureWeb, webReport } from './web.ts';
 
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick');
@@ -23,6 +25,7 @@ const settings = quick
       coldStarts: 3,
       load: { durationSeconds: 1, warmupSeconds: 2 },
       verifies: 5,
+      webRuns: 3,
     }
   : {
       standard: 1000,
@@ -31,6 +34,7 @@ const settings = quick
       coldStarts: 10,
       load: { durationSeconds: 5, warmupSeconds: 20 },
       verifies: 20,
+      webRuns: 5,
     };
 
 const started = performance.now();
@@ -105,8 +109,10 @@ try {
 
   step('files grid of 15 images in Chromium (thumbnails made by the object-created feed)');
   const grid = await measureGrid(s3Local);
+  step(`dashboard: login page first load, then sign-in → files shown ${settings.webRuns} times (Chromium)`);
+  const web = await measureWeb(settings.webRuns);
 
-  const budgets = checkBudgets({ bundles, latency, costs, throughput, grid });
+  const budgets = [...checkBudgets({ bundles, latency, costs, throughput, grid }), ...checkWebBudgets(web)];
   const kb = (bytes: number) => (bytes / 1000).toFixed(1);
   const ratio = (value: number, floor: number) => `${(value / floor).toFixed(1)}×`;
 
@@ -252,6 +258,7 @@ try {
   console.log(
     `Files grid of ${grid.images} images (headless Chromium): ${grid.thumbnails} thumbnail requests, ${grid.originals} originals`,
   );
+  console.log(`\nDashboard (headless Chromium against the local runner)\n\n${webReport(web)}`);
   console.log('\nBudgets\n');
   console.log(
     table([
@@ -274,6 +281,7 @@ try {
     sdkCpuMsPerGetItem,
     bcrypt,
     grid,
+    web,
     budgets,
     durationSeconds: round((performance.now() - started) / 1000, 1),
   };
