@@ -2,10 +2,11 @@ import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { LoginPage } from './pages/Login.tsx';
 import { SetupPage } from './pages/Setup.tsx';
+import { loadFilesPage, loadLayout } from './pages/signed-in.ts';
 
 // Everything behind login loads on demand: the login page's first load stays small.
-const Layout = lazy(() => import('./components/Layout.tsx'));
-const FilesPage = lazy(() => import('./pages/files/FilesPage.tsx'));
+const Layout = lazy(loadLayout);
+const FilesPage = lazy(loadFilesPage);
 const UploadPage = lazy(() => import('./pages/Upload.tsx'));
 const SettingsPage = lazy(() => import('./pages/settings/SettingsPage.tsx'));
 const UsersPage = lazy(() => import('./pages/users/UsersPage.tsx'));

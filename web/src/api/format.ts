@@ -13,6 +13,9 @@ export function formatBytes(bytes: number): string {
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 export const formatDate = (iso: string) => dateTime.format(new Date(iso));
+const day = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+/** The day alone, where a card has no room for the time. */
+export const formatDay = (iso: string) => day.format(new Date(iso));
 
 /** A file's link as people share it: the API gives a path or an absolute URL. */
 export const absoluteUrl = (url: string) => new URL(url, window.location.origin).href;

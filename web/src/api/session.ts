@@ -10,6 +10,13 @@ export const currentUserQuery = {
 
 export const useCurrentUser = () => useQuery(currentUserQuery);
 
+/** `GET /api/setup`: true only until the first account exists, so once false it stays false. */
+export const setupQuery = {
+  queryKey: ['setup'],
+  queryFn: () => api<{ firstSetup: boolean }>('/api/setup'),
+  staleTime: Number.POSITIVE_INFINITY,
+};
+
 /** The avatar as a data URL, or null when none is set. */
 export function useAvatar() {
   return useQuery({

@@ -3,10 +3,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { api } from '../api/client.ts';
-import { safeNext } from '../api/session.ts';
+import { safeNext, setupQuery } from '../api/session.ts';
 import type { UserResource } from '../api/types.ts';
 import { AuthCard } from '../components/AuthCard.tsx';
 import { FormError, UsernameInput } from '../components/FormFields.tsx';
+import { prefetchLanding, preloadSignedIn } from './signed-in.ts';
 
 type LoginAnswer = { user: UserResource } | { totp: true };
 
@@ -18,10 +19,7 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [needsCode, setNeedsCode] = useState(false);
-  const setup = useQuery({
-    queryKey: ['setup'],
-    queryFn: () => api<{ firstSetup: boolean }>('/api/setup'),
-  });
+  const setup = useQuery(setupQuery);
   const login = useMutation({
     mutationFn: () =>
       api<LoginAnswer>('/api/auth/login', {
@@ -33,8 +31,9 @@ export function LoginPage() {
         setNeedsCode(true);
         return;
       }
-      queryClient.clear();
-      await navigate(safeNext(params.get('next')), { replace: true });
+      const target = safeNext(params.get('next'));
+      prefetchLanding(queryClient, target);
+      await navigate(target, { replace: true });
     },
   });
 
@@ -42,6 +41,7 @@ export function LoginPage() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    preloadSignedIn();
     login.mutate();
   };
 

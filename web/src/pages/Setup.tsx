@@ -3,8 +3,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { api } from '../api/client.ts';
+import { setupQuery } from '../api/session.ts';
 import { AuthCard } from '../components/AuthCard.tsx';
 import { FormError, NewPasswordInputs, passwordsDiffer, UsernameInput } from '../components/FormFields.tsx';
+import { prefetchLanding, preloadSignedIn } from './signed-in.ts';
 
 /** First run: creates the first SUPERADMIN, then signs in as it. */
 export function SetupPage() {
@@ -13,17 +15,14 @@ export function SetupPage() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
-  const setup = useQuery({
-    queryKey: ['setup'],
-    queryFn: () => api<{ firstSetup: boolean }>('/api/setup'),
-  });
+  const setup = useQuery(setupQuery);
   const create = useMutation({
     mutationFn: async () => {
       await api('/api/setup', { method: 'POST', json: { username, password } });
       await api('/api/auth/login', { method: 'POST', json: { username, password } });
     },
     onSuccess: async () => {
-      queryClient.clear();
+      prefetchLanding(queryClient, '/files');
       await navigate('/files', { replace: true });
     },
   });
@@ -33,7 +32,9 @@ export function SetupPage() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!mismatch) create.mutate();
+    if (mismatch) return;
+    preloadSignedIn();
+    create.mutate();
   };
 
   return (

@@ -1,5 +1,5 @@
 import { Card, Checkbox, Group, SimpleGrid, Text, Tooltip } from '@mantine/core';
-import { formatBytes, formatDate } from '../../api/format.ts';
+import { formatBytes, formatDate, formatDay } from '../../api/format.ts';
 import type { FileResource } from '../../api/types.ts';
 import { FavoriteButton, FileActions } from './FileActions.tsx';
 import { FilePreview } from './FilePreview.tsx';
@@ -32,8 +32,8 @@ export function FileGrid({ files, selected, onToggle }: Props) {
             </Text>
           </Tooltip>
           <Group justify="space-between" wrap="nowrap" gap={4}>
-            <Text size="xs" c="dimmed" truncate>
-              {formatBytes(file.size)} · {formatDate(file.createdAt)}
+            <Text size="xs" c="dimmed" truncate title={`Uploaded ${formatDate(file.createdAt)}`}>
+              {formatBytes(file.size)} · {formatDay(file.createdAt)}
             </Text>
             <Group gap={0} wrap="nowrap">
               <FavoriteButton file={file} />

@@ -26,30 +26,18 @@ import {
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { api } from '../../api/client.ts';
-import { type FileQuery, listingPath } from '../../api/files.ts';
-import type { FileListing, SearchField, SortField } from '../../api/types.ts';
+import type { SearchField, SortField } from '../../api/types.ts';
 import { BulkBar } from './BulkBar.tsx';
 import { EmptyState } from './EmptyState.tsx';
 import { FileGrid } from './FileGrid.tsx';
 import { FileTable } from './FileTable.tsx';
 import { PER_PAGE, SEARCH_LABELS, SORT_LABELS } from './labels.ts';
-
-const pick = <T extends string>(value: string | null, allowed: Record<T, string>, fallback: T): T =>
-  value !== null && value in allowed ? (value as T) : fallback;
+import { fileListingQuery, fileQueryFrom } from './query.ts';
 
 /** The listing's state lives in the address, so reload, back and "return after login" keep it. */
 function useFileQuery() {
   const [params, setParams] = useSearchParams();
-  const query: FileQuery = {
-    page: Math.max(1, Number(params.get('page')) || 1),
-    perpage: PER_PAGE.includes(params.get('perpage') ?? '') ? Number(params.get('perpage')) : 15,
-    sortBy: pick(params.get('sortBy'), SORT_LABELS, 'createdAt'),
-    order: params.get('order') === 'asc' ? 'asc' : 'desc',
-    favorite: params.get('favorite') === 'true',
-    searchField: pick(params.get('searchField'), SEARCH_LABELS, 'name'),
-    searchQuery: params.get('q') ?? '',
-  };
+  const query = fileQueryFrom(params);
   const view = params.get('view') === 'table' ? 'table' : 'grid';
   const update = (change: Record<string, string | null>) =>
     setParams(
@@ -80,11 +68,7 @@ export default function FilesPage() {
     if (debouncedSearch !== query.searchQuery) update({ q: debouncedSearch });
   }, [debouncedSearch]);
 
-  const listing = useQuery({
-    queryKey: ['files', query],
-    queryFn: () => api<FileListing>(listingPath(query)),
-    placeholderData: keepPreviousData,
-  });
+  const listing = useQuery({ ...fileListingQuery(query), placeholderData: keepPreviousData });
   const files = listing.data?.page ?? [];
   const searching = query.searchQuery.trim() !== '';
   // A search has no total: offer the next page while pages come back full.
@@ -192,7 +176,7 @@ export default function FilesPage() {
         </Alert>
       ) : listing.isPending ? (
         <Group justify="center" p="xl">
-          <Loader aria-label="Loading files" />
+          <Loader role="status" aria-label="Loading files" />
         </Group>
       ) : files.length === 0 ? (
         <EmptyState filtered={searching || query.favorite} />

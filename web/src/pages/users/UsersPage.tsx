@@ -122,14 +122,15 @@ export default function UsersPage() {
         </Button>
       </Group>
       {list.error && <Alert color="red">{list.error.message}</Alert>}
-      <Table.ScrollContainer minWidth={600}>
+      {/* Phone width: the creation date gives way so the actions stay in view without scrolling. */}
+      <Table.ScrollContainer minWidth={360}>
         <Table striped highlightOnHover>
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Username</Table.Th>
               <Table.Th>Role</Table.Th>
               <Table.Th>Quota</Table.Th>
-              <Table.Th>Created</Table.Th>
+              <Table.Th visibleFrom="sm">Created</Table.Th>
               <Table.Th w={90}>
                 <VisuallyHidden>Actions</VisuallyHidden>
               </Table.Th>
@@ -145,7 +146,7 @@ export default function UsersPage() {
                   </Badge>
                 </Table.Td>
                 <Table.Td>{quotaText(user)}</Table.Td>
-                <Table.Td>{formatDate(user.createdAt)}</Table.Td>
+                <Table.Td visibleFrom="sm">{formatDate(user.createdAt)}</Table.Td>
                 <Table.Td>
                   <Group gap={0} wrap="nowrap">
                     <Tooltip label="Edit">

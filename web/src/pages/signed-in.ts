@@ -1,0 +1,30 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { currentUserQuery } from '../api/session.ts';
+import { fileListingQuery, fileQueryFrom } from './files/query.ts';
+
+/** The signed-in frame and the page most sign-ins land on, loaded on demand (router.tsx). */
+export const loadLayout = () => import('../components/Layout.tsx');
+export const loadFilesPage = () => import('./files/FilesPage.tsx');
+
+/**
+ * Called as a sign-in is sent: the frame and files page load while the password is checked, so
+ * the way in is not a chain of downloads after it.
+ */
+export function preloadSignedIn() {
+  void loadLayout();
+  void loadFilesPage();
+}
+
+/**
+ * Called once signed in: a fresh cache (nothing of a previous user), then what the landing page
+ * needs fetched at once, side by side, instead of each after the code that asks for it.
+ */
+export function prefetchLanding(queryClient: QueryClient, target: string) {
+  queryClient.clear();
+  queryClient.setQueryData(['setup'], { firstSetup: false });
+  void queryClient.prefetchQuery(currentUserQuery);
+  const url = new URL(target, window.location.origin);
+  if (url.pathname === '/files') {
+    void queryClient.prefetchQuery(fileListingQuery(fileQueryFrom(url.searchParams)));
+  }
+}
