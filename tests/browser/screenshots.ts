@@ -92,6 +92,18 @@ try {
             multipart: { file: { name, mimeType: type, buffer: bytes } },
           });
         }
+        // Link settings in use, so the settings page shows its embed preview filled in.
+        await page.request.patch(`${runner.url}/api/user`, {
+          data: {
+            view: {
+              embed: true,
+              embedTitle: '{file.originalName}',
+              embedDescription: '{file.size}, shared by {user.username}',
+              embedSiteName: "Alex's files",
+              embedColor: '#1c7ed6',
+            },
+          },
+        });
         await page.request.post(`${runner.url}/api/users`, {
           data: { username: 'sam', password: 'sam password', role: 'ADMIN' },
         });
