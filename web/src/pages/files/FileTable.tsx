@@ -14,7 +14,8 @@ export function FileTable({ files, selected, onToggle, onSelectAll }: Props) {
   const all = files.every((file) => selected.has(file.id));
   const some = files.some((file) => selected.has(file.id));
   return (
-    <Table.ScrollContainer minWidth={820}>
+    // Narrow screens get name, size and the actions; the other columns join from medium width.
+    <Table.ScrollContainer minWidth={360}>
       <Table striped highlightOnHover verticalSpacing="xs">
         <Table.Thead>
           <Table.Tr>
@@ -27,11 +28,13 @@ export function FileTable({ files, selected, onToggle, onSelectAll }: Props) {
               />
             </Table.Th>
             <Table.Th>Name</Table.Th>
-            <Table.Th>Type</Table.Th>
+            <Table.Th visibleFrom="md">Type</Table.Th>
             <Table.Th ta="right">Size</Table.Th>
-            <Table.Th ta="right">Views</Table.Th>
-            <Table.Th>Uploaded</Table.Th>
-            <Table.Th>Expires</Table.Th>
+            <Table.Th visibleFrom="md" ta="right">
+              Views
+            </Table.Th>
+            <Table.Th visibleFrom="md">Uploaded</Table.Th>
+            <Table.Th visibleFrom="md">Expires</Table.Th>
             <Table.Th w={80}>
               <VisuallyHidden>Actions</VisuallyHidden>
             </Table.Th>
@@ -62,22 +65,22 @@ export function FileTable({ files, selected, onToggle, onSelectAll }: Props) {
                   {file.name}
                 </Text>
               </Table.Td>
-              <Table.Td>
+              <Table.Td visibleFrom="md">
                 <Text size="sm">{file.type}</Text>
               </Table.Td>
               <Table.Td ta="right">
                 <Text size="sm">{formatBytes(file.size)}</Text>
               </Table.Td>
-              <Table.Td ta="right">
+              <Table.Td visibleFrom="md" ta="right">
                 <Text size="sm">
                   {file.views}
                   {file.maxViews !== null && ` / ${file.maxViews}`}
                 </Text>
               </Table.Td>
-              <Table.Td>
+              <Table.Td visibleFrom="md">
                 <Text size="sm">{formatDate(file.createdAt)}</Text>
               </Table.Td>
-              <Table.Td>
+              <Table.Td visibleFrom="md">
                 <Text size="sm">{file.deletesAt ? formatDate(file.deletesAt) : 'Never'}</Text>
               </Table.Td>
               <Table.Td>

@@ -61,7 +61,7 @@ function EmbedPreview({ form, username }: { form: Form; username: string }) {
               {fill(form.embedSiteName, username)}
             </Text>
           )}
-          <Text fw={700} c="blue.8" size="sm">
+          <Text fw={700} c="var(--mantine-color-anchor)" size="sm">
             {fill(form.embedTitle || 'holiday.png', username)}
           </Text>
           {form.embedDescription && <Text size="sm">{fill(form.embedDescription, username)}</Text>}
