@@ -1,4 +1,4 @@
-import { Anchor, Checkbox, Group, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Anchor, Box, Checkbox, Group, Table, Text, VisuallyHidden } from '@mantine/core';
 import { formatBytes, formatDate, ownerRawUrl } from '../../api/format.ts';
 import type { FileResource } from '../../api/types.ts';
 import { FavoriteButton, FileActions } from './FileActions.tsx';
@@ -50,26 +50,32 @@ export function FileTable({ files, selected, onToggle, onSelectAll }: Props) {
                   onChange={() => onToggle(file.id)}
                 />
               </Table.Td>
-              <Table.Td maw={320}>
-                <Anchor
-                  href={ownerRawUrl(file.id)}
-                  target="_blank"
-                  rel="noopener"
-                  size="sm"
-                  fw={500}
-                  truncate
-                >
-                  {file.originalName}
-                </Anchor>
-                <Text size="xs" c="dimmed" truncate>
-                  {file.name}
-                </Text>
+              <Table.Td>
+                {/* A bounded box, so long names end in an ellipsis instead of pushing the actions out. */}
+                <Box maw={{ base: 150, xs: 240, md: 320 }}>
+                  <Anchor
+                    href={ownerRawUrl(file.id)}
+                    target="_blank"
+                    rel="noopener"
+                    size="sm"
+                    fw={500}
+                    display="block"
+                    truncate
+                  >
+                    {file.originalName}
+                  </Anchor>
+                  <Text size="xs" c="dimmed" truncate>
+                    {file.name}
+                  </Text>
+                </Box>
               </Table.Td>
               <Table.Td visibleFrom="md">
                 <Text size="sm">{file.type}</Text>
               </Table.Td>
               <Table.Td ta="right">
-                <Text size="sm">{formatBytes(file.size)}</Text>
+                <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                  {formatBytes(file.size)}
+                </Text>
               </Table.Td>
               <Table.Td visibleFrom="md" ta="right">
                 <Text size="sm">
