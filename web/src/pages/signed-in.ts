@@ -16,12 +16,13 @@ export function preloadSignedIn() {
 }
 
 /**
- * Called once signed in: a fresh cache (nothing of a previous user), then what the landing page
+ * Called once signed in: a fresh cache, then what the landing page
  * needs fetched at once, side by side, instead of each after the code that asks for it.
  */
 export function prefetchLanding(queryClient: QueryClient, target: string) {
-  queryClient.clear();
-  queryClient.setQueryData(['setup'], { firstSetup: false });
+  // Everything of a previous user goes; whether the first run is done is nobody's and stays (the
+  // page still shown would otherwise fetch it again, or the first-run page leave for /login).
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'setup' });
   void queryClient.prefetchQuery(currentUserQuery);
   const url = new URL(target, window.location.origin);
   if (url.pathname === '/files') {
