@@ -21,6 +21,7 @@ export default {
   testMatch: ['<rootDir>/tests/**/*.test.ts'],
   globalSetup: '<rootDir>/tests/support/global-setup.ts',
   globalTeardown: '<rootDir>/tests/support/global-teardown.ts',
+  setupFiles: ['<rootDir>/tests/support/quiet-logs.ts'],
   setupFilesAfterEnv: ['<rootDir>/tests/support/table.ts'],
   testTimeout: 30000,
 };

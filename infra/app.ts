@@ -1,4 +1,5 @@
 import { App } from 'aws-cdk-lib';
+import { LOG_LEVELS, type LogLevelName } from './constructs/service-function.ts';
 import type { DashboardDomain } from './dashboard.ts';
 import { checkPolicies } from './policy-checks.ts';
 import { FileServiceStack } from './stack.ts';
@@ -9,6 +10,7 @@ import { FileServiceStack } from './stack.ts';
  * - `retainData=false` lets `destroy` delete the table and the bucket;
  * - `allowedOrigins=https://a.example,https://b.example`: other pages allowed to make cookie writes;
  * - `alarmEmail=ops@example.com`: subscribed to the alarm topic;
+ * - `logLevel=DEBUG|INFO|WARN|ERROR`: the functions' log level (INFO: one line per request);
  * - `functionAlarms=false`: no per-function alarm (saves $0.20 a month per function);
  * - `domainName=files.example.com` with `certificateArn=arn:aws:acm:us-east-1:...` (and, when the zone
  *   is in Route 53, `hostedZoneId=Z...` with `hostedZoneName=example.com`): your own name.
@@ -37,12 +39,16 @@ function domainFromContext(): DashboardDomain | undefined {
 }
 
 const alarmEmail = context('alarmEmail');
+const logLevel = context('logLevel')?.toUpperCase();
+if (logLevel !== undefined && !(LOG_LEVELS as readonly string[]).includes(logLevel))
+  throw new Error(`-c logLevel must be one of ${LOG_LEVELS.join(', ')}`);
 const domain = domainFromContext();
 new FileServiceStack(app, 'FileService', {
   retainData:
     app.node.tryGetContext('retainData') !== 'false' && app.node.tryGetContext('retainData') !== false,
   allowedOrigins: context('allowedOrigins')?.split(',').filter(Boolean) ?? [],
   ...(alarmEmail ? { alarmEmail } : {}),
+  ...(logLevel ? { logLevel: logLevel as LogLevelName } : {}),
   functionAlarms: context('functionAlarms') !== 'false',
   ...(domain ? { domain } : {}),
 });

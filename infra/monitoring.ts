@@ -199,6 +199,15 @@ export class Monitoring extends Construct {
       alarmDescription: `More than ${thresholds.failedLogins} refused logins in 5 minutes (password guessing?)`,
     });
 
+    // What the functions count as embedded metrics (shared/log/metrics.ts), per 5 minutes.
+    const business = (metricName: string) =>
+      new Metric({
+        namespace,
+        metricName,
+        dimensionsMap: { service: 'file-service' },
+        period: FIVE_MINUTES,
+        statistic: 'Sum',
+      });
     this.dashboard = new Dashboard(this, 'Dashboard', {
       dashboardName: `${namespace}-operations`,
       widgets: [
@@ -218,6 +227,11 @@ export class Monitoring extends Construct {
           graph('Refused logins', [failedLogins]),
           graph('DynamoDB throttles and system errors', [throttled, systemErrors]),
           graph('Function errors + throttles', functionErrors),
+        ],
+        [
+          graph('Logins', ['LoginSucceeded', 'LoginFailed', 'LoginThrottled'].map(business)),
+          graph('Uploads (files, bytes)', ['FilesUploaded', 'BytesUploaded'].map(business)),
+          graph('Token resets and 5xx answers', ['TokenResets', 'ServerErrors'].map(business)),
         ],
       ],
     });

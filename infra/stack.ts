@@ -25,7 +25,7 @@ import type { Construct } from 'constructs';
 import { type IndexDefinition, type KeyAttribute, tableDefinition } from '#shared/db/table';
 import { PENDING_TAG } from '#shared/files/layout';
 import { corsPolicy, FALLBACK_HANDLER, methodsOf } from '#shared/routes';
-import { PROJECT_ROOT, ServiceFunction } from './constructs/service-function.ts';
+import { type LogLevelName, PROJECT_ROOT, ServiceFunction } from './constructs/service-function.ts';
 import { Dashboard, type DashboardDomain } from './dashboard.ts';
 import { functionSpecs, usesBucket, usesTable } from './functions.ts';
 import { ACCESS_LOG_FORMAT, type AlarmThresholds, Monitoring } from './monitoring.ts';
@@ -35,6 +35,8 @@ export interface FileServiceStackProps extends StackProps {
   /** Keep the table and the keys secret when the stack is deleted, and protect the table (default). */
   retainData?: boolean;
   logRetention?: RetentionDays;
+  /** Functions' log level (`-c logLevel=WARN`); INFO logs one line per request. */
+  logLevel?: LogLevelName;
   /** Default stage throttling: steady requests per second and burst. */
   throttle?: { rateLimit: number; burstLimit: number };
   /** Browser origins (besides the API's own) allowed to make cookie-authenticated writes. */
@@ -158,6 +160,8 @@ export class FileServiceStack extends Stack {
         hashesPasswords: spec.hashesPasswords,
         makesThumbnails: spec.makesThumbnails,
         logRetention,
+        logLevel: props.logLevel ?? 'INFO',
+        metricsNamespace: this.stackName,
         metafile: props.bundleMetafile === true,
       });
       if (usesTable(spec)) fn.useTable(table, spec.table);

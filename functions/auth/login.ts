@@ -4,18 +4,23 @@ import { sealSession, sessionCookie } from '#shared/auth/session';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
+import { noteUserId } from '#shared/log/logger';
 import { toUserResource } from '#shared/users/model';
 import { loginSchema } from '#shared/validation/user';
 
 /** Login CSRF (a page signing the visitor in as someone else) gets the cookie routes' origin check. */
-export const handler = defineHandler(async (request) => {
-  refuseCrossSite(request);
-  const { username, password } = readJson(request, loginSchema);
-  const session = await login(username, password, request.sourceIp);
-  const cookie = await sealSession({ userId: session.user.id, ...session });
-  return json(
-    200,
-    { user: toUserResource(session.user) },
-    { cookies: [sessionCookie(cookie, request.secure)] },
-  );
-});
+export const handler = defineHandler(
+  async (request) => {
+    refuseCrossSite(request);
+    const { username, password } = readJson(request, loginSchema);
+    const session = await login(username, password, request.sourceIp);
+    noteUserId(session.user.id);
+    const cookie = await sealSession({ userId: session.user.id, ...session });
+    return json(
+      200,
+      { user: toUserResource(session.user) },
+      { cookies: [sessionCookie(cookie, request.secure)] },
+    );
+  },
+  { metricsByStatus: { 200: 'LoginSucceeded', 401: 'LoginFailed', 429: 'LoginThrottled' } },
+);

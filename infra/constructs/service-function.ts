@@ -72,6 +72,9 @@ const REQUIRE_SHIM =
  */
 const LOCAL_ONLY = '';
 
+export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
+export type LogLevelName = (typeof LOG_LEVELS)[number];
+
 export interface ServiceFunctionProps {
   /** Module under `functions/` exporting `handler`. */
   handler: string;
@@ -80,6 +83,10 @@ export interface ServiceFunctionProps {
   /** Ships sharp's native module and libvips (the thumbnail function), with the larger memory class. */
   makesThumbnails?: boolean;
   logRetention: RetentionDays;
+  /** `POWERTOOLS_LOG_LEVEL`: INFO logs one line per request; WARN and ERROR only problems. */
+  logLevel: LogLevelName;
+  /** Namespace of the embedded metrics (the stack's name). */
+  metricsNamespace: string;
   /** Writes esbuild's metafile (`index.meta.json`) next to the bundle: for the benchmark, not for deploys. */
   metafile?: boolean;
 }
@@ -127,7 +134,11 @@ export class ServiceFunction extends Construct {
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
       logGroup: this.logGroup,
-      environment: { NODE_OPTIONS: '--enable-source-maps' },
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_LOG_LEVEL: props.logLevel,
+        POWERTOOLS_METRICS_NAMESPACE: props.metricsNamespace,
+      },
       bundling: {
         format: OutputFormat.ESM,
         target: 'node22',
@@ -142,7 +153,10 @@ export class ServiceFunction extends Construct {
         logLevel: LogLevel.WARNING,
         metafile: props.metafile === true,
         // Lambda's credentials are in the environment: the SDK's full default chain is dead weight.
-        esbuildArgs: { [`--alias:${CREDENTIAL_PROVIDER}`]: LAMBDA_CREDENTIALS },
+        // Non-ASCII as itself, not as \u escapes (the `charset` prop is not passed on to esbuild):
+        // the username confusables table (unhomoglyph) is a third smaller, which keeps users/delete
+        // within the 600 KB budget with the logger in.
+        esbuildArgs: { [`--alias:${CREDENTIAL_PROVIDER}`]: LAMBDA_CREDENTIALS, '--charset': 'utf8' },
         // Nothing external (the AWS SDK is bundled) except bcrypt, whose .node file esbuild cannot bundle.
         externalModules: props.hashesPasswords ? [BCRYPT] : [],
         ...(props.hashesPasswords || props.makesThumbnails

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { failureResponse } from '#shared/http/handler';
 import type { HttpResult } from '#shared/http/response';
+import { logger } from '#shared/log/logger';
 import { dispatch as dispatchByRoute } from './dispatch.ts';
 import { toApiGatewayEvent } from './event.ts';
 import type { StaticSite } from './static.ts';
@@ -30,6 +31,7 @@ function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
 const tooLarge = JSON.stringify({ error: 'request body is too large', statusCode: 413 });
 
 export interface LocalServerOptions {
+  /** Where dashboard file requests are logged (API requests log through the handlers' logger). */
   log?: (line: string) => void;
   /** Answers the events; the route table's dispatcher unless the benchmark swaps in its baseline. */
   dispatch?: (event: APIGatewayProxyEventV2) => Promise<HttpResult>;
@@ -79,8 +81,10 @@ export function createLocalServer(options: LocalServerOptions = {}): Server {
           : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8'),
       );
     }
-    log(
-      `${request.method} ${request.url?.split('?')[0]} ${status} ${(performance.now() - started).toFixed(1)}ms`,
-    );
+    // A handler logged its own line; what API Gateway answers itself (413, CORS preflights) gets one here.
+    if (body === undefined || request.method === 'OPTIONS') {
+      const latencyMs = Math.round((performance.now() - started) * 10) / 10;
+      logger.info('request', { route: `${request.method} (API Gateway)`, status, latencyMs });
+    }
   });
 }

@@ -38,6 +38,8 @@ try {
 }
 
 async function start(): Promise<void> {
+  // Request lines pretty-printed for a person at a terminal, one JSON line each otherwise (and in AWS).
+  if (process.stdout.isTTY) process.env.POWERTOOLS_DEV ??= 'true';
   // A fixed DYNAMODB_PORT lets `sam local` containers reach the same DynamoDB Local (see the README).
   const dynamo = await startDynamoDbLocal({
     dataDir: resolve(dataDir, 'dynamodb'),

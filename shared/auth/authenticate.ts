@@ -4,6 +4,7 @@ import { config } from '#shared/config';
 import { forbidden, unauthenticated } from '#shared/errors';
 import { requestHost, requestOrigin } from '#shared/http/origin';
 import type { HttpRequest } from '#shared/http/request';
+import { noteUserId } from '#shared/log/logger';
 import type { UserRecord } from '#shared/users/model';
 import { getUser } from '#shared/users/store';
 
@@ -39,6 +40,7 @@ export async function authenticate(request: HttpRequest, options: AuthenticateOp
       (found) => safeEqual(found.tokenNonce, claims.nonce),
       consistent,
     );
+    noteUserId(user.id);
     return { user, sessionId: undefined, via: 'token' };
   }
   const cookie = request.cookies[SESSION_COOKIE];
@@ -52,6 +54,7 @@ export async function authenticate(request: HttpRequest, options: AuthenticateOp
     (found) => found.sessions[claims.sessionId] === claims.issuedAt,
     consistent,
   );
+  noteUserId(user.id);
   return { user, sessionId: claims.sessionId, via: 'cookie' };
 }
 

@@ -7,6 +7,7 @@ import { withRoom } from '#shared/files/reclaim';
 import { assertWithinQuota, QuotaExceeded } from '#shared/files/stats';
 import { insertFiles, NameTaken } from '#shared/files/store';
 import { type Quota, type QuotaLimits, quotaLimits } from '#shared/quota';
+import { countMetric } from '#shared/log/metrics';
 
 export interface Uploader {
   id: string;
@@ -109,6 +110,11 @@ export async function record(
   for (let attempt = 1; ; attempt++) {
     try {
       await insertFiles(userId, files, quota, extra);
+      countMetric('FilesUploaded', files.length);
+      countMetric(
+        'BytesUploaded',
+        files.reduce((sum, file) => sum + file.size, 0),
+      );
       return files;
     } catch (error) {
       if (!(error instanceof NameTaken)) throw error;

@@ -3,6 +3,8 @@ import { isCancelledByContention } from '#shared/db/cancellation';
 import { type FailureKind, ServiceError } from '#shared/errors';
 import { type HttpRequest, toHttpRequest } from '#shared/http/request';
 import { errorResponse, type HttpResult } from '#shared/http/response';
+import { inRequestScope, logger, requestUserId } from '#shared/log/logger';
+import { countMetric, type MetricName, publishMetrics } from '#shared/log/metrics';
 
 export const STATUS_BY_KIND: Record<FailureKind, number> = {
   invalid: 400,
@@ -32,6 +34,8 @@ const TRANSIENT_AWS_ERRORS = new Set([
 export interface HandlerOptions {
   /** Largest accepted request body in bytes (decoded). */
   bodyLimit?: number;
+  /** A metric counted when the answer has this status (login outcomes, token resets). */
+  metricsByStatus?: Partial<Record<number, MetricName>>;
 }
 
 export type LambdaHandler = (
@@ -44,22 +48,41 @@ export const DEFAULT_BODY_LIMIT = 16 * 1024;
 /**
  * Wraps a route's function as a payload-2.0 Lambda handler: builds the request view, maps
  * ServiceErrors to their status with their message, and turns anything else into a generic
- * 500/503 that is logged with the request id but never shown to the caller.
+ * 500/503 that is logged with the request id but never shown to the caller. Every request ends
+ * with one log line (request id, route, status, latency, caller, cold start) and its metrics.
  */
 export function defineHandler(
   run: (request: HttpRequest) => Promise<HttpResult>,
   options: HandlerOptions = {},
 ): LambdaHandler {
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  return async (event) => {
-    let result: HttpResult;
-    try {
-      result = await run(toHttpRequest(event, bodyLimit));
-    } catch (error) {
-      result = failureResponse(error, event.requestContext?.requestId);
-    }
-    return event.requestContext?.http?.method?.toUpperCase() === 'HEAD' ? withoutBody(result) : result;
-  };
+  // Per handler module, as Lambda runs one module per function (the local runner loads them all).
+  let coldStart = true;
+  return (event, context) =>
+    inRequestScope(async () => {
+      const started = performance.now();
+      const requestId = context?.awsRequestId ?? event.requestContext?.requestId;
+      let result: HttpResult;
+      try {
+        result = await run(toHttpRequest(event, bodyLimit));
+      } catch (error) {
+        result = failureResponse(error, requestId);
+      }
+      const counted = options.metricsByStatus?.[result.statusCode];
+      if (counted) countMetric(counted);
+      if (result.statusCode >= 500) countMetric('ServerErrors');
+      logger.info('request', {
+        requestId,
+        route: event.routeKey,
+        status: result.statusCode,
+        latencyMs: Math.round((performance.now() - started) * 10) / 10,
+        userId: requestUserId(),
+        coldStart,
+      });
+      coldStart = false;
+      publishMetrics();
+      return event.requestContext?.http?.method?.toUpperCase() === 'HEAD' ? withoutBody(result) : result;
+    });
 }
 
 /**
@@ -77,15 +100,7 @@ export function failureResponse(error: unknown, requestId: string | undefined): 
     return errorResponse(STATUS_BY_KIND[error.kind], error.message, error.headers);
   const name = error instanceof Error ? error.name : typeof error;
   const transient = TRANSIENT_AWS_ERRORS.has(name) || isCancelledByContention(error);
-  console.error(
-    JSON.stringify({
-      level: 'error',
-      requestId,
-      error: name,
-      message: error instanceof Error ? error.message : String(error),
-      stack: error instanceof Error ? error.stack : undefined,
-    }),
-  );
+  logger.error('unexpected error', { requestId, error: error instanceof Error ? error : String(error) });
   return transient
     ? errorResponse(503, 'service is busy, try again', { 'retry-after': '1' })
     : errorResponse(500, 'internal server error');

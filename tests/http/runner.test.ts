@@ -35,7 +35,7 @@ function acceptsConnections(endpoint: string): Promise<boolean> {
   });
 }
 
-test('npm start serves the API, logs one line per request, and keeps everything across a restart', async () => {
+test('npm start serves the API, logs one JSON line per request, and keeps everything across a restart', async () => {
   const first = await startRunner();
   const printed = /created SUPERADMIN "administrator" with password (\S+)/.exec(first.output());
   expect(printed).not.toBeNull();
@@ -81,12 +81,29 @@ test('npm start serves the API, logs one line per request, and keeps everything 
   ).json()) as { thumbnail: string };
   expect(file.thumbnail).toBe(`/api/user/files/${id}/thumbnail`);
 
-  await first.waitFor(/^GET \/api\/nope 404 [\d.]+ms$/m);
+  await first.waitFor(/"route":"\$default","status":404/);
   const log = first.output();
-  expect(log).toMatch(/^POST \/api\/auth\/login 200 [\d.]+ms$/m);
-  expect(log).toMatch(/^GET \/api\/user\/token 200 [\d.]+ms$/m);
-  expect(log).toMatch(/^PATCH \/api\/user 200 [\d.]+ms$/m);
-  expect(log).toMatch(/^GET \/api\/nope 404 [\d.]+ms$/m);
+  // The same JSON lines the functions write in AWS: one per request, with the caller once known.
+  const requests = log
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((line) => line.message === 'request');
+  const lineOf = (route: string) => requests.find((line) => line.route === route);
+  expect(lineOf('POST /api/auth/login')).toMatchObject({ level: 'INFO', status: 200, coldStart: true });
+  const userId = lineOf('POST /api/auth/login')?.userId;
+  expect(userId).toEqual(expect.any(String));
+  expect(lineOf('GET /api/user/token')).toMatchObject({ status: 200, userId });
+  expect(lineOf('PATCH /api/user')).toMatchObject({ status: 200, userId, coldStart: true });
+  expect(lineOf('$default')).toMatchObject({ status: 404 });
+  for (const line of requests) {
+    expect(line.requestId).toEqual(expect.any(String));
+    expect(line.latencyMs).toEqual(expect.any(Number));
+  }
+  // Embedded metrics beside them: the login counted as a success.
+  expect(log).toMatch(/"LoginSucceeded":1/);
+  const requestLines = requests.map((line) => JSON.stringify(line)).join('\n');
+  expect(requestLines).not.toContain(password);
   expect(log).not.toContain(token);
   expect(log).not.toContain(cookie.slice('service_session='.length));
 

@@ -17,7 +17,7 @@ import { documentedRows, FUNCTION_COLUMNS, functionRows, SIZE_COLUMNS } from '..
 import { routeEvent } from '../../infra/local/dispatch.ts';
 import { objectCreatedEvent } from '../../infra/local/object-events.ts';
 import { FileServiceStack } from '../../infra/stack.ts';
-import { invokeBundle } from '../support/bundle.ts';
+import { invokeBundle, runBundle } from '../support/bundle.ts';
 import {
   type CallOptions,
   call,
@@ -214,6 +214,55 @@ describe('bundles answer like the local runner', () => {
     ]);
     expect(bundled.status).toBe(401);
     expect(bundled).toEqual(local);
+  });
+
+  /** What a bundle writes to stdout for one request, as CloudWatch Logs receives it. */
+  async function loggedBy(method: string, url: string, options: CallOptions) {
+    const routed = routeEvent(requestEvent(method, url, options));
+    const bundle = bundleOf(routed.handler);
+    const run = await runBundle(bundle.assetDir, bundle.environment, routed.event);
+    const lines = run.stdoutLines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const metrics = lines.filter((line) => '_aws' in line);
+    return { run, lines, request: lines.filter((line) => line.message === 'request'), metrics };
+  }
+
+  test('a request logs one JSON line and its embedded metrics, with no password, cookie or hash', async () => {
+    const failed = await loggedBy('POST', '/api/auth/login', {
+      json: { username, password: 'not the password' },
+    });
+    expect(failed.request).toEqual([
+      expect.objectContaining({
+        level: 'INFO',
+        service: 'file-service',
+        requestId: 'bundle-run',
+        route: 'POST /api/auth/login',
+        status: 401,
+        latencyMs: expect.any(Number),
+        coldStart: true,
+      }),
+    ]);
+    expect(failed.request[0]?.userId).toBeUndefined();
+    expect(failed.metrics).toEqual([
+      expect.objectContaining({
+        _aws: expect.objectContaining({
+          CloudWatchMetrics: [
+            expect.objectContaining({ Namespace: STACK, Metrics: [{ Name: 'LoginFailed', Unit: 'Count' }] }),
+          ],
+        }),
+        LoginFailed: 1,
+      }),
+    ]);
+    expect(failed.run.stdoutLines.join('\n')).not.toContain('not the password');
+
+    const signedIn = await loggedBy('POST', '/api/auth/login', { json: { username, password } });
+    const user = (JSON.parse(signedIn.run.result.body as string) as { user: { id: string } }).user;
+    expect(signedIn.request).toEqual([expect.objectContaining({ status: 200, userId: user.id })]);
+    expect(signedIn.metrics).toEqual([expect.objectContaining({ LoginSucceeded: 1 })]);
+    const stdout = signedIn.run.stdoutLines.join('\n');
+    expect(stdout).not.toContain(password);
+    const sessionCookie = cookieValue(signedIn.run.result.cookies?.[0]);
+    expect(stdout).not.toContain(sessionCookie.slice(sessionCookie.indexOf('=') + 1));
+    expect(stdout).not.toMatch(/\$2[aby]\$/);
   });
 
   test('GET /api/user with the session the bundle issued', async () => {

@@ -182,8 +182,21 @@ describe('alarms, topic and dashboard', () => {
       'ReadThrottleEvents',
       'SystemErrors',
       'Throttles',
+      'LoginSucceeded',
+      'BytesUploaded',
+      'TokenResets',
     ])
       expect(body).toContain(metric);
+  });
+
+  test('functions log at the configured level and count metrics under the stack name', () => {
+    for (const service of stack.functions.values()) {
+      const id = stack.getLogicalId(service.function.node.defaultChild as never);
+      expect(resources[id]?.Properties.Environment.Variables).toMatchObject({
+        POWERTOOLS_LOG_LEVEL: 'INFO',
+        POWERTOOLS_METRICS_NAMESPACE: 'FileService',
+      });
+    }
   });
 
   test('functions write only to their own log group, with no managed policy', () => {

@@ -12,6 +12,8 @@ export interface BundleRun {
   moduleLoadMs: number;
   /** The first `handler(event)` call. */
   firstRequestMs: number;
+  /** What the function wrote to stdout (its log lines and embedded metrics), line by line. */
+  stdoutLines: string[];
 }
 
 /**
@@ -67,21 +69,27 @@ export function runBundle(
     const child = spawn(process.execPath, ['--enable-source-maps', '--no-warnings', runner, assetDir], {
       cwd: assetDir,
       env,
+      stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
+    let answer = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
     });
-    child.stderr.on('data', (chunk: Buffer) => {
+    (child.stdio[3] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => {
+      answer += chunk.toString();
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
     child.on('error', reject);
     child.on('close', (code) => {
       if (code !== 0) return reject(new Error(`bundle in ${assetDir} exited with ${code}:\n${stderr}`));
-      resolve(JSON.parse(stdout) as BundleRun);
+      const lines = stdout.split('\n').filter((line) => line.trim() !== '');
+      resolve({ ...(JSON.parse(answer) as Omit<BundleRun, 'stdoutLines'>), stdoutLines: lines });
     });
-    child.stdin.end(JSON.stringify(event));
+    child.stdin?.end(JSON.stringify(event));
   });
 }
 

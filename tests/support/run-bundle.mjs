@@ -1,7 +1,9 @@
 // Invokes a synthesized Lambda bundle the way the Node.js runtime does: a fresh process imports the
 // asset's index.mjs (the Init phase), then calls handler(event) once. Plain JavaScript so plain
-// `node` runs it, with no TypeScript loader in between. Prints {result, moduleLoadMs, firstRequestMs}.
-// Usage: node run-bundle.mjs <asset dir> < event.json
+// `node` runs it, with no TypeScript loader in between. Writes {result, moduleLoadMs, firstRequestMs}
+// to file descriptor 3, leaving stdout to what the function itself logs, as Lambda does.
+// Usage: node run-bundle.mjs <asset dir> < event.json 3> result.json
+import { writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -14,6 +16,7 @@ const { handler } = await import(pathToFileURL(join(assetDir, 'index.mjs')).href
 const imported = performance.now();
 const result = await handler(event, { awsRequestId: 'bundle-run' });
 const answered = performance.now();
-process.stdout.write(
+writeSync(
+  3,
   JSON.stringify({ result, moduleLoadMs: imported - importStarted, firstRequestMs: answered - imported }),
 );
