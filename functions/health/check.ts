@@ -2,23 +2,19 @@ import { ServiceError } from '#shared/errors';
 import { pingTable } from '#shared/health';
 import { defineHandler } from '#shared/http/handler';
 import { json } from '#shared/http/response';
+import { logger } from '#shared/log/logger';
 
 /**
  * For uptime monitors, public as in Zipline: `{"pass": true}` once the table answered a read; a 503
  * (the usual error body, `Retry-After`) when it did not. The failure's cause is logged, not shown.
  */
-export const handler = defineHandler(async (request) => {
+export const handler = defineHandler(async () => {
   try {
     await pingTable();
   } catch (error) {
-    console.error(
-      JSON.stringify({
-        level: 'error',
-        requestId: request.requestId,
-        error: error instanceof Error ? error.name : typeof error,
-        message: 'healthcheck: the table did not answer',
-      }),
-    );
+    logger.error('healthcheck: the table did not answer', {
+      error: error instanceof Error ? error : String(error),
+    });
     throw new ServiceError('unavailable', 'the service cannot reach its table', { 'retry-after': '5' });
   }
   return json(200, { pass: true });

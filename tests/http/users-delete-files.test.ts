@@ -1,6 +1,5 @@
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { jest } from '@jest/globals';
 import { documents, dynamodb, tableName } from '#shared/db/client';
 import { FILE_PREFIX, fileNameKey } from '#shared/db/keys';
 import { fileObjectKey, uploadObjectKey } from '#shared/files/layout';
@@ -153,13 +152,11 @@ test.each([
     const admin = await signedInUser('ADMIN');
     const owner = await userWithFiles(30);
     failNth(operation, nth);
-    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     const failed = await call('DELETE', `/api/users/${owner.id}`, {
       cookie: admin.cookie,
       json: { delete: true },
     });
     expect(failed.status).toBe(503);
-    logged.mockRestore();
     dynamodb.middlewareStack.remove('injectedFault');
 
     // The second batch's file items are all still there; a claim is never left without its file item.

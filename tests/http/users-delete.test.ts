@@ -2,6 +2,7 @@ import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { jest } from '@jest/globals';
 import { documents, dynamodb, tableName } from '#shared/db/client';
 import { userKey, usernameKey } from '#shared/db/keys';
+import { logger } from '#shared/log/logger';
 import { decodeAvatar } from '#shared/users/avatar';
 import type { UserRecord } from '#shared/users/model';
 import { getUser, updateUser } from '#shared/users/store';
@@ -114,12 +115,15 @@ test.each([
     const admin = await signedInUser('ADMIN');
     const user = await userWithData(80);
     const fault = failNth(operation, nth);
-    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const logged = jest.spyOn(logger, 'error');
     const failed = await call('DELETE', `/api/users/${user.id}`, { cookie: admin.cookie });
     expect(fault.calls()).toBe(nth);
     expect(failed.status).toBe(503);
     expect(failed.text).not.toContain('injected');
-    expect(logged).toHaveBeenCalledWith(expect.stringContaining('"error":"InternalServerError"'));
+    expect(logged).toHaveBeenCalledWith(
+      'unexpected error',
+      expect.objectContaining({ error: expect.objectContaining({ name: 'InternalServerError' }) }),
+    );
     logged.mockRestore();
     dynamodb.middlewareStack.remove('injectedFault');
 
@@ -179,9 +183,7 @@ test('a change that read the user before its deletion began cannot land after it
   // What a PATCH /api/user that authenticated just before the deletion holds in memory.
   const stale = (await getUser(user.id, { consistent: true })) as UserRecord;
   failNth('TransactWriteItems', 1);
-  const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
   expect((await call('DELETE', `/api/users/${user.id}`, { cookie: admin.cookie })).status).toBe(503);
-  logged.mockRestore();
   dynamodb.middlewareStack.remove('injectedFault');
   expect((await partitionItems(user.id)).map((item) => item.sk)).toEqual(['USER']);
 

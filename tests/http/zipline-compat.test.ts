@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { jest } from '@jest/globals';
+import { logger } from '#shared/log/logger';
 import { type Route, routes, ZIPLINE_UPLOAD_HEADERS } from '#shared/routes';
 import { SERVICE_VERSION } from '#shared/version';
 import { call, type TestResponse } from '../support/client.ts';
@@ -320,9 +321,14 @@ describe('health and version', () => {
 
   test('GET /api/healthcheck is a 503 when the table does not answer', async () => {
     faults.inject({ command: 'GetItemCommand', error: provisionedThroughputExceeded, times: 100 });
-    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const errors = jest.spyOn(logger, 'error');
     const response = await call('GET', '/api/healthcheck');
-    expect(String(errors.mock.calls[0]?.[0])).toContain('ProvisionedThroughputExceededException');
+    expect(errors).toHaveBeenCalledWith(
+      'healthcheck: the table did not answer',
+      expect.objectContaining({
+        error: expect.objectContaining({ name: 'ProvisionedThroughputExceededException' }),
+      }),
+    );
     errors.mockRestore();
     expect(response.status).toBe(503);
     expect(response.body).toEqual({ error: 'the service cannot reach its table', statusCode: 503 });
