@@ -1,4 +1,5 @@
 import type { S3Event } from 'aws-lambda';
+import { logger } from '#shared/log/logger';
 import { makeThumbnail } from '#shared/thumbnails/make';
 
 /**
@@ -14,12 +15,10 @@ export const handler = async (event: S3Event) => {
     // S3 sends keys URL-encoded, spaces as `+`.
     const key = decodeURIComponent(record.s3.object.key.replace(/\+/g, ' '));
     const outcome = await makeThumbnail(key);
-    if ('failed' in outcome) {
-      console.warn(
-        JSON.stringify({ level: 'warn', message: 'thumbnail not made', key, reason: outcome.failed }),
-      );
-    }
+    if ('failed' in outcome) logger.warn('thumbnail not made', { key, reason: outcome.failed });
     outcomes.push({ key, ...outcome });
   }
+  // One line per event, as the HTTP functions write one per request.
+  logger.info('object-created', { records: event.Records.length, outcomes });
   return { outcomes };
 };
