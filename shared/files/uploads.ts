@@ -6,8 +6,8 @@ import { deleteObjects, putObject } from '#shared/files/objects';
 import { withRoom } from '#shared/files/reclaim';
 import { assertWithinQuota, QuotaExceeded } from '#shared/files/stats';
 import { insertFiles, NameTaken } from '#shared/files/store';
-import { type Quota, type QuotaLimits, quotaLimits } from '#shared/quota';
 import { countMetric } from '#shared/log/metrics';
+import { type Quota, type QuotaLimits, quotaLimits } from '#shared/quota';
 
 export interface Uploader {
   id: string;

@@ -34,6 +34,8 @@ const RANKS: Record<string, number> = {
   // The bottom.
   keys: 2,
   config: 1,
+  // The logger and metrics every layer may write to (they import nothing of the service).
+  log: 1,
   errors: 1,
   quota: 1,
   version: 1,
