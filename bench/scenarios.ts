@@ -9,10 +9,10 @@ import { routes } from '#shared/routes';
 import type { Role } from '#shared/users/model';
 import { addSession } from '#shared/users/sessions';
 import { createUser, getUser } from '#shared/users/store';
-import { objectCreatedEvent } from '../../infra/local/object-events.ts';
-import { type CallOptions, call, cookieValue, requestEvent } from '../support/client.ts';
-import { multipart } from '../support/multipart.ts';
-import { PNG_1X1 } from '../support/pixels.ts';
+import { objectCreatedEvent } from '../infra/local/object-events.ts';
+import { type CallOptions, call, cookieValue, requestEvent } from '../tests/support/client.ts';
+import { multipart } from '../tests/support/multipart.ts';
+import { PNG_1X1 } from '../tests/support/pixels.ts';
 import type { ObjectEventScenario } from './cold-start.ts';
 
 export type RequestLoad = 'standard' | 'password' | 'heavySetup';

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { routeEvent } from '../../infra/local/dispatch.ts';
-import { runBundle } from '../support/bundle.ts';
+import { routeEvent } from '../infra/local/dispatch.ts';
+import { runBundle } from '../tests/support/bundle.ts';
 import type { BundleFigures } from './bundles.ts';
 import type { Scenario } from './scenarios.ts';
 import { median, round } from './stats.ts';

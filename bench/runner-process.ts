@@ -4,7 +4,7 @@
 // `baseline`, the runner answers every request with the constant baseline handler instead.
 import { existsSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { createLocalServer } from '../../infra/local/server.ts';
+import { createLocalServer } from '../infra/local/server.ts';
 import { baselineHandler } from './baseline.ts';
 
 export type RunnerMessage =

@@ -1,5 +1,5 @@
-import { MEMORY_MB } from '../../infra/constructs/service-function.ts';
-import { functionSpecs } from '../../infra/functions.ts';
+import { MEMORY_MB } from '../infra/constructs/service-function.ts';
+import { functionSpecs } from '../infra/functions.ts';
 import { cpuStretch } from './bcrypt.ts';
 import type { LatencyFigures } from './latency.ts';
 import { LAMBDA_MODEL, PRICES } from './prices.ts';

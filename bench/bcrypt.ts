@@ -1,5 +1,5 @@
 import { compare, hash } from '@node-rs/bcrypt';
-import { MEMORY_MB } from '../../infra/constructs/service-function.ts';
+import { MEMORY_MB } from '../infra/constructs/service-function.ts';
 import type { LatencyFigures } from './latency.ts';
 import { LAMBDA_MODEL } from './prices.ts';
 import { median, round } from './stats.ts';

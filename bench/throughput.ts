@@ -6,7 +6,7 @@ import { round } from './stats.ts';
 
 const runnerScript = fileURLToPath(new URL('./runner-process.ts', import.meta.url));
 /** `npm start`'s launcher: bundles the entry and runs it in plain Node, as the runner is served. */
-const launcher = fileURLToPath(new URL('../../infra/local/launch.mjs', import.meta.url));
+const launcher = fileURLToPath(new URL('../infra/local/launch.mjs', import.meta.url));
 
 export interface ThroughputFigures {
   /** `GET /api/user`, or the constant baseline handler behind the same runner. */

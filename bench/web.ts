@@ -3,9 +3,9 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
-import { ensureWebBuild } from '../../infra/local/web-build.ts';
-import { launchChromium } from '../support/browser.ts';
-import { startRunner, stopRunner } from '../support/runner.ts';
+import { ensureWebBuild } from '../infra/local/web-build.ts';
+import { launchChromium } from '../tests/support/browser.ts';
+import { startRunner, stopRunner } from '../tests/support/runner.ts';
 import type { BudgetCheck } from './budgets.ts';
 import { median, round } from './stats.ts';
 

@@ -2,10 +2,10 @@ import type { AddressInfo } from 'node:net';
 import type { LambdaHandler } from '#shared/http/handler';
 import { s3 } from '#shared/s3/client';
 import { getUser } from '#shared/users/store';
-import { loadHandler, routeEvent } from '../../infra/local/dispatch.ts';
-import { createLocalServer } from '../../infra/local/server.ts';
-import { requestEvent } from '../support/client.ts';
-import { ON_THE_WIRE, type RecordedCall, recordSdkCalls, timeOnTheWire } from '../support/sdk-calls.ts';
+import { loadHandler, routeEvent } from '../infra/local/dispatch.ts';
+import { createLocalServer } from '../infra/local/server.ts';
+import { requestEvent } from '../tests/support/client.ts';
+import { ON_THE_WIRE, type RecordedCall, recordSdkCalls, timeOnTheWire } from '../tests/support/sdk-calls.ts';
 import { baselineHandler } from './baseline.ts';
 import { S3_PRICE_CLASS } from './prices.ts';
 import type { BenchRequest, RequestLoad, Scenario } from './scenarios.ts';
@@ -243,7 +243,7 @@ function s3Work(perRequest: readonly S3Call[][]): S3Work {
   const inClass = (priceClass: string) =>
     commands.filter((command) => {
       const found = S3_PRICE_CLASS[command];
-      if (!found) throw new Error(`no S3 price class for ${command} (tests/bench/prices.ts)`);
+      if (!found) throw new Error(`no S3 price class for ${command} (bench/prices.ts)`);
       return found === priceClass;
     }).length;
   const requests = perRequest.length;

@@ -5,7 +5,7 @@
  * (ReturnConsumedCapacity TOTAL on every request, collected by a client middleware).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { ensureTable, localClient, startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
+import { ensureTable, localClient, startDynamoDbLocal } from '../infra/local/dynamodb.ts';
 
 const PERPAGE = 15;
 const SIZES = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);

@@ -6,9 +6,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../infra/constructs/service-function.ts';
-import { ensureTable, localClient, startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
-import { startS3Local } from '../../infra/local/s3.ts';
+import { PROJECT_ROOT } from '../infra/constructs/service-function.ts';
+import { ensureTable, localClient, startDynamoDbLocal } from '../infra/local/dynamodb.ts';
+import { startS3Local } from '../infra/local/s3.ts';
 import { synthBundles } from './bundles.ts';
 import { PRICES, PRICES_AS_OF, REGION } from './prices.ts';
 import { round, table } from './stats.ts';

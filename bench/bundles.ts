@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
-import { type BundleReport, bundleReports } from '../../infra/bundle-report.ts';
-import { FileServiceStack } from '../../infra/stack.ts';
+import { type BundleReport, bundleReports } from '../infra/bundle-report.ts';
+import { FileServiceStack } from '../infra/stack.ts';
 
 const STACK = 'FileService';
 

@@ -3,14 +3,14 @@ import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { hashPassword } from '#shared/auth/password';
 import { createUser } from '#shared/users/store';
-import { createObjectEventFeed } from '../../infra/local/object-events.ts';
-import type { S3Local } from '../../infra/local/s3.ts';
-import { createLocalServer } from '../../infra/local/server.ts';
-import { createStaticSite } from '../../infra/local/static.ts';
-import { ensureWebBuild, WEB_DIST } from '../../infra/local/web-build.ts';
-import { launchChromium } from '../support/browser.ts';
-import { call, cookieValue } from '../support/client.ts';
-import { multipart } from '../support/multipart.ts';
+import { createObjectEventFeed } from '../infra/local/object-events.ts';
+import type { S3Local } from '../infra/local/s3.ts';
+import { createLocalServer } from '../infra/local/server.ts';
+import { createStaticSite } from '../infra/local/static.ts';
+import { ensureWebBuild, WEB_DIST } from '../infra/local/web-build.ts';
+import { launchChromium } from '../tests/support/browser.ts';
+import { call, cookieValue } from '../tests/support/client.ts';
+import { multipart } from '../tests/support/multipart.ts';
 
 export interface GridFigures {
   images: number;
