@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { hashPassword } from '#shared/auth/password';
-import { createUser } from '#shared/users/store';
+import { createUser } from '#shared/users/creation';
 import { createObjectEventFeed } from '../infra/local/object-events.ts';
 import type { S3Local } from '../infra/local/s3.ts';
 import { createLocalServer } from '../infra/local/server.ts';

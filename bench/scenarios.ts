@@ -6,9 +6,10 @@ import { newSessionId, SESSION_COOKIE, sealSession } from '#shared/auth/session'
 import { config } from '#shared/config';
 import { MAX_PENDING_UPLOADS } from '#shared/files/pending';
 import { routes } from '#shared/routes';
+import { createUser } from '#shared/users/creation';
 import type { Role } from '#shared/users/model';
 import { addSession } from '#shared/users/sessions';
-import { createUser, getUser } from '#shared/users/store';
+import { getUser } from '#shared/users/store';
 import { objectCreatedEvent } from '../infra/local/object-events.ts';
 import { type CallOptions, call, cookieValue, requestEvent } from '../tests/support/client.ts';
 import { multipart } from '../tests/support/multipart.ts';

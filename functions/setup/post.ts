@@ -6,8 +6,8 @@ import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
 import { addressSubject } from '#shared/throttle/address';
 import { countAttempt } from '#shared/throttle/counter';
+import { createUser, isSetupDone } from '#shared/users/creation';
 import { toUserResource } from '#shared/users/model';
-import { createUser, isSetupDone } from '#shared/users/store';
 import { setupSchema } from '#shared/validation/user';
 
 /** Creates the first user (SUPERADMIN). The setup marker's conditional write decides races. */

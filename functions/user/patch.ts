@@ -9,8 +9,8 @@ import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
 import { countAttempt } from '#shared/throttle/counter';
 import { decodeAvatar } from '#shared/users/avatar';
+import { updateUser } from '#shared/users/changes';
 import { toUserResource } from '#shared/users/model';
-import { updateUser } from '#shared/users/store';
 import { AVATAR_BODY_LIMIT, patchCurrentUserSchema } from '#shared/validation/user';
 
 export const handler = defineHandler(

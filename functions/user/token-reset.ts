@@ -4,7 +4,7 @@ import { config } from '#shared/config';
 import { defineHandler } from '#shared/http/handler';
 import { json } from '#shared/http/response';
 import { countAttempt } from '#shared/throttle/counter';
-import { resetTokenNonce } from '#shared/users/store';
+import { resetTokenNonce } from '#shared/users/changes';
 
 /** Replaces the token: the old one is refused from this moment. Limited per user (429 beyond). */
 export const handler = defineHandler(

@@ -1,6 +1,6 @@
 import { hashPassword } from '#shared/auth/password';
 import { ServiceError } from '#shared/errors';
-import { createUser, isSetupDone } from '#shared/users/store';
+import { createUser, isSetupDone } from '#shared/users/creation';
 
 /** Creates the first SUPERADMIN when no user exists yet; returns it (with the password) if it did. */
 export async function bootstrapAdmin(username: string, password: string) {

@@ -3,16 +3,11 @@ import { documents, tableName } from '#shared/db/client';
 import { decodeCursor, encodeCursor } from '#shared/db/cursor';
 import { USERS_INDEX, USERS_PARTITION, userIndexRange } from '#shared/db/keys';
 import { forbidden, notFound, ServiceError } from '#shared/errors';
+import { type UserChanges, updateUser } from '#shared/users/changes';
+import { createUser, type NewUser } from '#shared/users/creation';
 import { type Role, roleRank, toUserResource, type UserRecord, type UserResource } from '#shared/users/model';
 import { judge, managedRoles, type Party, type UserAction, type Verdict } from '#shared/users/roles';
-import {
-  createUser,
-  fromItem,
-  getUser,
-  type NewUser,
-  type UserChanges,
-  updateUser,
-} from '#shared/users/store';
+import { fromItem, getUser } from '#shared/users/store';
 
 /**
  * What `/api/users` and `/api/users/{id}` do on behalf of an administrator. Every step asks

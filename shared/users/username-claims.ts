@@ -3,6 +3,9 @@ import { tableName } from '#shared/db/client';
 import { legacyUsernameKey, usernameKey, usernameSkeletonKey } from '#shared/db/keys';
 import { usernameSkeletonHash } from '#shared/users/username-skeleton';
 
+/** What a failed claim means (a look-alike counts): creation and renames answer with it. */
+export const USERNAME_TAKEN = 'username is already taken';
+
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 interface Key {
   pk: string;

@@ -3,7 +3,7 @@ import { hashPassword } from '#shared/auth/password';
 import { config } from '#shared/config';
 import { documents, tableName } from '#shared/db/client';
 import { usernameKey } from '#shared/db/keys';
-import { createUser } from '#shared/users/store';
+import { createUser } from '#shared/users/creation';
 import { call, uniqueName } from '../support/client.ts';
 import { changedKeys, tableSnapshot } from '../support/snapshot.ts';
 import { PASSWORD, signedInUser } from '../support/users.ts';

@@ -1,6 +1,6 @@
 import { hashPassword } from '#shared/auth/password';
+import { createUser } from '#shared/users/creation';
 import type { Role } from '#shared/users/model';
-import { createUser } from '#shared/users/store';
 import { call, uniqueName } from '../support/client.ts';
 import { signedInUser } from '../support/users.ts';
 

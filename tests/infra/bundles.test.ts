@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { hashPassword } from '#shared/auth/password';
 import { routes } from '#shared/routes';
-import { createUser } from '#shared/users/store';
+import { createUser } from '#shared/users/creation';
 import {
   type BundleReport,
   bundleReports,

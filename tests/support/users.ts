@@ -1,6 +1,6 @@
 import { hashPassword } from '#shared/auth/password';
+import { createUser } from '#shared/users/creation';
 import type { Role } from '#shared/users/model';
-import { createUser } from '#shared/users/store';
 import { call, cookieValue, uniqueName } from './client.ts';
 
 export const PASSWORD = 'correct horse battery';

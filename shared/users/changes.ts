@@ -1,0 +1,113 @@
+import { tableName } from '#shared/db/client';
+import { userIndexKey, userKey, usernameKey } from '#shared/db/keys';
+import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
+import { UpdateBuilder } from '#shared/db/update';
+import { invalid, notFound, ServiceError } from '#shared/errors';
+import { avatarWrites } from '#shared/users/avatar-store';
+import { type Avatar, type Quota, type Role, roleRank, type UserRecord } from '#shared/users/model';
+import { getUser, newTokenNonce, updateUserItem } from '#shared/users/store';
+import { renameUsername, USERNAME_TAKEN } from '#shared/users/username-claims';
+
+/** Changes to an existing user: a PATCH (its own or an admin's), and a new API token. */
+
+export interface UserChanges {
+  username?: string;
+  /** A new password also replaces the API token (the token nonce). */
+  passwordHash?: string;
+  /** With a new password: the one session that survives (the caller's), or none. */
+  keepSessionId?: string | undefined;
+  /** Ends every session (admin password reset). */
+  endAllSessions?: boolean;
+  /** Keys to set; a `null` value removes that key. */
+  view?: Record<string, string | boolean | null>;
+  avatar?: Avatar | null;
+  role?: Role;
+  quota?: Quota | null;
+  /** Applies the changes only while the user still has this role (the one an admin was allowed to act on). */
+  expectedRole?: Role;
+}
+
+/** The user item's update for `changes`, as a builder the caller adds its condition to. */
+function userUpdate(current: UserRecord, changes: UserChanges, now: string): UpdateBuilder {
+  const update = new UpdateBuilder().set('updatedAt', now);
+  if (changes.username !== undefined) update.set('username', changes.username);
+  if (changes.passwordHash !== undefined) {
+    update.set('passwordHash', changes.passwordHash);
+    // Whoever holds the old token (a leaked uploader config, a stolen device) is out too.
+    update.set('tokenNonce', newTokenNonce());
+    const kept = changes.keepSessionId;
+    const issuedAt = kept === undefined ? undefined : current.sessions[kept];
+    update.set('sessions', kept !== undefined && issuedAt !== undefined ? { [kept]: issuedAt } : {});
+  } else if (changes.endAllSessions) {
+    update.set('sessions', {});
+  }
+  if (changes.role !== undefined) {
+    update.set('role', changes.role);
+    update.set('gsi1sk', userIndexKey(roleRank(changes.role), current.id).gsi1sk);
+  }
+  if (changes.quota !== undefined) update.set('quota', changes.quota);
+  // Each view key is its own path, so concurrent PATCHes of different keys both persist.
+  for (const [key, value] of Object.entries(changes.view ?? {})) update.setOrRemove(['view', key], value);
+  return update;
+}
+
+/**
+ * Applies a PATCH to a user. A change to one item is a single conditional UpdateItem; a rename or
+ * an avatar change touches several items and goes into one transaction with the user update, so a
+ * taken username or any failure leaves everything as it was.
+ */
+export async function updateUser(current: UserRecord, changes: UserChanges): Promise<UserRecord> {
+  const update = userUpdate(current, changes, new Date().toISOString());
+  // A user being deleted takes no more writes, so nothing written now can outlive the deletion.
+  let condition = `attribute_exists(pk) AND attribute_not_exists(${update.name('deletingAt')})`;
+  if (changes.expectedRole !== undefined) {
+    condition += ` AND ${update.name('role')} = ${update.value(changes.expectedRole)}`;
+  }
+  const renamesConstraint =
+    changes.username !== undefined && usernameKey(changes.username).pk !== usernameKey(current.username).pk;
+  const rename = renamesConstraint
+    ? renameUsername(current.username, changes.username as string, current.id)
+    : { items: [], claimCount: 0 };
+  const touchesOtherItems = renamesConstraint || changes.avatar !== undefined;
+
+  if (!touchesOtherItems) {
+    return updateUserItem(current.id, { ...update.build(), ConditionExpression: condition });
+  }
+
+  // The username we are about to release must still be ours.
+  condition += ` AND ${update.name('username')} = ${update.value(current.username)}`;
+  const items = [
+    {
+      Update: {
+        TableName: tableName,
+        Key: userKey(current.id),
+        ...update.build(),
+        ConditionExpression: condition,
+      },
+    },
+    ...rename.items,
+    ...(changes.avatar !== undefined ? avatarWrites(current.id, changes.avatar) : []),
+  ];
+  try {
+    await transactWrite(items);
+  } catch (error) {
+    if (!(error instanceof TransactionConditionFailed)) throw error;
+    if (error.failedIndexes.some((index) => index >= 1 && index <= rename.claimCount)) {
+      throw invalid(USERNAME_TAKEN);
+    }
+    throw new ServiceError('conflict', 'the user was changed by another request, try again');
+  }
+  const updated = await getUser(current.id, { consistent: true });
+  if (!updated) throw notFound('user not found');
+  return updated;
+}
+
+export async function resetTokenNonce(userId: string): Promise<string> {
+  const nonce = newTokenNonce();
+  await updateUserItem(userId, {
+    UpdateExpression: 'SET tokenNonce = :nonce, updatedAt = :now',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeValues: { ':nonce': nonce, ':now': new Date().toISOString() },
+  });
+  return nonce;
+}

@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { documents, tableName } from '#shared/db/client';
+import { setupKey, userIndexKey, userKey } from '#shared/db/keys';
+import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
+import { forbidden, invalid } from '#shared/errors';
+import { avatarWrites } from '#shared/users/avatar-store';
+import { type Avatar, type Quota, type Role, roleRank, type UserRecord } from '#shared/users/model';
+import { newTokenNonce } from '#shared/users/store';
+import { claimUsername, USERNAME_TAKEN } from '#shared/users/username-claims';
+
+/** A new user, with its username claims, and the setup marker the first user leaves behind. */
+
+export interface NewUser {
+  username: string;
+  passwordHash: string;
+  role: Role;
+  quota?: Quota | null;
+  avatar?: Avatar | null;
+}
+
+/**
+ * Creates a user, its username constraint item and (optionally) the avatar in one transaction, so a
+ * taken username writes nothing. With `firstUser`, the setup marker is part of the same transaction:
+ * of two racing first-run calls exactly one succeeds.
+ */
+export async function createUser(input: NewUser, options: { firstUser?: boolean } = {}): Promise<UserRecord> {
+  const now = new Date().toISOString();
+  const user: UserRecord = {
+    id: randomUUID(),
+    username: input.username,
+    passwordHash: input.passwordHash,
+    role: input.role,
+    view: {},
+    quota: input.quota ?? null,
+    totpSecret: null,
+    oauthProviders: [],
+    passkeys: [],
+    sessions: {},
+    tokenNonce: newTokenNonce(),
+    createdAt: now,
+    updatedAt: now,
+  };
+  const claims = claimUsername(user.username, user.id);
+  const items = [
+    {
+      Put: {
+        TableName: tableName,
+        Item: { ...userKey(user.id), ...userIndexKey(roleRank(user.role), user.id), ...user },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    ...claims,
+    ...(options.firstUser
+      ? [
+          {
+            Put: {
+              TableName: tableName,
+              Item: { ...setupKey, userId: user.id, createdAt: now },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ]
+      : []),
+    ...(input.avatar ? avatarWrites(user.id, input.avatar) : []),
+  ];
+  try {
+    await transactWrite(items);
+  } catch (error) {
+    if (!(error instanceof TransactionConditionFailed)) throw error;
+    const claimCount = claims.length;
+    if (options.firstUser && error.failedIndexes.includes(1 + claimCount)) {
+      throw forbidden('setup has already been done');
+    }
+    if (error.failedIndexes.some((index) => index >= 1 && index <= claimCount)) throw invalid(USERNAME_TAKEN);
+    throw error;
+  }
+  return user;
+}
+
+export async function isSetupDone(): Promise<boolean> {
+  const result = await documents.send(
+    new GetCommand({ TableName: tableName, Key: setupKey, ProjectionExpression: 'pk' }),
+  );
+  return result.Item !== undefined;
+}
