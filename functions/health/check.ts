@@ -2,7 +2,7 @@ import { ServiceError } from '#shared/errors';
 import { pingTable } from '#shared/health';
 import { defineHandler } from '#shared/http/handler';
 import { json } from '#shared/http/response';
-import { logger } from '#shared/log/logger';
+import { loggableError, logger } from '#shared/log/logger';
 
 /**
  * For uptime monitors, public as in Zipline: `{"pass": true}` once the table answered a read; a 503
@@ -12,9 +12,7 @@ export const handler = defineHandler(async () => {
   try {
     await pingTable();
   } catch (error) {
-    logger.error('healthcheck: the table did not answer', {
-      error: error instanceof Error ? error : String(error),
-    });
+    logger.error('healthcheck: the table did not answer', { error: loggableError(error) });
     throw new ServiceError('unavailable', 'the service cannot reach its table', { 'retry-after': '5' });
   }
   return json(200, { pass: true });

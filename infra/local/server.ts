@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { failureResponse } from '#shared/http/handler';
 import type { HttpResult } from '#shared/http/response';
-import { logger } from '#shared/log/logger';
+import { latencyMsSince, logger } from '#shared/log/logger';
 import { dispatch as dispatchByRoute } from './dispatch.ts';
 import { toApiGatewayEvent } from './event.ts';
 import type { StaticSite } from './static.ts';
@@ -83,7 +83,7 @@ export function createLocalServer(options: LocalServerOptions = {}): Server {
     }
     // A handler logged its own line; what API Gateway answers itself (413, CORS preflights) gets one here.
     if (body === undefined || request.method === 'OPTIONS') {
-      const latencyMs = Math.round((performance.now() - started) * 10) / 10;
+      const latencyMs = latencyMsSince(started);
       logger.info('request', { route: `${request.method} (API Gateway)`, status, latencyMs });
     }
   });

@@ -3,7 +3,7 @@ import { isCancelledByContention } from '#shared/db/cancellation';
 import { type FailureKind, ServiceError } from '#shared/errors';
 import { type HttpRequest, toHttpRequest } from '#shared/http/request';
 import { errorResponse, type HttpResult } from '#shared/http/response';
-import { inRequestScope, logger, requestUserId } from '#shared/log/logger';
+import { inRequestScope, latencyMsSince, loggableError, logger, requestUserId } from '#shared/log/logger';
 import { countMetric, type MetricName, publishMetrics } from '#shared/log/metrics';
 
 export const STATUS_BY_KIND: Record<FailureKind, number> = {
@@ -75,7 +75,7 @@ export function defineHandler(
         requestId,
         route: event.routeKey,
         status: result.statusCode,
-        latencyMs: Math.round((performance.now() - started) * 10) / 10,
+        latencyMs: latencyMsSince(started),
         userId: requestUserId(),
         coldStart,
       });
@@ -100,7 +100,7 @@ export function failureResponse(error: unknown, requestId: string | undefined): 
     return errorResponse(STATUS_BY_KIND[error.kind], error.message, error.headers);
   const name = error instanceof Error ? error.name : typeof error;
   const transient = TRANSIENT_AWS_ERRORS.has(name) || isCancelledByContention(error);
-  logger.error('unexpected error', { requestId, error: error instanceof Error ? error : String(error) });
+  logger.error('unexpected error', { requestId, error: loggableError(error) });
   return transient
     ? errorResponse(503, 'service is busy, try again', { 'retry-after': '1' })
     : errorResponse(500, 'internal server error');

@@ -29,3 +29,11 @@ export function noteUserId(userId: string): void {
 export function requestUserId(): string | undefined {
   return requestFacts.getStore()?.userId;
 }
+
+/** Milliseconds since `started` (a `performance.now()`), to a tenth: finer is noise in a log line. */
+export const latencyMsSince = (started: number): number =>
+  Math.round((performance.now() - started) * 10) / 10;
+
+/** A thrown value as the logger shows it: an Error with its name and stack, anything else as text. */
+export const loggableError = (error: unknown): Error | string =>
+  error instanceof Error ? error : String(error);
