@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Annotations, Duration, Fn, RemovalPolicy } from 'aws-cdk-lib';
+import { Annotations, Duration, Fn } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
@@ -24,15 +24,10 @@ import {
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { AaaaRecord, ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
-import {
-  BlockPublicAccess,
-  Bucket,
-  BucketEncryption,
-  type IBucket,
-  ObjectOwnership,
-} from 'aws-cdk-lib/aws-s3';
+import type { Bucket, IBucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, type ISource, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
+import { privateBucket } from './constructs/private-bucket.ts';
 import { PROJECT_ROOT } from './constructs/service-function.ts';
 
 /** Paths CloudFront passes to the HTTP API, uncached; everything else is the dashboard. */
@@ -94,13 +89,8 @@ export class Dashboard extends Construct {
   constructor(scope: Construct, id: string, props: DashboardProps) {
     super(scope, id);
     // Rebuilt from web/dist on every deploy: nothing in it is data worth keeping.
-    this.bucket = new Bucket(this, 'Assets', {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      removalPolicy: RemovalPolicy.DESTROY,
-      autoDeleteObjects: true,
+    this.bucket = privateBucket(this, 'Assets', {
+      retain: false,
       serverAccessLogsBucket: props.accessLogBucket,
       serverAccessLogsPrefix: 'dashboard/',
     });

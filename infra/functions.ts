@@ -63,6 +63,18 @@ export const usesTable = (spec: FunctionSpec) =>
   Object.keys(spec.table.items ?? {}).length > 0 || (spec.table.indexes ?? []).length > 0;
 export const usesBucket = (spec: FunctionSpec) => Object.keys(spec.bucket).length > 0;
 
+/** A function before any route or object event says what it needs. */
+const bareSpec = (handler: string): FunctionSpec => ({
+  id: constructId(handler),
+  handler,
+  routes: [],
+  table: {},
+  bucket: {},
+  hashesPasswords: false,
+  usesKeys: false,
+  makesThumbnails: false,
+});
+
 /**
  * One spec per handler module of the route table (routes sharing a module, such as GET and POST
  * logout, share a function that gets the union of their needs), plus the fallback for `$default`.
@@ -73,16 +85,7 @@ export function functionSpecs(
 ): FunctionSpec[] {
   const byHandler = new Map<string, FunctionSpec>();
   for (const route of table) {
-    const spec = byHandler.get(route.handler) ?? {
-      id: constructId(route.handler),
-      handler: route.handler,
-      routes: [],
-      table: {},
-      bucket: {},
-      hashesPasswords: false,
-      usesKeys: false,
-      makesThumbnails: false,
-    };
+    const spec = byHandler.get(route.handler) ?? bareSpec(route.handler);
     spec.routes.push(route);
     spec.table = mergeTable(spec.table, route.table);
     spec.bucket = mergeGrants(spec.bucket, route.bucket);
@@ -93,25 +96,12 @@ export function functionSpecs(
   return [
     ...byHandler.values(),
     ...objectEvents.map((fn) => ({
-      id: constructId(fn.handler),
-      handler: fn.handler,
-      routes: [],
+      ...bareSpec(fn.handler),
       table: mergeTable({}, fn.table),
       bucket: mergeGrants({}, fn.bucket),
-      hashesPasswords: false,
-      usesKeys: false,
       makesThumbnails: fn.native === 'sharp',
       objectCreatedPrefix: fn.prefix,
     })),
-    {
-      id: constructId(FALLBACK_HANDLER),
-      handler: FALLBACK_HANDLER,
-      routes: [],
-      table: {},
-      bucket: {},
-      hashesPasswords: false,
-      usesKeys: false,
-      makesThumbnails: false,
-    },
+    bareSpec(FALLBACK_HANDLER),
   ];
 }

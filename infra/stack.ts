@@ -11,20 +11,14 @@ import {
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { type AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import {
-  BlockPublicAccess,
-  Bucket,
-  BucketEncryption,
-  EventType,
-  HttpMethods,
-  ObjectOwnership,
-} from 'aws-cdk-lib/aws-s3';
+import { EventType, HttpMethods } from 'aws-cdk-lib/aws-s3';
 import { LambdaDestination } from 'aws-cdk-lib/aws-s3-notifications';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { type IndexDefinition, type KeyAttribute, tableDefinition } from '#shared/db/table';
 import { PENDING_TAG } from '#shared/files/layout';
 import { corsPolicy, FALLBACK_HANDLER, methodsOf } from '#shared/routes';
+import { privateBucket } from './constructs/private-bucket.ts';
 import { type LogLevelName, PROJECT_ROOT, ServiceFunction } from './constructs/service-function.ts';
 import { Dashboard, type DashboardDomain } from './dashboard.ts';
 import { functionSpecs, usesBucket, usesTable } from './functions.ts';
@@ -112,25 +106,14 @@ export class FileServiceStack extends Stack {
     // file (still tagged `upload=pending`) expire after a day, as does what earlier versions left
     // under `uploads/`.
     // S3 server access logs of both buckets (who read or wrote which object, when), kept 90 days.
-    const accessLogBucket = new Bucket(this, 'AccessLogs', {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      removalPolicy: dataRemovalPolicy,
-      autoDeleteObjects: !retainData,
+    const accessLogBucket = privateBucket(this, 'AccessLogs', {
+      retain: retainData,
       lifecycleRules: [{ id: 'ExpireAccessLogs', expiration: Duration.days(90) }],
     });
-    const files = new Bucket(this, 'Files', {
+    const files = privateBucket(this, 'Files', {
+      retain: retainData,
       serverAccessLogsBucket: accessLogBucket,
       serverAccessLogsPrefix: 'files/',
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      removalPolicy: dataRemovalPolicy,
-      // CloudFormation cannot delete a bucket that holds objects: without retention, empty it first.
-      autoDeleteObjects: !retainData,
       lifecycleRules: [
         { id: 'AbortIncompleteMultipartUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
         { id: 'ExpireAbandonedUploads', prefix: 'uploads/', expiration: Duration.days(1) },
