@@ -1,8 +1,8 @@
+import { type RenderedPage, renderDocument } from '#shared/view/document';
 import { embedTags, embedTexts } from '#shared/view/embed';
 import { humanSize, readableTime } from '#shared/view/format';
 import { escapeHtml } from '#shared/view/html';
 import type { ViewPage } from '#shared/view/open';
-import { STYLE, STYLE_HASH } from '#shared/view/style';
 import { fillTemplate } from '#shared/view/template';
 import { shownName as shownNameOf } from '#shared/view/viewable';
 
@@ -13,12 +13,6 @@ export interface PageUrls {
 }
 
 const ALIGNMENTS = new Set(['left', 'center', 'right']);
-
-export interface RenderedPage {
-  html: string;
-  /** The page's Content-Security-Policy header. */
-  csp: string;
-}
 
 /**
  * The view page's HTML. Every value that comes from a user (names, type, the owner's texts) goes
@@ -41,36 +35,21 @@ export function renderViewPage(page: ViewPage, urls: PageUrls): RenderedPage {
     typeof view.content === 'string' && view.content !== ''
       ? `<p class="content">${escapeHtml(fillTemplate(view.content, subject))}</p>`
       : '';
-  const html = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(shownName)}</title>
-<style>${STYLE}</style>
-${embed}</head>
-<body>
-<main class="${align}">
-<h1>${escapeHtml(shownName)}</h1>
-<p class="meta">${meta.join(' · ')}</p>
-${content}${body(page, shownName)}
-</main>
-</body>
-</html>
-`;
   const mediaOrigin = new URL(page.mediaUrl).origin;
   const mediaSource =
     page.presentation === 'download' || page.presentation === 'text' ? "'none'" : mediaOrigin;
-  const csp = [
-    "default-src 'none'",
-    `img-src ${page.presentation === 'image' ? mediaSource : "'none'"}`,
-    `media-src ${page.presentation === 'video' || page.presentation === 'audio' ? mediaSource : "'none'"}`,
-    `style-src ${STYLE_HASH}`,
-    "form-action 'self'",
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
-  return { html, csp };
+  return renderDocument({
+    title: escapeHtml(shownName),
+    head: embed,
+    mainClass: align,
+    main: `<h1>${escapeHtml(shownName)}</h1>
+<p class="meta">${meta.join(' · ')}</p>
+${content}${body(page, shownName)}`,
+    sources: [
+      `img-src ${page.presentation === 'image' ? mediaSource : "'none'"}`,
+      `media-src ${page.presentation === 'video' || page.presentation === 'audio' ? mediaSource : "'none'"}`,
+    ],
+  });
 }
 
 function body(page: ViewPage, shownName: string): string {

@@ -1,5 +1,4 @@
-import type { RenderedPage } from '#shared/view/page';
-import { STYLE, STYLE_HASH } from '#shared/view/style';
+import { type RenderedPage, renderDocument } from '#shared/view/document';
 
 /** Why a browser gets the refusal page instead of a file's page. */
 export type Refusal =
@@ -30,29 +29,11 @@ export function renderRefusalPage(refusal: Refusal): RenderedPage {
       ? `<p>That password did not open a file at this link.</p>\n${FORM}`
       : `<p>There is no file at this link, or it is protected by a password.</p>\n${FORM}`;
   }
-  const html = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>File not available</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main class="center">
-<h1>File not available</h1>
-${message}
-</main>
-</body>
-</html>
-`;
-  const csp = [
-    "default-src 'none'",
-    `style-src ${STYLE_HASH}`,
-    "form-action 'self'",
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
-  return { html, csp };
+  return renderDocument({
+    title: 'File not available',
+    head: '<meta name="robots" content="noindex">\n',
+    mainClass: 'center',
+    main: `<h1>File not available</h1>\n${message}`,
+    sources: [],
+  });
 }
