@@ -1,11 +1,15 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser.ts';
-import { seriousA11yViolations } from '../support/dashboard.ts';
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import {
+  closeDashboard,
+  type Dashboard,
+  openDashboard,
+  seriousA11yViolations,
+  signIn,
+  signOut,
+} from '../support/dashboard.ts';
 import { PNG_1X1 } from '../support/pixels.ts';
-import { type Runner, startRunner, stopRunner } from '../support/runner.ts';
+import type { Runner } from '../support/runner.ts';
 
 /**
  * The account side of the dashboard in Chromium against `npm start` (DynamoDB Local, s3rver):
@@ -13,52 +17,26 @@ import { type Runner, startRunner, stopRunner } from '../support/runner.ts';
  * user menu used with fetch and then reset, and users (an ADMIN creates, edits and deletes a USER,
  * who sees no users page and gets the 403 shown as such). axe checks each page.
  */
-const dataDir = mkdtempSync(join(tmpdir(), 'file-service-browser-account-'));
 const ADMIN = { username: 'admin', password: 'admin password' };
+let dashboard: Dashboard;
 let runner: Runner;
 let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 /** The SUPERADMIN's token, once the token test has reset it. */
 let bossToken = '';
 
 beforeAll(async () => {
-  [runner, browser] = await Promise.all([
-    startRunner(dataDir, { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password }),
-    launchChromium(),
-  ]);
-  context = await browser.newContext({ acceptDownloads: true });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: runner.url });
-  page = await context.newPage();
-  // A loaded machine can take long for a step; the test waits on what the page shows, never on time.
-  page.setDefaultTimeout(90_000);
+  dashboard = await openDashboard('file-service-browser-account-', ADMIN);
+  ({ runner, browser, page } = dashboard);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  if (runner) await stopRunner(runner);
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => closeDashboard(dashboard));
 
 const a11y = async () => expect(await seriousA11yViolations(page)).toEqual([]);
 const nav = (name: string) => page.getByRole('navigation').getByRole('link', { name });
 const dialog = () => page.getByRole('dialog');
 const userStatus = (token: string) =>
   fetch(`${runner.url}/api/user`, { headers: { authorization: token } }).then((answer) => answer.status);
-
-async function signIn(username: string, password: string) {
-  await page.goto(`${runner.url}/login`);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel(/^Password/).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Files', exact: true }).waitFor();
-}
-
-async function signOut(username: string) {
-  await page.getByRole('button', { name: `User menu for ${username}` }).click();
-  await page.getByRole('menuitem', { name: 'Log out' }).click();
-  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-}
 
 /** A second browser (another device) signed in as this user: its session cookie. */
 async function otherDevice(username: string, password: string) {
@@ -72,7 +50,7 @@ async function otherDevice(username: string, password: string) {
 }
 
 test('settings: username, avatar, link settings after a reload, password', async () => {
-  await signIn(ADMIN.username, ADMIN.password);
+  await signIn(dashboard, ADMIN.username, ADMIN.password);
   await page.getByRole('button', { name: `User menu for ${ADMIN.username}` }).click();
   await page.getByRole('menuitem', { name: 'Settings' }).click();
   await page.getByRole('heading', { name: 'Settings' }).waitFor();
@@ -128,12 +106,12 @@ test('settings: username, avatar, link settings after a reload, password', async
   await laptop.close();
   await page.reload();
   await page.getByRole('button', { name: 'User menu for boss' }).waitFor();
-  await signOut('boss');
+  await signOut(dashboard, 'boss');
   await page.getByLabel('Username').fill('boss');
   await page.getByLabel(/^Password/).fill(ADMIN.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('alert').getByText('invalid username or password').waitFor();
-  await signIn('boss', 'a new password');
+  await signIn(dashboard, 'boss', 'a new password');
 }, 300_000);
 
 test('the token from the user menu works with fetch; after a reset it is refused', async () => {
@@ -181,8 +159,8 @@ test('an ADMIN creates, edits and deletes a USER, who sees no users page', async
     body: JSON.stringify({ username: 'sam', password: 'sam password', role: 'ADMIN' }),
   });
   expect(admin.status).toBe(200);
-  await signOut('boss');
-  await signIn('sam', 'sam password');
+  await signOut(dashboard, 'boss');
+  await signIn(dashboard, 'sam', 'sam password');
   await nav('Users').click();
   await page.getByRole('heading', { name: 'Users' }).waitFor();
   await page.getByRole('button', { name: 'Create user' }).click();
@@ -211,16 +189,16 @@ test('an ADMIN creates, edits and deletes a USER, who sees no users page', async
   await page.getByRole('row', { name: /robin/ }).getByText('5 files').waitFor();
 
   // The USER: no users page in the menu, and its address shows the 403 as what it is.
-  await signOut('sam');
-  await signIn('robin', 'robin password');
+  await signOut(dashboard, 'sam');
+  await signIn(dashboard, 'robin', 'robin password');
   expect(await nav('Files').count()).toBe(1);
   expect(await nav('Users').count()).toBe(0);
   await page.goto(`${runner.url}/users`);
   await page.getByText('Administrators only').waitFor();
   await a11y();
-  await signOut('robin');
+  await signOut(dashboard, 'robin');
 
-  await signIn('sam', 'sam password');
+  await signIn(dashboard, 'sam', 'sam password');
   await nav('Users').click();
   // Dark theme at phone width passes axe too (contrast is what differs; the columns shrink).
   await page.emulateMedia({ colorScheme: 'dark' });

@@ -1,61 +1,38 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser.ts';
-import { seriousA11yViolations } from '../support/dashboard.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import {
+  closeDashboard,
+  type Dashboard,
+  openDashboard,
+  seriousA11yViolations,
+  signIn,
+  signOut,
+} from '../support/dashboard.ts';
 import { PNG_1X1 } from '../support/pixels.ts';
-import { type Runner, startRunner, stopRunner } from '../support/runner.ts';
+import type { Runner } from '../support/runner.ts';
 
 /**
  * A day with the dashboard in Chromium against `npm start` (DynamoDB Local, s3rver): uploads (picker,
  * drag-and-drop, one file over the direct limit through S3), the file list (search, sort, pages,
  * favorites, open, rename, delete, bulk delete), and axe on each page.
  */
-const dataDir = mkdtempSync(join(tmpdir(), 'file-service-browser-'));
 const ADMIN = { username: 'admin', password: 'admin password' };
+let dashboard: Dashboard;
 let runner: Runner;
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  [runner, browser] = await Promise.all([
-    startRunner(dataDir, { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password }),
-    launchChromium(),
-  ]);
-  context = await browser.newContext({ acceptDownloads: true });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: runner.url });
-  page = await context.newPage();
-  // A loaded machine can take long for a step; the test waits on what the page shows, never on time.
-  page.setDefaultTimeout(90_000);
+  dashboard = await openDashboard('file-service-browser-', ADMIN);
+  ({ runner, context, page } = dashboard);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  if (runner) await stopRunner(runner);
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => closeDashboard(dashboard));
 
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const a11y = async () => expect(await seriousA11yViolations(page)).toEqual([]);
 const nav = (name: string) => page.getByRole('navigation').getByRole('link', { name });
 const rows = () => page.locator('tbody tr');
-
-async function signIn(username: string, password: string) {
-  await page.goto(`${runner.url}/login`);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel(/^Password/).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Files', exact: true }).waitFor();
-}
-
-async function signOut(username: string) {
-  await page.getByRole('button', { name: `User menu for ${username}` }).click();
-  await page.getByRole('menuitem', { name: 'Log out' }).click();
-  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-}
 
 const shownNames = () =>
   page.evaluate(() =>
@@ -85,7 +62,7 @@ async function fileAction(name: string, action: string) {
 }
 
 test('upload, browse, change and delete files', async () => {
-  await signIn(ADMIN.username, ADMIN.password);
+  await signIn(dashboard, ADMIN.username, ADMIN.password);
   await page.getByRole('heading', { name: 'No files yet' }).waitFor();
   await a11y();
 
@@ -210,5 +187,5 @@ test('upload, browse, change and delete files', async () => {
   await page.getByRole('dialog').getByText('Delete 2 files?').waitFor();
   await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
   await page.getByText('15 files').waitFor();
-  await signOut(ADMIN.username);
+  await signOut(dashboard, ADMIN.username);
 }, 600_000);

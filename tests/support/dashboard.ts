@@ -1,5 +1,63 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from './browser.ts';
+import { type Runner, startRunner, stopRunner } from './runner.ts';
+
+/** `npm start` with Chromium beside it: one page, in a context that may download and use the clipboard. */
+export interface Dashboard {
+  dataDir: string;
+  runner: Runner;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+}
+
+/**
+ * Starts the runner over a fresh data directory, with `admin` as the administrator it creates, and
+ * Chromium side by side. The clipboard is granted for the token's copy button.
+ */
+export async function openDashboard(
+  dataDirPrefix: string,
+  admin: { username: string; password: string },
+): Promise<Dashboard> {
+  const dataDir = mkdtempSync(join(tmpdir(), dataDirPrefix));
+  const [runner, browser] = await Promise.all([
+    startRunner(dataDir, { ADMIN_USERNAME: admin.username, ADMIN_PASSWORD: admin.password }),
+    launchChromium(),
+  ]);
+  const context = await browser.newContext({ acceptDownloads: true });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: runner.url });
+  const page = await context.newPage();
+  // A loaded machine can take long for a step; the test waits on what the page shows, never on time.
+  page.setDefaultTimeout(90_000);
+  return { dataDir, runner, browser, context, page };
+}
+
+export async function closeDashboard(dashboard: Dashboard | undefined): Promise<void> {
+  if (!dashboard) return;
+  await dashboard.browser.close();
+  await stopRunner(dashboard.runner);
+  rmSync(dashboard.dataDir, { recursive: true, force: true });
+}
+
+/** Signs in on the login page and waits for the files page it leads to. */
+export async function signIn({ page, runner }: Dashboard, username: string, password: string): Promise<void> {
+  await page.goto(`${runner.url}/login`);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel(/^Password/).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Files', exact: true }).waitFor();
+}
+
+/** Logs out from the user menu and waits for the sign-in page. */
+export async function signOut({ page }: Dashboard, username: string): Promise<void> {
+  await page.getByRole('button', { name: `User menu for ${username}` }).click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+}
 
 /** axe-core on the page as it is now: the serious and critical violations, described. */
 export async function seriousA11yViolations(page: Page): Promise<string[]> {
