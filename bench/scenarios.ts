@@ -10,7 +10,7 @@ import { createUser } from '#shared/users/creation';
 import type { Role } from '#shared/users/model';
 import { addSession } from '#shared/users/sessions';
 import { getUser } from '#shared/users/store';
-import { objectCreatedEvent } from '../infra/local/object-events.ts';
+import { s3Event } from '../infra/local/s3.ts';
 import { type CallOptions, call, cookieValue, requestEvent } from '../tests/support/client.ts';
 import { multipart } from '../tests/support/multipart.ts';
 import { PNG_1X1 } from '../tests/support/pixels.ts';
@@ -380,7 +380,7 @@ export async function benchScenarios(): Promise<{
     {
       name: 'S3 object created (1600×1200 PNG)',
       handler: 'thumbnails/make',
-      event: async () => objectCreatedEvent(process.env.BUCKET_NAME as string, pictureKey),
+      event: async () => s3Event(process.env.BUCKET_NAME as string, pictureKey),
       succeeded: (result) =>
         JSON.stringify((result as { outcomes?: unknown[] }).outcomes?.[0] ?? {}).includes('"made"'),
     },

@@ -23,7 +23,10 @@ export const SIZE_COLUMNS = new Set<string>(['code (index.mjs)', 'asset total'])
 const kib = (bytes: number) => `${Math.round(bytes / 1024)} KiB`;
 
 function routesCell(spec: FunctionSpec): string {
-  if (spec.objectCreatedPrefix) return `S3: object created under \`${spec.objectCreatedPrefix}\``;
+  if (spec.objectEvents) {
+    const { prefix, events } = spec.objectEvents;
+    return `S3: ${events.map((event) => `\`${event}\``).join(', ')} under \`${prefix}\``;
+  }
   if (spec.routes.length === 0) return 'anything unmatched (`$default`)';
   // Every API route key, HEAD beside each GET (`methodsOf`).
   return spec.routes

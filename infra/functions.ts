@@ -2,6 +2,7 @@ import {
   type BucketAccess,
   FALLBACK_HANDLER,
   type ObjectEventFunction,
+  type ObjectEventType,
   type ObjectPrefix,
   objectEventFunctions,
   type Route,
@@ -26,8 +27,8 @@ export interface FunctionSpec {
   usesKeys: boolean;
   /** Carries sharp's native module (the thumbnail function only). */
   makesThumbnails: boolean;
-  /** S3 starts it for every object created under this prefix (no API route). */
-  objectCreatedPrefix?: ObjectPrefix;
+  /** S3 starts it on these events for objects under this prefix (no API route). */
+  objectEvents?: { prefix: ObjectPrefix; events: readonly ObjectEventType[] };
 }
 
 export function constructId(handler: string): string {
@@ -100,7 +101,7 @@ export function functionSpecs(
       table: mergeTable({}, fn.table),
       bucket: mergeGrants({}, fn.bucket),
       makesThumbnails: fn.native === 'sharp',
-      objectCreatedPrefix: fn.prefix,
+      objectEvents: { prefix: fn.prefix, events: fn.events },
     })),
     bareSpec(FALLBACK_HANDLER),
   ];

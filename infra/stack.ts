@@ -17,7 +17,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { type IndexDefinition, type KeyAttribute, tableDefinition } from '#shared/db/table';
 import { PENDING_TAG } from '#shared/files/layout';
-import { corsPolicy, FALLBACK_HANDLER, methodsOf } from '#shared/routes';
+import { corsPolicy, FALLBACK_HANDLER, methodsOf, type ObjectEventType } from '#shared/routes';
 import { privateBucket } from './constructs/private-bucket.ts';
 import { type LogLevelName, PROJECT_ROOT, ServiceFunction } from './constructs/service-function.ts';
 import { Dashboard, type DashboardDomain } from './dashboard.ts';
@@ -47,6 +47,12 @@ export interface FileServiceStackProps extends StackProps {
   /** Serve the dashboard and the API under your own name instead of *.cloudfront.net. */
   domain?: DashboardDomain;
 }
+
+/** The route table's S3 event names as CDK's notification types. */
+const S3_EVENT_TYPES: Record<ObjectEventType, EventType> = {
+  's3:ObjectCreated:*': EventType.OBJECT_CREATED,
+  's3:ObjectTagging:Put': EventType.OBJECT_TAGGING_PUT,
+};
 
 const attribute = (key: KeyAttribute) => ({ name: key.name, type: key.type as AttributeType });
 
@@ -153,12 +159,13 @@ export class FileServiceStack extends Stack {
       if (props.allowedOrigins?.length)
         fn.function.addEnvironment('ALLOWED_ORIGINS', props.allowedOrigins.join(','));
       functions.set(spec.handler, fn);
-      if (spec.objectCreatedPrefix) {
+      if (spec.objectEvents) {
         // S3 invokes it asynchronously (Lambda retries a failed invocation twice): a file not yet
         // recorded when its bytes' event arrives is picked up again.
-        files.addEventNotification(EventType.OBJECT_CREATED, new LambdaDestination(fn.function), {
-          prefix: spec.objectCreatedPrefix,
-        });
+        const { prefix, events } = spec.objectEvents;
+        for (const event of events) {
+          files.addEventNotification(S3_EVENT_TYPES[event], new LambdaDestination(fn.function), { prefix });
+        }
         continue;
       }
       integrations.set(spec.handler, new HttpLambdaIntegration(`${spec.id}Integration`, fn.function));

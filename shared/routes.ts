@@ -374,14 +374,18 @@ export function corsPolicy(allowedOrigins: readonly string[] = []): CorsPolicy {
   };
 }
 
+/** S3 notifications a function can subscribe to, by S3's names (`*` for every kind). */
+export type ObjectEventType = 's3:ObjectCreated:*' | 's3:ObjectTagging:Put';
+
 /**
- * A function S3 starts, not a route: on every object created under `prefix` (the bucket's
- * notification). Its grants are declared as a route's; `native` names the native module its bundle
+ * A function S3 starts, not a route: on each of `events` for objects under `prefix` (the bucket's
+ * notifications). Its grants are declared as a route's; `native` names the native module its bundle
  * carries (the linux-arm64 binary from infra/native), which no other function does.
  */
 export interface ObjectEventFunction {
   handler: string;
   prefix: ObjectPrefix;
+  events: readonly ObjectEventType[];
   table?: TableAccess;
   bucket?: BucketAccess;
   native: 'sharp';
@@ -389,11 +393,14 @@ export interface ObjectEventFunction {
 
 export const objectEventFunctions: readonly ObjectEventFunction[] = [
   {
-    // One WebP thumbnail per image upload: reads the file item, records the thumbnail on it only
-    // while the file still has those bytes; reads the image, writes (or, when the file went
-    // meanwhile, deletes) its thumbnail.
+    // One WebP thumbnail per image upload, whichever path stored it: an object created (direct
+    // uploads, a chunked upload's CompleteMultipartUpload) or retagged (a presigned upload's
+    // completion). Reads the file item (for an upload's object first its completion record, or its
+    // pending item), records the thumbnail on it only while the file still has those bytes; reads
+    // the image, writes (or, when the file went meanwhile, deletes) its thumbnail.
     handler: 'thumbnails/make',
     prefix: 'files/',
+    events: ['s3:ObjectCreated:*', 's3:ObjectTagging:Put'],
     table: { items: { GetItem: ['USER'], UpdateItem: ['USER'] } },
     bucket: { GetObject: ['files/'], PutObject: ['thumbnails/'], DeleteObject: ['thumbnails/'] },
     native: 'sharp',

@@ -1,5 +1,5 @@
 import type { S3Event } from 'aws-lambda';
-import { objectEventFunctions } from '#shared/routes';
+import { type ObjectEventType, objectEventFunctions } from '#shared/routes';
 import { loadHandler } from './dispatch.ts';
 
 /**
@@ -10,50 +10,28 @@ import { loadHandler } from './dispatch.ts';
 const RETRY_DELAYS_MS = [200, 1000];
 
 export interface ObjectEventFeed {
-  /** Feeds one S3 notification to every function whose prefix its keys are under. */
+  /** Feeds one S3 notification to every function subscribed to its records' event types and keys. */
   handle(event: S3Event): void;
   /** Resolves once every event handed in so far has been handled (retries included). */
   settled(): Promise<void>;
 }
 
-/**
- * The notification S3 sends for one object `PUT` (the fields the handlers read, key URL-encoded as
- * S3 encodes it), for tests that invoke a function S3 starts without an S3 server's events.
- */
-export const objectCreatedEvent = (bucket: string, key: string): S3Event => ({
-  Records: [
-    {
-      eventVersion: '2.1',
-      eventSource: 'aws:s3',
-      awsRegion: 'us-east-1',
-      eventTime: new Date().toISOString(),
-      eventName: 'ObjectCreated:Put',
-      userIdentity: { principalId: 'local' },
-      requestParameters: { sourceIPAddress: '127.0.0.1' },
-      responseElements: { 'x-amz-request-id': 'local', 'x-amz-id-2': 'local' },
-      s3: {
-        s3SchemaVersion: '1.0',
-        configurationId: 'local',
-        bucket: { name: bucket, ownerIdentity: { principalId: 'local' }, arn: `arn:aws:s3:::${bucket}` },
-        object: {
-          key: encodeURIComponent(key).replaceAll('%2F', '/').replaceAll('%20', '+'),
-          size: 0,
-          eTag: '',
-          sequencer: '0',
-        },
-      },
-    },
-  ],
-});
+/** Whether a record's event (`ObjectCreated:Put`) is one of the types (`s3:ObjectCreated:*`). */
+const subscribes = (types: readonly ObjectEventType[], eventName: string) =>
+  types.some((type) => {
+    const name = type.replace(/^s3:/, '');
+    return name.endsWith('*') ? eventName.startsWith(name.slice(0, -1)) : eventName === name;
+  });
 
 const keyOf = (record: S3Event['Records'][number]) =>
   decodeURIComponent(record.s3.object.key.replace(/\+/g, ' '));
 
 /**
- * What the bucket's event notification does in AWS: the object-created events of the local S3
- * server go to the same handler modules the stack subscribes (`objectEventFunctions`), with the
- * same event, retried as Lambda retries. Nothing here waits for them: an upload has answered
- * already, and a failure is logged, never the upload's.
+ * What the bucket's event notifications do in AWS: the local S3 server's events (object created,
+ * object retagged; see s3.ts) go to the same handler modules the stack subscribes
+ * (`objectEventFunctions`), for the same event types and prefix, with the same event, retried as
+ * Lambda retries. Nothing here waits for them: an upload has answered already, and a failure is
+ * logged, never the upload's.
  */
 export function createObjectEventFeed(log: (line: string) => void = console.log): ObjectEventFeed {
   const inFlight = new Set<Promise<void>>();
@@ -79,7 +57,7 @@ export function createObjectEventFeed(log: (line: string) => void = console.log)
     handle(event) {
       for (const fn of objectEventFunctions) {
         const records = event.Records.filter(
-          (record) => record.eventName.startsWith('ObjectCreated:') && keyOf(record).startsWith(fn.prefix),
+          (record) => subscribes(fn.events, record.eventName) && keyOf(record).startsWith(fn.prefix),
         );
         if (records.length === 0) continue;
         const delivery: Promise<void> = deliver(fn.handler, { Records: records }).finally(() =>

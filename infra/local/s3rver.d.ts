@@ -12,7 +12,16 @@ declare module 's3rver' {
     constructor(options: S3rverOptions);
     run(): Promise<{ address: string; port: number }>;
     close(): Promise<void>;
-    /** Every object created or removed, as an S3 event notification (keys not URL-encoded). */
-    on(event: 'event', listener: (notification: import('aws-lambda').S3Event) => void): this;
+    /** Koa's middleware list (s3rver is a Koa app); composed when the server starts. */
+    middleware: ((context: S3rverContext, next: () => Promise<void>) => Promise<void>)[];
+  }
+  /** The part of a request's Koa context that infra/local/s3.ts reads once it was answered. */
+  interface S3rverContext {
+    method: string;
+    /** URL-encoded, path-style: `/<bucket>/<key>`. */
+    path: string;
+    query: Record<string, string | string[] | undefined>;
+    headers: Record<string, string | string[] | undefined>;
+    status: number;
   }
 }

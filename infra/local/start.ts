@@ -93,7 +93,7 @@ async function start(): Promise<void> {
     );
   }
 
-  // S3's object-created notification, as the stack subscribes it (the thumbnail function).
+  // S3's notifications (objects created or retagged), as the stack subscribes them (the thumbnails).
   const { createObjectEventFeed } = await import('./object-events.ts');
   const objectEvents = createObjectEventFeed();
   s3.onObjectEvent((event) => objectEvents.handle(event));

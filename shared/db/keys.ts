@@ -90,10 +90,10 @@ export const chunkPartKey = (userId: string, uploadId: string, n: number) => ({
   sk: `CHUNKPART#${uploadId}#${String(n).padStart(5, '0')}`,
 });
 /**
- * A completed chunked upload: which file it became, so its last chunk sent again answers that file.
- * Lives a week, like the part items (DynamoDB's TTL removes it).
+ * A completed upload (presigned or chunked): which file it became, for what its object's key names
+ * (the upload) and for a chunked upload's last chunk sent again. Lives a week (DynamoDB's TTL).
  */
-export const chunkedDoneKey = (userId: string, uploadId: string) => ({
+export const uploadDoneKey = (userId: string, uploadId: string) => ({
   pk: `USER#${userId}`,
-  sk: `CHUNKDONE#${uploadId}`,
+  sk: `UPLOADDONE#${uploadId}`,
 });

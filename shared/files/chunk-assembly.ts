@@ -1,18 +1,18 @@
 import { S3ServiceException } from '@aws-sdk/client-s3';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
-import { chunkedDoneKey, chunkPartKey, uploadKey } from '#shared/db/keys';
+import { chunkPartKey, uploadKey } from '#shared/db/keys';
 import { notFound, ServiceError } from '#shared/errors';
 import type { FileRecord } from '#shared/files/model';
 import { completeMultipart } from '#shared/files/multipart-objects';
-import type { ChunkProgress, PendingUpload } from '#shared/files/pending';
+import { type ChunkProgress, type PendingUpload, uploadedFile } from '#shared/files/pending';
 import { recordUpload } from '#shared/files/presigned';
 import { getFile } from '#shared/files/store';
 import type { Uploader } from '#shared/files/uploads';
 
 /** The assembly of a chunked upload once its last chunk is in: parts into one object, then the file. */
 
-/** Part items and completion markers live a week at most (DynamoDB's TTL removes them). */
+/** Part items live a week at most (DynamoDB's TTL removes them), as completion records do. */
 export const PART_ITEM_SECONDS = 7 * 86_400;
 
 export const unknownUpload = () =>
@@ -39,19 +39,7 @@ export async function complete(user: Uploader, upload: PendingUpload): Promise<F
     );
   }
   try {
-    return await recordUpload(user, upload, (file) => [
-      {
-        Put: {
-          TableName: tableName,
-          Item: {
-            ...chunkedDoneKey(user.id, upload.id),
-            fileId: file.id,
-            size: upload.size,
-            expiresAt: Math.floor(Date.now() / 1000) + PART_ITEM_SECONDS,
-          },
-        },
-      },
-    ]);
+    return await recordUpload(user, upload);
   } catch (error) {
     // A concurrent completion recorded the file first: answer it.
     const file = error instanceof ServiceError && (await completedFile(user.id, upload.id, upload.size));
@@ -66,11 +54,9 @@ export async function completedFile(
   uploadId: string,
   size: number,
 ): Promise<FileRecord | undefined> {
-  const done = await documents.send(
-    new GetCommand({ TableName: tableName, Key: chunkedDoneKey(userId, uploadId), ConsistentRead: true }),
-  );
-  if (done.Item?.size !== size) return undefined;
-  return getFile(userId, String(done.Item.fileId), { consistent: true });
+  const done = await uploadedFile(userId, uploadId);
+  if (done?.size !== size) return undefined;
+  return getFile(userId, done.fileId, { consistent: true });
 }
 
 async function partETags(userId: string, upload: PendingUpload): Promise<string[]> {

@@ -10,16 +10,33 @@ export const fileObjectKey = (userId: string, fileId: string) => `files/${userId
 export const uploadObjectKey = (userId: string, uploadId: string) => `files/${userId}/${uploadId}`;
 /**
  * Thumbnails live apart from the bytes, `thumbnails/<userId>/<object>.webp`: the bucket's
- * object-created notification watches `files/` only, so a thumbnail never triggers another.
+ * notifications watch `files/` only, so a thumbnail never triggers another.
  */
 export const thumbnailObjectKey = (objectKey: string) =>
   `thumbnails/${objectKey.replace(/^files\//, '')}.webp`;
-/** The user and file a direct upload's key names (`files/<userId>/<fileId>`); other keys: undefined. */
-export function fileOfObjectKey(key: string): { userId: string; fileId: string } | undefined {
-  const match = /^files\/([^/]+)\/([^/]+)$/.exec(key);
-  return match ? { userId: match[1] as string, fileId: match[2] as string } : undefined;
+/**
+ * Who an object under `files/` belongs to: a direct upload's key names its file
+ * (`files/<userId>/<fileId>`); a presigned upload's (`files/<userId>/<uploadId>`) and a chunked
+ * upload's (`files/<userId>/chunked-<uploadId>`) name their upload, whose file exists only once it
+ * is completed. Other keys: undefined.
+ */
+export type ObjectOwner =
+  | { userId: string; fileId: string }
+  | { userId: string; uploadId: string; upload: 'presigned' | 'chunked' };
+/** An upload's id: 128 random bits in hex (never a file id, which is 26 base-32 characters). */
+const UPLOAD_ID = /^[0-9a-f]{32}$/;
+export function ownerOfObjectKey(key: string): ObjectOwner | undefined {
+  const match = /^files\/([^/]+)\/(chunked-)?([^/]+)$/.exec(key);
+  if (!match) return undefined;
+  const [, userId, chunked, id] = match as unknown as [string, string, string | undefined, string];
+  if (chunked) return UPLOAD_ID.test(id) ? { userId, uploadId: id, upload: 'chunked' } : undefined;
+  return UPLOAD_ID.test(id) ? { userId, uploadId: id, upload: 'presigned' } : { userId, fileId: id };
 }
-export const isUploadObjectKey = (key: string) => /^files\/[^/]+\/[0-9a-f]{32}$/.test(key);
+/** A presigned upload's object (its URL can PUT it for a while). */
+export function isUploadObjectKey(key: string): boolean {
+  const owner = ownerOfObjectKey(key);
+  return owner !== undefined && 'upload' in owner && owner.upload === 'presigned';
+}
 
 /**
  * The tag every object PUT through a presigned URL carries until its upload is completed; the

@@ -101,10 +101,12 @@ export async function objectSize(key: string): Promise<number | undefined> {
 }
 
 /**
- * Deletes a file's bytes and its thumbnail (by key, made or not: one DeleteObjects). An object that a presigned URL created, while that URL may still be valid
- * (it expires at most `UPLOAD_URL_SECONDS` after the file was recorded), is tagged pending instead:
- * it has to stay in place until the URL has expired, or the URL, which can only create, could PUT it
- * again. Unreferenced, it cannot be downloaded, and the lifecycle rule deletes it within a day.
+ * Deletes a file's bytes and its thumbnail (by key, made or not: one DeleteObjects). An object that
+ * a presigned URL created, while that URL may still be valid (it expires at most
+ * `UPLOAD_URL_SECONDS` after the file was recorded), is tagged pending instead: it has to stay in
+ * place until the URL has expired, or the URL, which can only create, could PUT it again.
+ * Unreferenced, it cannot be downloaded, and the lifecycle rule deletes it within a day; its
+ * thumbnail, which no rule expires, is deleted now.
  */
 export async function deleteFileObject(file: { objectKey: string; createdAt: string }, now = Date.now()) {
   if (isUploadObjectKey(file.objectKey) && now < Date.parse(file.createdAt) + UPLOAD_URL_SECONDS * 1000) {
@@ -117,9 +119,10 @@ export async function deleteFileObject(file: { objectKey: string; createdAt: str
         }),
       );
     } catch (error) {
-      // Already gone (deleted with its user's bytes): nothing left to keep or delete.
+      // Already gone (deleted with its user's bytes): nothing left to keep.
       if (!(error instanceof Error && error.name === 'NoSuchKey')) throw error;
     }
+    await deleteObjects([thumbnailObjectKey(file.objectKey)]);
     return;
   }
   await deleteObjects([file.objectKey, thumbnailObjectKey(file.objectKey)]);

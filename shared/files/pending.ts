@@ -1,6 +1,6 @@
 import { GetCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
-import { fileStatsKey, uploadKey } from '#shared/db/keys';
+import { fileStatsKey, uploadDoneKey, uploadKey } from '#shared/db/keys';
 import { type TransactItem, TransactionConditionFailed } from '#shared/db/transact';
 import { statsUpdate } from '#shared/files/stats';
 import { transactAsActiveOwner } from '#shared/files/store';
@@ -131,6 +131,37 @@ export const consumeUpload = (userId: string, uploadId: string): TransactItem =>
     ConditionExpression: 'attribute_exists(pk)',
   },
 });
+
+/** How long the record of what a completed upload became lives (DynamoDB's TTL removes it). */
+export const UPLOAD_DONE_SECONDS = 7 * 86_400;
+
+/**
+ * The transaction item recording which file a completed upload became, written with the file: its
+ * object's key names the upload, so this is how the thumbnail function (and a chunked upload's last
+ * chunk sent again) finds the file.
+ */
+export const uploadDone = (userId: string, upload: PendingUpload, fileId: string): TransactItem => ({
+  Put: {
+    TableName: tableName,
+    Item: {
+      ...uploadDoneKey(userId, upload.id),
+      fileId,
+      size: upload.size,
+      expiresAt: Math.floor(Date.now() / 1000) + UPLOAD_DONE_SECONDS,
+    },
+  },
+});
+
+/** The file a completed upload became (and its size), for a week after the completion. */
+export async function uploadedFile(
+  userId: string,
+  uploadId: string,
+): Promise<{ fileId: string; size: number } | undefined> {
+  const result = await documents.send(
+    new GetCommand({ TableName: tableName, Key: uploadDoneKey(userId, uploadId), ConsistentRead: true }),
+  );
+  return result.Item ? { fileId: String(result.Item.fileId), size: Number(result.Item.size) } : undefined;
+}
 
 /**
  * Ends a pending upload without a file: deletes its item and gives its reservation back, in one

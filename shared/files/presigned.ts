@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type TransactItem, TransactionConditionFailed } from '#shared/db/transact';
+import { TransactionConditionFailed } from '#shared/db/transact';
 import { invalid, notFound, ServiceError } from '#shared/errors';
 import { uploadObjectKey } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';
@@ -22,6 +22,7 @@ import {
   ReservationRefused,
   releaseUpload,
   reserveUpload,
+  uploadDone,
 } from '#shared/files/pending';
 import { withRoom } from '#shared/files/reclaim';
 import { assertWithinQuota, QuotaExceeded } from '#shared/files/stats';
@@ -138,14 +139,10 @@ export async function completeUpload(user: Uploader, uploadId: string): Promise<
 
 /**
  * Records the file of a pending upload whose bytes are complete at its object key: the metadata in
- * a transaction that consumes the pending item and turns the reservation into the file (and writes
- * `alsoWrite`), so two completions record one file.
+ * a transaction that consumes the pending item, turns the reservation into the file and records
+ * which file the upload became (`uploadDone`), so two completions record one file.
  */
-export async function recordUpload(
-  user: Uploader,
-  upload: PendingUpload,
-  alsoWrite: (file: FileRecord) => TransactItem[] = () => [],
-): Promise<FileRecord> {
+export async function recordUpload(user: Uploader, upload: PendingUpload): Promise<FileRecord> {
   const options: UploadOptions = {
     format: upload.format as NameFormat,
     filename: upload.filename ?? null,
@@ -160,7 +157,7 @@ export async function recordUpload(
   try {
     await record(user.id, [file], options, 'reserved', [
       consumeUpload(user.id, upload.id),
-      ...alsoWrite(file),
+      uploadDone(user.id, upload, file.id),
     ]);
   } catch (error) {
     // The pending item is gone: a racing completion recorded the file (the object is its file's

@@ -1,7 +1,8 @@
 import sharp, { type OutputInfo } from 'sharp';
-import { fileOfObjectKey, thumbnailObjectKey } from '#shared/files/layout';
+import { type ObjectOwner, ownerOfObjectKey, thumbnailObjectKey } from '#shared/files/layout';
 import type { Thumbnail } from '#shared/files/model';
 import { deleteObjects, putObject, readObjectStart } from '#shared/files/objects';
+import { getUpload, uploadedFile } from '#shared/files/pending';
 import { getFile } from '#shared/files/store';
 import { recordThumbnail } from '#shared/files/thumbnail-record';
 import { FILE_ID } from '#shared/validation/ids';
@@ -33,22 +34,54 @@ export class FileNotRecordedYet extends Error {
 
 export type ThumbnailOutcome =
   | { made: Thumbnail }
-  | { skipped: 'not a file' | 'not an image' | 'too large' | 'file gone' }
+  | { skipped: 'not a file' | 'not yet a file' | 'not an image' | 'too large' | 'file gone' }
   | { failed: string };
 
 /**
- * Makes the WebP thumbnail of the file whose bytes were just stored at `objectKey`: decoded with
- * sharp (EXIF orientation applied, first frame of an animation), fit inside 320×320 without
- * enlarging, stored at `thumbnailObjectKey`, then recorded on the file. A file not recorded yet
- * throws `FileNotRecordedYet` (the invocation is retried); bytes that do not decode are a `failed`
- * outcome, never an error: the upload stands, its file just has no thumbnail.
+ * Whether an S3 event on this object says its bytes are a file's now (or are about to be, the
+ * metadata being written right after): the object's creation, except for a presigned upload, whose
+ * object the client creates, maybe an hour before the completion (or never); its completion retags
+ * the object (`ObjectTagging:Put`), and that is its event.
  */
-export async function makeThumbnail(objectKey: string): Promise<ThumbnailOutcome> {
-  const named = fileOfObjectKey(objectKey);
-  // Presigned and chunked uploads' keys name their upload, not a file (see docs/files.md).
-  if (!named || !FILE_ID.accepts(named.fileId)) return { skipped: 'not a file' };
-  const file = await getFile(named.userId, named.fileId, { consistent: true });
+const announcesFile = (owner: ObjectOwner, eventName: string) =>
+  'upload' in owner && owner.upload === 'presigned'
+    ? eventName === 'ObjectTagging:Put'
+    : eventName.startsWith('ObjectCreated:');
+
+/**
+ * The id of the file whose bytes are at this object, once it is recorded: a direct upload's key
+ * names it; an upload's completion records it beside the file. While an upload is still pending,
+ * its completion is under way (`announcesFile`): `FileNotRecordedYet`. Undefined when no file will be.
+ */
+async function fileIdOf(owner: ObjectOwner, objectKey: string): Promise<string | undefined> {
+  if (!('upload' in owner)) return FILE_ID.accepts(owner.fileId) ? owner.fileId : undefined;
+  const done = await uploadedFile(owner.userId, owner.uploadId);
+  if (done) return done.fileId;
+  if (await getUpload(owner.userId, owner.uploadId)) throw new FileNotRecordedYet(objectKey);
+  // The completion consumes the upload and records its file in one transaction, which may have
+  // committed between the two reads. Still nothing: released (size mismatch, name taken),
+  // reclaimed, or completed by a version that kept no record.
+  return (await uploadedFile(owner.userId, owner.uploadId))?.fileId;
+}
+
+/**
+ * Makes the WebP thumbnail of the file whose bytes are stored at `objectKey`, on the S3 event that
+ * says they are a file's (`announcesFile`: every upload path's, whichever it was): decoded with sharp
+ * (EXIF orientation applied, first frame of an animation), fit inside 320×320 without enlarging,
+ * stored at `thumbnailObjectKey`, then recorded on the file. A file not recorded yet throws
+ * `FileNotRecordedYet` (the invocation is retried); bytes that do not decode are a `failed` outcome,
+ * never an error: the upload stands, its file just has no thumbnail.
+ */
+export async function makeThumbnail(objectKey: string, eventName: string): Promise<ThumbnailOutcome> {
+  const owner = ownerOfObjectKey(objectKey);
+  if (!owner) return { skipped: 'not a file' };
+  if (!announcesFile(owner, eventName)) return { skipped: 'not yet a file' };
+  const fileId = await fileIdOf(owner, objectKey);
+  if (fileId === undefined) return { skipped: 'upload' in owner ? 'file gone' : 'not a file' };
+  const file = await getFile(owner.userId, fileId, { consistent: true });
   if (!file) {
+    // An upload's file was recorded (its completion record says so) and deleted since.
+    if ('upload' in owner) return { skipped: 'file gone' };
     if ((await readObjectStart(objectKey, 1).catch(() => undefined)) === undefined)
       return { skipped: 'file gone' };
     throw new FileNotRecordedYet(objectKey);
@@ -72,7 +105,7 @@ export async function makeThumbnail(objectKey: string): Promise<ThumbnailOutcome
   const thumbnailKey = thumbnailObjectKey(objectKey);
   await putObject(thumbnailKey, webp.data, 'image/webp');
   const thumbnail = { width: webp.info.width, height: webp.info.height, size: webp.data.length };
-  if (await recordThumbnail(named.userId, named.fileId, objectKey, thumbnail)) return { made: thumbnail };
+  if (await recordThumbnail(owner.userId, fileId, objectKey, thumbnail)) return { made: thumbnail };
   // Deleted (or replaced) while the thumbnail was made: its thumbnail goes too.
   await deleteObjects([thumbnailKey]);
   return { skipped: 'file gone' };

@@ -63,7 +63,7 @@ test('npm start serves the API, logs one JSON line per request, and keeps everyt
   expect(patched.status).toBe(200);
   expect((await fetch(`${first.url}/api/nope`)).status).toBe(404);
 
-  // An image upload: the runner feeds S3's object-created event to the thumbnail function.
+  // An image upload: the runner feeds S3's object-created event to the thumbnail function, as S3 names it.
   const form = new FormData();
   form.append('file', new Blob([PNG_1X1], { type: 'image/png' }), 'pixel.png');
   const uploaded = await fetch(`${first.url}/api/upload`, {
@@ -74,7 +74,10 @@ test('npm start serves the API, logs one JSON line per request, and keeps everyt
   expect(uploaded.status).toBe(200);
   const { id } = ((await uploaded.json()) as { files: { id: string }[] }).files[0] as { id: string };
   await first.waitFor(
-    new RegExp(`^thumbnails/make files/\\S+/${id}: \\{"outcomes":\\[\\{"key":"[^"]+","made"`, 'm'),
+    new RegExp(
+      `^thumbnails/make files/\\S+/${id}: \\{"outcomes":\\[\\{"key":"[^"]+","event":"ObjectCreated:Put","made"`,
+      'm',
+    ),
   );
   const file = (await (
     await fetch(`${first.url}/api/user/files/${id}`, { headers: { authorization: token } })

@@ -15,7 +15,7 @@ import { PROJECT_ROOT } from '../../infra/constructs/service-function.ts';
 import { functionSpecs } from '../../infra/functions.ts';
 import { documentedRows, FUNCTION_COLUMNS, functionRows, SIZE_COLUMNS } from '../../infra/functions-doc.ts';
 import { routeEvent } from '../../infra/local/dispatch.ts';
-import { objectCreatedEvent } from '../../infra/local/object-events.ts';
+import { s3Event } from '../../infra/local/s3.ts';
 import { FileServiceStack } from '../../infra/stack.ts';
 import { invokeBundle, runBundle } from '../support/bundle.ts';
 import {
@@ -175,9 +175,11 @@ test('the thumbnail bundle makes a thumbnail with the sharp it carries, given on
   const result = (await invokeBundle(
     bundle.assetDir,
     bundle.environment,
-    objectCreatedEvent(process.env.BUCKET_NAME as string, key) as never,
+    s3Event(process.env.BUCKET_NAME as string, key) as never,
   )) as unknown as { outcomes: unknown[] };
-  expect(result.outcomes).toEqual([{ key, made: { width: 1, height: 1, size: expect.any(Number) } }]);
+  expect(result.outcomes).toEqual([
+    { key, event: 'ObjectCreated:Put', made: { width: 1, height: 1, size: expect.any(Number) } },
+  ]);
   const resource = await call('GET', `/api/user/files/${file?.id}`, { token: owner.token });
   expect(resource.body.thumbnail).toBe(`/api/user/files/${file?.id}/thumbnail`);
 });

@@ -5,7 +5,7 @@ import { SORT_FIELDS } from '#shared/files/model';
 import { bucketName, s3 } from '#shared/s3/client';
 import { type FunctionSpec, functionSpecs } from '../../infra/functions.ts';
 import { loadHandler, routeEvent } from '../../infra/local/dispatch.ts';
-import { objectCreatedEvent } from '../../infra/local/object-events.ts';
+import { s3Event } from '../../infra/local/s3.ts';
 import { type CallOptions, call, cookieValue, requestEvent, uniqueName } from '../support/client.ts';
 import { multipart } from '../support/multipart.ts';
 import { PNG_1X1 } from '../support/pixels.ts';
@@ -163,7 +163,7 @@ const REACHED_ELSEWHERE: Record<string, string> = {
 };
 
 /** The thumbnail function as S3 invokes it (no route: its uses are attributed by hand). */
-const thumbnailHandler = async (event: ReturnType<typeof objectCreatedEvent>) =>
+const thumbnailHandler = async (event: ReturnType<typeof s3Event>) =>
   ((await loadHandler('thumbnails/make')) as unknown as (event: unknown) => Promise<{ outcomes: unknown[] }>)(
     event,
   );
@@ -247,7 +247,7 @@ describe('every request the code sends is within its function grant, and every g
     for (const file of [first, second]) {
       current = 'thumbnails/make';
       try {
-        const made = await thumbnailHandler(objectCreatedEvent(bucketName, `files/${userId}/${file?.id}`));
+        const made = await thumbnailHandler(s3Event(bucketName, `files/${userId}/${file?.id}`));
         expect(made.outcomes).toHaveLength(1);
       } finally {
         current = undefined;

@@ -363,19 +363,19 @@ describe('files bucket', () => {
 });
 
 describe('thumbnails', () => {
-  test('the files bucket notifies the thumbnail function of every object created under files/, and only it', () => {
+  test('the files bucket notifies the thumbnail function of every object created or retagged under files/, and only it', () => {
     const notifications = ofType('Custom::S3BucketNotifications');
     expect(notifications).toHaveLength(1);
     const properties = notifications[0]?.[1].Properties;
     expect(properties.BucketName).toEqual({ Ref: filesBucketId });
     expect(properties.NotificationConfiguration).toEqual({
-      LambdaFunctionConfigurations: [
-        {
-          Events: ['s3:ObjectCreated:*'],
-          Filter: { Key: { FilterRules: [{ Name: 'prefix', Value: 'files/' }] } },
-          LambdaFunctionArn: { 'Fn::GetAtt': [functionLogicalId('thumbnails/make'), 'Arn'] },
-        },
-      ],
+      // Created: direct uploads' PutObject, chunked uploads' CompleteMultipartUpload. Retagged: a
+      // presigned upload's completion (its PUT came long before, when no file existed).
+      LambdaFunctionConfigurations: ['s3:ObjectCreated:*', 's3:ObjectTagging:Put'].map((event) => ({
+        Events: [event],
+        Filter: { Key: { FilterRules: [{ Name: 'prefix', Value: 'files/' }] } },
+        LambdaFunctionArn: { 'Fn::GetAtt': [functionLogicalId('thumbnails/make'), 'Arn'] },
+      })),
     });
     // S3 may invoke it, from this bucket only.
     template.hasResourceProperties('AWS::Lambda::Permission', {
