@@ -27,6 +27,7 @@ function routesCell(spec: FunctionSpec): string {
     const { prefix, events } = spec.objectEvents;
     return `S3: ${events.map((event) => `\`${event}\``).join(', ')} under \`${prefix}\``;
   }
+  if (spec.everyMinutes !== undefined) return `schedule: every ${spec.everyMinutes} min`;
   if (spec.routes.length === 0) return 'anything unmatched (`$default`)';
   // Every API route key, HEAD beside each GET (`methodsOf`).
   return spec.routes

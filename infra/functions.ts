@@ -7,6 +7,8 @@ import {
   objectEventFunctions,
   type Route,
   routes,
+  type ScheduledFunction,
+  scheduledFunctions,
   type TableAccess,
   type TableAction,
 } from '#shared/routes';
@@ -29,6 +31,8 @@ export interface FunctionSpec {
   makesThumbnails: boolean;
   /** S3 starts it on these events for objects under this prefix (no API route). */
   objectEvents?: { prefix: ObjectPrefix; events: readonly ObjectEventType[] };
+  /** A schedule starts it every this many minutes (no API route). */
+  everyMinutes?: number;
 }
 
 export function constructId(handler: string): string {
@@ -83,6 +87,7 @@ const bareSpec = (handler: string): FunctionSpec => ({
 export function functionSpecs(
   table: readonly Route[] = routes,
   objectEvents: readonly ObjectEventFunction[] = objectEventFunctions,
+  scheduled: readonly ScheduledFunction[] = scheduledFunctions,
 ): FunctionSpec[] {
   const byHandler = new Map<string, FunctionSpec>();
   for (const route of table) {
@@ -102,6 +107,12 @@ export function functionSpecs(
       bucket: mergeGrants({}, fn.bucket),
       makesThumbnails: fn.native === 'sharp',
       objectEvents: { prefix: fn.prefix, events: fn.events },
+    })),
+    ...scheduled.map((fn) => ({
+      ...bareSpec(fn.handler),
+      table: mergeTable({}, fn.table),
+      bucket: mergeGrants({}, fn.bucket),
+      everyMinutes: fn.everyMinutes,
     })),
     bareSpec(FALLBACK_HANDLER),
   ];

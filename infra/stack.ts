@@ -10,6 +10,8 @@ import {
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { type AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { EventType, HttpMethods } from 'aws-cdk-lib/aws-s3';
 import { LambdaDestination } from 'aws-cdk-lib/aws-s3-notifications';
@@ -148,6 +150,7 @@ export class FileServiceStack extends Stack {
         handler: spec.handler,
         hashesPasswords: spec.hashesPasswords,
         makesThumbnails: spec.makesThumbnails,
+        scheduled: spec.everyMinutes !== undefined,
         logRetention,
         logLevel: props.logLevel ?? 'INFO',
         metricsNamespace: this.stackName,
@@ -159,6 +162,14 @@ export class FileServiceStack extends Stack {
       if (props.allowedOrigins?.length)
         fn.function.addEnvironment('ALLOWED_ORIGINS', props.allowedOrigins.join(','));
       functions.set(spec.handler, fn);
+      if (spec.everyMinutes !== undefined) {
+        // Not retried: the next run, a minute later, does the same work.
+        new Rule(this, `${spec.id}Schedule`, {
+          schedule: Schedule.rate(Duration.minutes(spec.everyMinutes)),
+          targets: [new LambdaFunction(fn.function, { retryAttempts: 0 })],
+        });
+        continue;
+      }
       if (spec.objectEvents) {
         // S3 invokes it asynchronously (Lambda retries a failed invocation twice): a file not yet
         // recorded when its bytes' event arrives is picked up again.

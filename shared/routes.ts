@@ -2,7 +2,7 @@
  * The one route table. The CDK stack builds a function and an API route from each entry, the local
  * runner and the tests dispatch through it, so the three cannot drift apart.
  */
-import { type Partition, USERS_INDEX } from '#shared/db/keys';
+import { EXPIRY_INDEX, type Partition, USERS_INDEX } from '#shared/db/keys';
 import { SEARCH_INDEX, SORT_INDEXES } from '#shared/files/indexing';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -237,8 +237,9 @@ const BUCKET = {
   // Presigned GETs for the page's media, download and og:image (the thumbnail); a ranged GET for a
   // text file's start.
   viewPage: { GetObject: ['files/', 'thumbnails/'] },
-  // The bytes and their thumbnail, in one DeleteObjects.
-  delete: { DeleteObject: ['files/', 'thumbnails/'] },
+  // The bytes and their thumbnail, in one DeleteObjects; a presigned upload's object whose URL may
+  // still be valid is tagged for the lifecycle rule instead (files/objects.ts `deleteFileObject`).
+  delete: { DeleteObject: ['files/', 'thumbnails/'], PutObjectTagging: ['files/'] },
 } satisfies Record<string, BucketAccess>;
 
 /**
@@ -404,6 +405,36 @@ export const objectEventFunctions: readonly ObjectEventFunction[] = [
     table: { items: { GetItem: ['USER'], UpdateItem: ['USER'] } },
     bucket: { GetObject: ['files/'], PutObject: ['thumbnails/'], DeleteObject: ['thumbnails/'] },
     native: 'sharp',
+  },
+];
+
+/**
+ * A function a schedule starts, not a route: every `everyMinutes` minutes in AWS (EventBridge), every
+ * few seconds in the local runner. Its grants are declared as a route's.
+ */
+export interface ScheduledFunction {
+  handler: string;
+  everyMinutes: number;
+  table?: TableAccess;
+  bucket?: BucketAccess;
+}
+
+export const scheduledFunctions: readonly ScheduledFunction[] = [
+  {
+    // The expiry sweep (files/expiry.ts): the due files from the expiry index; each file read, then
+    // deleted with its name claim and counters share in one transaction; its bytes and thumbnail.
+    handler: 'files/expire',
+    everyMinutes: 1,
+    table: {
+      items: {
+        GetItem: ['USER'],
+        ConditionCheckItem: ['USER'],
+        UpdateItem: ['USER'],
+        DeleteItem: ['USER', 'FILENAME'],
+      },
+      indexes: [EXPIRY_INDEX],
+    },
+    bucket: BUCKET.delete,
   },
 ];
 

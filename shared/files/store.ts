@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
-import { fileKey, fileNameKey, userKey } from '#shared/db/keys';
+import { expiryIndexKey, fileKey, fileNameKey, userKey } from '#shared/db/keys';
 import { batchGetItems } from '#shared/db/reads';
 import { retry } from '#shared/db/retry';
 import { type TransactItem, TransactionConditionFailed, transactWrite } from '#shared/db/transact';
@@ -8,7 +8,7 @@ import { UpdateBuilder } from '#shared/db/update';
 import { notFound, unauthenticated } from '#shared/errors';
 import { indexAttributes } from '#shared/files/indexing';
 import { fromFileItem, toFileItem } from '#shared/files/items';
-import { type FileRecord, isMedia } from '#shared/files/model';
+import { type FileRecord, isMedia, requireFile } from '#shared/files/model';
 import { noPending, QuotaExceeded, statsOf, statsUpdate } from '#shared/files/stats';
 import type { QuotaLimits } from '#shared/quota';
 
@@ -149,8 +149,7 @@ const versionRetries = {
  */
 export async function updateFile(userId: string, fileId: string, changes: FileChanges): Promise<FileRecord> {
   return retry(versionRetries, async () => {
-    const current = await getFile(userId, fileId, { consistent: true });
-    if (!current) throw notFound('file not found');
+    const current = requireFile(await getFile(userId, fileId, { consistent: true }));
     // Nothing would change (e.g. `password: ""` on a file without one): no write, no new updatedAt.
     if (Object.entries(changes).every(([name, value]) => current[name as keyof FileChanges] === value)) {
       return current;
@@ -159,6 +158,7 @@ export async function updateFile(userId: string, fileId: string, changes: FileCh
     next.version = current.version + 1;
     const { media, gsi3sk, gsi4sk, gsi6sk, gsi8sk, gsi10sk } = indexAttributes(userId, next);
     const { updatedAt, version, favorite, originalName, type } = next;
+    const expiry = next.deletesAt === null ? undefined : expiryIndexKey(next.id, next.deletesAt);
     const update = new UpdateBuilder();
     // What a PATCH can change, and the index sort keys that follow from it.
     const changed = {
@@ -177,6 +177,8 @@ export async function updateFile(userId: string, fileId: string, changes: FileCh
     for (const [name, value] of Object.entries(changed)) update.set(name, value);
     for (const name of ['maxViews', 'deletesAt', 'passwordHash'] as const)
       update.setOrRemove(name, next[name]);
+    update.setOrRemove('gsi11pk', expiry?.gsi11pk ?? null);
+    update.setOrRemove('gsi11sk', expiry?.gsi11sk ?? null);
     const condition = `${update.name('version')} = ${update.value(current.version)}`;
     const items: TransactItem[] = [
       {
@@ -214,9 +216,24 @@ export async function updateFile(userId: string, fileId: string, changes: FileCh
 
 /** Deletes a file's metadata, its name claim and its share of the counters, atomically. */
 export async function deleteFileRecord(userId: string, fileId: string): Promise<FileRecord> {
+  const deleted = await deleteFileRecordIf(userId, fileId, () => true);
+  if (!deleted) throw notFound('file not found');
+  return deleted;
+}
+
+/**
+ * Deletes a file as `deleteFileRecord` does while `applies` holds for its current version: the write
+ * is conditional on that version, so a change in between (a new `deletesAt`) is read again and
+ * judged again. Undefined when the file is gone or no longer applies.
+ */
+export async function deleteFileRecordIf(
+  userId: string,
+  fileId: string,
+  applies: (file: FileRecord) => boolean,
+): Promise<FileRecord | undefined> {
   return retry(versionRetries, async () => {
     const current = await getFile(userId, fileId, { consistent: true });
-    if (!current) throw notFound('file not found');
+    if (!current || !applies(current)) return undefined;
     await transactAsActiveOwner(userId, [
       {
         Delete: {

@@ -4,7 +4,7 @@ import { unlessConditionFails } from '#shared/db/conditions';
 import { fileKey } from '#shared/db/keys';
 import { viewsSortKey } from '#shared/files/indexing';
 import { fromFileItem } from '#shared/files/items';
-import type { FileRecord } from '#shared/files/model';
+import { type FileRecord, isExpired } from '#shared/files/model';
 import { findNameClaim } from '#shared/files/name-claims';
 import { getFile } from '#shared/files/store';
 
@@ -28,7 +28,7 @@ export async function downloadableFile(
   const file = await getFile(userId, fileId);
   if (!file) return undefined;
   if (file.maxViews !== null && file.views >= file.maxViews) return undefined;
-  if (file.deletesAt !== null && file.deletesAt <= now.toISOString()) return undefined;
+  if (isExpired(file, now)) return undefined;
   return file;
 }
 

@@ -5,7 +5,7 @@ import { fileKey, userKey } from '#shared/db/keys';
 import { batchGetItems } from '#shared/db/reads';
 import { viewsSortKey } from '#shared/files/indexing';
 import { fromFileItem } from '#shared/files/items';
-import type { FileRecord } from '#shared/files/model';
+import { type FileRecord, isExpired } from '#shared/files/model';
 import { countFileView } from '#shared/files/views';
 import type { UserRecord } from '#shared/users/model';
 import { fromItem as fromUserItem } from '#shared/users/store';
@@ -27,8 +27,7 @@ export async function getFileAndOwner(
 
 /** A download of `file` would be served now (views left, not past `deletesAt`). */
 export const isServable = (file: FileRecord, now = new Date()) =>
-  (file.maxViews === null || file.views < file.maxViews) &&
-  (file.deletesAt === null || file.deletesAt > now.toISOString());
+  (file.maxViews === null || file.views < file.maxViews) && !isExpired(file, now);
 
 /**
  * Counts one view of a file without a password that the page has just read as `seen`, in one write:

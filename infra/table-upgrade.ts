@@ -1,0 +1,93 @@
+import { DescribeTableCommand, type DynamoDBClient, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, paginateScan, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unlessConditionFails } from '#shared/db/conditions';
+import { EXPIRY_INDEX, expiryIndexKey } from '#shared/db/keys';
+import { createTableInput } from '#shared/db/table';
+
+/**
+ * Brings a table made by an earlier version up to the shared definition: indexes it lacks are added
+ * (CloudFormation does this in AWS; DynamoDB Local tables in a kept `DATA_DIR` need it here), and
+ * items written before an index existed get its keys. Each step is idempotent: a second run finds
+ * nothing to do.
+ */
+
+/** Adds every index of the definition the table lacks, one at a time (DynamoDB's rule). */
+export async function addMissingIndexes(client: DynamoDBClient, tableName: string): Promise<string[]> {
+  const described = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  const present = new Set((described.Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+  const wanted = createTableInput(tableName);
+  const added: string[] = [];
+  for (const index of wanted.GlobalSecondaryIndexes) {
+    if (present.has(index.IndexName)) continue;
+    const keyNames = new Set(index.KeySchema.map((key) => key.AttributeName));
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: wanted.AttributeDefinitions.filter((a) => keyNames.has(a.AttributeName)),
+        GlobalSecondaryIndexUpdates: [{ Create: index }],
+      }),
+    );
+    await untilIndexActive(client, tableName, index.IndexName);
+    added.push(index.IndexName);
+  }
+  return added;
+}
+
+/** Writes fail while a new index is being built: wait for it, as CloudFormation does. */
+async function untilIndexActive(client: DynamoDBClient, tableName: string, indexName: string): Promise<void> {
+  const deadline = Date.now() + 5 * 60_000;
+  for (;;) {
+    const described = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const index = described.Table?.GlobalSecondaryIndexes?.find(
+      (candidate) => candidate.IndexName === indexName,
+    );
+    if (index?.IndexStatus === 'ACTIVE' && described.Table?.TableStatus === 'ACTIVE') return;
+    if (Date.now() > deadline)
+      throw new Error(`index ${indexName} of ${tableName} is still ${index?.IndexStatus}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Gives every file with a `deletesAt` written before the expiry index existed its index keys, so the
+ * sweep finds it. A scan, once per upgrade (never on a request path); each write is conditional on
+ * the `deletesAt` read, so a file changed meanwhile keeps what its change wrote. Returns how many
+ * files it updated.
+ */
+export async function backfillExpiryIndex(client: DynamoDBClient, tableName: string): Promise<number> {
+  const documents = DynamoDBDocumentClient.from(client);
+  const pages = paginateScan(
+    { client: documents },
+    {
+      TableName: tableName,
+      FilterExpression: 'entity = :file AND attribute_exists(deletesAt) AND attribute_not_exists(#pk)',
+      ExpressionAttributeNames: { '#pk': `${EXPIRY_INDEX}pk` },
+      ExpressionAttributeValues: { ':file': 'FILE' },
+      ProjectionExpression: 'pk, sk, id, deletesAt',
+    },
+  );
+  let updated = 0;
+  for await (const page of pages) {
+    for (const item of page.Items ?? []) {
+      const keys = expiryIndexKey(String(item.id), String(item.deletesAt));
+      const written = await unlessConditionFails(
+        documents.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: { pk: item.pk, sk: item.sk },
+            UpdateExpression: 'SET #pk = :pk, #sk = :sk',
+            ConditionExpression: 'deletesAt = :deletesAt AND attribute_not_exists(#pk)',
+            ExpressionAttributeNames: { '#pk': `${EXPIRY_INDEX}pk`, '#sk': `${EXPIRY_INDEX}sk` },
+            ExpressionAttributeValues: {
+              ':pk': keys.gsi11pk,
+              ':sk': keys.gsi11sk,
+              ':deletesAt': item.deletesAt,
+            },
+          }),
+        ),
+      );
+      if (written) updated++;
+    }
+  }
+  return updated;
+}

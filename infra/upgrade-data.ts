@@ -1,0 +1,17 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { backfillExpiryIndex } from './table-upgrade.ts';
+
+/**
+ * `npm run upgrade:data -- <table name>`: after deploying a version that adds an index, gives the
+ * items written before it the index's keys (docs/operations.md, "Upgrade"). Uses the AWS credentials
+ * and region of the environment, as `cdk deploy` does; safe to run again.
+ */
+const tableName = process.argv[2];
+if (!tableName) {
+  console.error('usage: npm run upgrade:data -- <table name> (the stack output TableName)');
+  process.exit(2);
+}
+const client = new DynamoDBClient({});
+const updated = await backfillExpiryIndex(client, tableName);
+console.log(`${tableName}: ${updated} files with an expiry given their expiry-index keys`);
+client.destroy();
