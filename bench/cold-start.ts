@@ -12,10 +12,10 @@ interface OneColdStart {
 }
 
 /**
- * A function S3 starts (no route): its event as S3 sends it, and whether an answer is the expected
- * one (such a handler answers no HTTP status; a good answer counts as 200).
+ * A function S3 or a schedule starts (no route): its event as AWS sends it, and whether an answer is
+ * the expected one (such a handler answers no HTTP status; a good answer counts as 200).
  */
-export interface ObjectEventScenario {
+export interface EventScenario {
   name: string;
   handler: string;
   event(index: number): Promise<unknown>;
@@ -50,7 +50,7 @@ export async function measureColdStarts(
   bundles: readonly BundleFigures[],
   scenarios: readonly Scenario[],
   runs: number,
-  objectEvents: readonly ObjectEventScenario[] = [],
+  objectEvents: readonly EventScenario[] = [],
 ): Promise<ColdStartFigures[]> {
   const figures: ColdStartFigures[] = [];
   for (const bundle of bundles) {

@@ -11,6 +11,7 @@ import type { Role } from '#shared/users/model';
 import { addSession } from '#shared/users/sessions';
 import { getUser } from '#shared/users/store';
 import { s3Event } from '../infra/local/s3.ts';
+import { scheduledEvent } from '../infra/local/schedules.ts';
 import { type CallOptions, call, cookieValue, requestEvent } from '../tests/support/client.ts';
 import { multipart } from '../tests/support/multipart.ts';
 import { PNG_1X1 } from '../tests/support/pixels.ts';
@@ -140,7 +141,7 @@ const LISTED_FILES = 40;
  */
 export async function benchScenarios(): Promise<{
   scenarios: Scenario[];
-  objectEvents: ObjectEventScenario[];
+  objectEvents: EventScenario[];
   fixtures: { userId: string };
 }> {
   const passwordHash = await hashPassword(PASSWORD);
@@ -376,13 +377,19 @@ export async function benchScenarios(): Promise<{
   });
   if (picture.status !== 200) throw new Error(`fixture picture upload failed: ${picture.text}`);
   const pictureKey = `files/${uploader.id}/${picture.body.files[0].id}`;
-  const objectEvents: ObjectEventScenario[] = [
+  const objectEvents: EventScenario[] = [
     {
       name: 'S3 object created (1600×1200 PNG)',
       handler: 'thumbnails/make',
       event: async () => s3Event(process.env.BUCKET_NAME as string, pictureKey),
       succeeded: (result) =>
         JSON.stringify((result as { outcomes?: unknown[] }).outcomes?.[0] ?? {}).includes('"made"'),
+    },
+    {
+      name: 'scheduled expiry sweep (nothing due)',
+      handler: 'files/expire',
+      event: async () => scheduledEvent(),
+      succeeded: (result) => (result as { failed?: number }).failed === 0,
     },
   ];
   return { scenarios, objectEvents, fixtures: { userId: user.id } };

@@ -1,5 +1,19 @@
+import type { ScheduledEvent } from 'aws-lambda';
 import { scheduledFunctions } from '#shared/routes';
 import { loadHandler } from './dispatch.ts';
+
+/** The event EventBridge sends a scheduled rule's target (the handlers read none of it). */
+export const scheduledEvent = (): ScheduledEvent => ({
+  version: '0',
+  id: 'local',
+  'detail-type': 'Scheduled Event',
+  source: 'aws.events',
+  account: '000000000000',
+  time: new Date().toISOString(),
+  region: 'local',
+  resources: [],
+  detail: {},
+});
 
 /**
  * What the stack's schedules do in AWS, sooner: every scheduled function (the expiry sweep) runs every
@@ -16,8 +30,10 @@ export function startSchedules(
     setInterval(() => {
       if (running.has(fn.handler)) return;
       const run = (async () => {
-        const invoke = (await loadHandler(fn.handler)) as unknown as () => Promise<unknown>;
-        await invoke();
+        const invoke = (await loadHandler(fn.handler)) as unknown as (
+          event: ScheduledEvent,
+        ) => Promise<unknown>;
+        await invoke(scheduledEvent());
       })()
         .catch((error: unknown) =>
           log(`${fn.handler}: ${error instanceof Error ? error.message : String(error)}`),

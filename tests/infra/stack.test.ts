@@ -3,7 +3,14 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { PARTITION_PATTERNS, type Partition } from '#shared/db/keys';
 import { createTableInput, tableDefinition } from '#shared/db/table';
 import { parseServiceKeys } from '#shared/keys';
-import { corsPolicy, objectEventFunctions, type Route, routes, ZIPLINE_UPLOAD_HEADERS } from '#shared/routes';
+import {
+  corsPolicy,
+  objectEventFunctions,
+  type Route,
+  routes,
+  scheduledFunctions,
+  ZIPLINE_UPLOAD_HEADERS,
+} from '#shared/routes';
 import { MEMORY_MB, memoryOf } from '../../infra/constructs/service-function.ts';
 import { functionSpecs, usesBucket, usesTable } from '../../infra/functions.ts';
 import { FileServiceStack, type FileServiceStackProps } from '../../infra/stack.ts';
@@ -76,6 +83,7 @@ describe('functions and routes come from the route table', () => {
     const handlers = new Set([
       ...routes.map((route) => route.handler),
       ...objectEventFunctions.map((fn) => fn.handler),
+      ...scheduledFunctions.map((fn) => fn.handler),
       'fallback',
     ]);
     expect(specs.map((spec) => spec.handler).sort()).toEqual([...handlers].sort());
@@ -125,7 +133,7 @@ describe('function specs', () => {
       { ...base, method: 'PUT', path: '/things', handler: 'things/list-all', hashesPasswords: true },
       { ...base, method: 'GET', path: '/other', handler: 'other' },
     ];
-    const merged = functionSpecs(table, []);
+    const merged = functionSpecs(table, [], []);
     expect(merged.map((spec) => [spec.id, spec.handler, spec.routes.length])).toEqual([
       ['ThingsListAll', 'things/list-all', 3],
       ['Other', 'other', 1],
@@ -247,6 +255,20 @@ describe('least privilege', () => {
     expect(grantLines('files/delete').filter((line) => line.startsWith('s3:'))).toEqual([
       's3:DeleteObject on bucket/files/*',
       's3:DeleteObject on bucket/thumbnails/*',
+      's3:PutObjectTagging on bucket/files/*',
+    ]);
+  });
+
+  test('the expiry sweep: the expiry index, file items and name claims, and what deleting a file may do in the bucket', () => {
+    const leading = (patterns: string[]) =>
+      JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': patterns } });
+    expect(grantLines('files/expire')).toEqual([
+      `dynamodb:ConditionCheckItem on table if ${leading(['USER#*'])}`,
+      `dynamodb:DeleteItem on table if ${leading(['FILENAME#*', 'USER#*'])}`,
+      `dynamodb:GetItem on table if ${leading(['USER#*'])}`,
+      'dynamodb:Query on table/index/gsi11',
+      `dynamodb:UpdateItem on table if ${leading(['USER#*'])}`,
+      ...grantLines('files/delete').filter((line) => line.startsWith('s3:')),
     ]);
   });
 
@@ -267,9 +289,10 @@ describe('least privilege', () => {
       expect(grantLines(handler).filter((line) => writes.test(line))).toEqual([]);
   });
 
-  test('only the listings query indexes: users by gsi1, files by the file indexes', () => {
+  test('only the listings and the expiry sweep query indexes: users by gsi1, files by the file indexes, the sweep by gsi11', () => {
     const querying = specs.filter((spec) => spec.table.indexes?.length).map((spec) => spec.handler);
-    expect(querying.sort()).toEqual(['files/list', 'users/list']);
+    expect(querying.sort()).toEqual(['files/expire', 'files/list', 'users/list']);
+    expect(specs.find((spec) => spec.handler === 'files/expire')?.table.indexes).toEqual(['gsi11']);
     expect(specs.find((spec) => spec.handler === 'users/list')?.table.indexes).toEqual(['gsi1']);
   });
 });
@@ -483,5 +506,50 @@ describe('HTTP API', () => {
 
   test('the API URL is a stack output', () => {
     template.hasOutput('ApiUrl', { Value: Match.anyValue() });
+  });
+});
+
+describe('expiry', () => {
+  test('a schedule starts the sweep every minute, not retried (the next run does the same), and nothing else', () => {
+    const rules = ofType('AWS::Events::Rule');
+    expect(rules).toHaveLength(1);
+    expect(rules[0]?.[1].Properties).toMatchObject({
+      ScheduleExpression: 'rate(1 minute)',
+      State: 'ENABLED',
+      Targets: [
+        {
+          Arn: { 'Fn::GetAtt': [functionLogicalId('files/expire'), 'Arn'] },
+          RetryPolicy: { MaximumRetryAttempts: 0 },
+        },
+      ],
+    });
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      FunctionName: { 'Fn::GetAtt': [functionLogicalId('files/expire'), 'Arn'] },
+      Principal: 'events.amazonaws.com',
+    });
+  });
+
+  test('the sweep has no API route and a run may take the minute until the next', () => {
+    const routed = ofType('AWS::ApiGatewayV2::Integration').map(
+      ([, integration]) => integration.Properties.IntegrationUri['Fn::GetAtt'][0],
+    );
+    expect(routed).not.toContain(functionLogicalId('files/expire'));
+    expect(resources[functionLogicalId('files/expire')]?.Properties).toMatchObject({ Timeout: 60 });
+  });
+
+  test('the table has the sparse expiry index, keys only', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      GlobalSecondaryIndexes: Match.arrayWith([
+        {
+          IndexName: 'gsi11',
+          KeySchema: [
+            { AttributeName: 'gsi11pk', KeyType: 'HASH' },
+            { AttributeName: 'gsi11sk', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'KEYS_ONLY' },
+        },
+      ]),
+    });
   });
 });
