@@ -181,24 +181,6 @@ export class Monitoring extends Construct {
       alarmDescription: `p99 of GET /api/user above ${thresholds.userLatencyP99Ms} ms in two of three 5-minute periods`,
     });
 
-    const failedLogins = this.accessLogMetric(props.accessLogs, namespace, 'FailedLogins', {
-      pattern: FilterPattern.all(
-        FilterPattern.stringValue('$.routeKey', '=', 'POST /api/auth/login'),
-        FilterPattern.any(
-          FilterPattern.numberValue('$.status', '=', 401),
-          FilterPattern.numberValue('$.status', '=', 429),
-        ),
-      ),
-      value: '1',
-      unit: Unit.COUNT,
-    }).with({ statistic: 'Sum', period: FIVE_MINUTES, label: 'Refused logins (401, 429)' });
-    this.alarm('FailedLogins', {
-      metric: failedLogins,
-      threshold: thresholds.failedLogins,
-      evaluationPeriods: 1,
-      alarmDescription: `More than ${thresholds.failedLogins} refused logins in 5 minutes (password guessing?)`,
-    });
-
     // What the functions count as embedded metrics (shared/log/metrics.ts), per 5 minutes.
     const business = (metricName: string) =>
       new Metric({
@@ -208,6 +190,20 @@ export class Monitoring extends Construct {
         period: FIVE_MINUTES,
         statistic: 'Sum',
       });
+    // The login function's own counts: refused passwords and throttled attempts.
+    const failedLogins = new MathExpression({
+      expression: 'FILL(failed, 0) + FILL(throttled, 0)',
+      usingMetrics: { failed: business('LoginFailed'), throttled: business('LoginThrottled') },
+      period: FIVE_MINUTES,
+      label: 'Refused logins (failed + throttled)',
+    });
+    this.alarm('FailedLogins', {
+      metric: failedLogins,
+      threshold: thresholds.failedLogins,
+      evaluationPeriods: 1,
+      alarmDescription: `More than ${thresholds.failedLogins} refused logins in 5 minutes (password guessing?)`,
+    });
+
     this.dashboard = new Dashboard(this, 'Dashboard', {
       dashboardName: `${namespace}-operations`,
       widgets: [

@@ -84,6 +84,19 @@ test('npm start serves the API, logs one JSON line per request, and keeps everyt
   ).json()) as { thumbnail: string };
   expect(file.thumbnail).toBe(`/api/user/files/${id}/thumbnail`);
 
+  // Expiry: the runner sweeps every few seconds what the stack's schedule sweeps each minute.
+  const expired = await fetch(`${first.url}/api/user/files/${id}`, {
+    method: 'PATCH',
+    headers: { authorization: token, 'content-type': 'application/json' },
+    body: JSON.stringify({ deletesAt: '2020-01-01T00:00:00.000Z' }),
+  });
+  expect(expired.status).toBe(200);
+  await first.waitFor(/"message":"expiry sweep"[^\n]*"expired":1/);
+  const listed = (await (
+    await fetch(`${first.url}/api/user/files`, { headers: { authorization: token } })
+  ).json()) as { total: number };
+  expect(listed.total).toBe(0);
+
   await first.waitFor(/"route":"\$default","status":404/);
   const log = first.output();
   // The same JSON lines the functions write in AWS: one per request, with the caller once known.
