@@ -109,15 +109,15 @@ test('view pages off (the default, or enabled: false): 404 as for an unknown nam
   expect((await download(file.url)).status).toBe(200);
 });
 
-test('a file past its deletesAt is 404; reopened, it shows again', async () => {
+test('a file past its deletesAt is 404, and stays so: expired is gone, its owner cannot reopen it', async () => {
   const user = await viewer();
   const file = await viewOf(user, 'soon.png', 'image/png', PNG_1X1);
   const patch = (deletesAt: string | null) =>
     call('PATCH', `/api/user/files/${file.id}`, { token: user.token, json: { deletesAt } });
   expect((await patch('2020-01-01T00:00:00Z')).status).toBe(200);
   expect((await call('GET', `/view/${file.name}`)).status).toBe(404);
-  expect((await patch(null)).status).toBe(200);
-  expect((await call('GET', `/view/${file.name}`)).status).toBe(200);
+  expect((await patch(null)).status).toBe(404);
+  expect((await call('GET', `/view/${file.name}`)).status).toBe(404);
 });
 
 test.each([
