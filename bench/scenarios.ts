@@ -15,7 +15,7 @@ import { scheduledEvent } from '../infra/local/schedules.ts';
 import { type CallOptions, call, cookieValue, requestEvent } from '../tests/support/client.ts';
 import { multipart } from '../tests/support/multipart.ts';
 import { PNG_1X1 } from '../tests/support/pixels.ts';
-import type { ObjectEventScenario } from './cold-start.ts';
+import type { EventScenario } from './cold-start.ts';
 
 export type RequestLoad = 'standard' | 'password' | 'heavySetup';
 
