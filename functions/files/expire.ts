@@ -1,5 +1,5 @@
 import { sweepExpiredFiles } from '#shared/files/expiry';
-import { logger } from '#shared/log/logger';
+import { loggableError, logger } from '#shared/log/logger';
 
 /**
  * The expiry sweep, started each minute by the stack's schedule (and every few seconds by the local
@@ -11,7 +11,7 @@ export const handler = async (): Promise<{ expired: number; skipped: number; fai
   for (const { fileId, error } of report.failed) {
     logger.error('expired file not deleted', {
       fileId,
-      error: error instanceof Error ? error : String(error),
+      error: loggableError(error),
     });
   }
   const summary = { expired: report.expired, skipped: report.skipped, failed: report.failed.length };
