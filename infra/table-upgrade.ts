@@ -1,8 +1,9 @@
 import { DescribeTableCommand, type DynamoDBClient, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, paginateScan, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unlessConditionFails } from '#shared/db/conditions';
-import { EXPIRY_INDEX, expiryIndexKey } from '#shared/db/keys';
+import { EXPIRY_INDEX, expiryIndexKey, LEGACY_USERS_INDEX, USERS_INDEX, userIndexKey } from '#shared/db/keys';
 import { createTableInput } from '#shared/db/table';
+import { type Role, roleRank } from '#shared/users/model';
 
 /**
  * Brings a table made by an earlier version up to the shared definition: indexes it lacks are added
@@ -83,6 +84,54 @@ export async function backfillExpiryIndex(client: DynamoDBClient, tableName: str
               ':sk': keys.gsi11sk,
               ':deletesAt': item.deletesAt,
             },
+          }),
+        ),
+      );
+      if (written) updated++;
+    }
+  }
+  return updated;
+}
+
+/**
+ * Moves every user written before the sharded listing index into it: its keys there, and its keys
+ * of the one-partition legacy index removed (a login would otherwise still write that partition). A
+ * scan, once per upgrade; each write is conditional on the role read, so a user whose role changed
+ * meanwhile keeps what its change wrote (the change sets these keys itself). Returns how many users
+ * it moved.
+ */
+export async function backfillUserShardIndex(client: DynamoDBClient, tableName: string): Promise<number> {
+  const documents = DynamoDBDocumentClient.from(client);
+  const names = {
+    '#role': 'role',
+    '#pk': `${USERS_INDEX}pk`,
+    '#sk': `${USERS_INDEX}sk`,
+    '#legacyPk': `${LEGACY_USERS_INDEX}pk`,
+    '#legacySk': `${LEGACY_USERS_INDEX}sk`,
+  };
+  const pages = paginateScan(
+    { client: documents },
+    {
+      TableName: tableName,
+      FilterExpression: 'sk = :user AND begins_with(pk, :userPartition) AND attribute_not_exists(#pk)',
+      ExpressionAttributeNames: { '#pk': names['#pk'], '#role': names['#role'] },
+      ExpressionAttributeValues: { ':user': 'USER', ':userPartition': 'USER#' },
+      ProjectionExpression: 'pk, sk, id, #role',
+    },
+  );
+  let updated = 0;
+  for await (const page of pages) {
+    for (const item of page.Items ?? []) {
+      const keys = userIndexKey(roleRank(item.role as Role), String(item.id));
+      const written = await unlessConditionFails(
+        documents.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: { pk: item.pk, sk: item.sk },
+            UpdateExpression: 'SET #pk = :pk, #sk = :sk REMOVE #legacyPk, #legacySk',
+            ConditionExpression: '#role = :role AND attribute_not_exists(#pk)',
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: { ':pk': keys.gsi12pk, ':sk': keys.gsi12sk, ':role': item.role },
           }),
         ),
       );

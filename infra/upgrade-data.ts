@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { backfillExpiryIndex } from './table-upgrade.ts';
+import { backfillExpiryIndex, backfillUserShardIndex } from './table-upgrade.ts';
 
 /**
  * `npm run upgrade:data -- <table name>`: after deploying a version that adds an index, gives the
@@ -12,6 +12,8 @@ if (!tableName) {
   process.exit(2);
 }
 const client = new DynamoDBClient({});
-const updated = await backfillExpiryIndex(client, tableName);
-console.log(`${tableName}: ${updated} files with an expiry given their expiry-index keys`);
+const files = await backfillExpiryIndex(client, tableName);
+console.log(`${tableName}: ${files} files with an expiry given their expiry-index keys`);
+const users = await backfillUserShardIndex(client, tableName);
+console.log(`${tableName}: ${users} users moved to the sharded user-listing index`);
 client.destroy();

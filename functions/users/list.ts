@@ -2,7 +2,8 @@ import { authenticate } from '#shared/auth/authenticate';
 import { defineHandler } from '#shared/http/handler';
 import { validate } from '#shared/http/request';
 import { json } from '#shared/http/response';
-import { listUsersFor, requireUserAdministrator } from '#shared/users/admin';
+import { requireUserAdministrator } from '#shared/users/admin';
+import { listUsersFor } from '#shared/users/listing';
 import { listUsersQuerySchema } from '#shared/validation/users';
 
 /** A JSON array of the users the caller may act on; the next page's cursor in `x-next-cursor`. */

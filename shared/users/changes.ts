@@ -1,5 +1,5 @@
 import { tableName } from '#shared/db/client';
-import { userIndexKey, userKey, usernameKey } from '#shared/db/keys';
+import { LEGACY_USERS_INDEX, userIndexKey, userKey, usernameKey } from '#shared/db/keys';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { UpdateBuilder } from '#shared/db/update';
 import { invalid, notFound, ServiceError } from '#shared/errors';
@@ -42,8 +42,11 @@ function userUpdate(current: UserRecord, changes: UserChanges, now: string): Upd
     update.set('sessions', {});
   }
   if (changes.role !== undefined) {
-    update.set('role', changes.role);
-    update.set('gsi1sk', userIndexKey(roleRank(changes.role), current.id).gsi1sk);
+    // The listing index's band follows the role (the write is conditional on the role judged). Both
+    // keys, so an item the upgrade has not reached yet joins the index, and leaves the legacy one.
+    const listing = userIndexKey(roleRank(changes.role), current.id);
+    update.set('role', changes.role).set('gsi12pk', listing.gsi12pk).set('gsi12sk', listing.gsi12sk);
+    update.remove(`${LEGACY_USERS_INDEX}pk`).remove(`${LEGACY_USERS_INDEX}sk`);
   }
   if (changes.quota !== undefined) update.set('quota', changes.quota);
   // Each view key is its own path, so concurrent PATCHes of different keys both persist.

@@ -219,9 +219,9 @@ describe('a promotion racing an admin’s action', () => {
             new UpdateCommand({
               TableName: tableName,
               Key: userKey(userId),
-              UpdateExpression: 'SET #role = :role, gsi1sk = :sk',
+              UpdateExpression: 'SET #role = :role, gsi12sk = :sk',
               ExpressionAttributeNames: { '#role': 'role' },
-              ExpressionAttributeValues: { ':role': 'ADMIN', ':sk': userIndexKey(1, userId).gsi1sk },
+              ExpressionAttributeValues: { ':role': 'ADMIN', ':sk': userIndexKey(1, userId).gsi12sk },
             }),
           );
         }

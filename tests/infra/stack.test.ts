@@ -289,11 +289,11 @@ describe('least privilege', () => {
       expect(grantLines(handler).filter((line) => writes.test(line))).toEqual([]);
   });
 
-  test('only the listings and the expiry sweep query indexes: users by gsi1, files by the file indexes, the sweep by gsi11', () => {
+  test('only the listings and the expiry sweep query indexes: users by gsi12, files by the file indexes, the sweep by gsi11', () => {
     const querying = specs.filter((spec) => spec.table.indexes?.length).map((spec) => spec.handler);
     expect(querying.sort()).toEqual(['files/expire', 'files/list', 'users/list']);
     expect(specs.find((spec) => spec.handler === 'files/expire')?.table.indexes).toEqual(['gsi11']);
-    expect(specs.find((spec) => spec.handler === 'users/list')?.table.indexes).toEqual(['gsi1']);
+    expect(specs.find((spec) => spec.handler === 'users/list')?.table.indexes).toEqual(['gsi12']);
   });
 });
 
@@ -307,6 +307,27 @@ describe('table', () => {
       a.AttributeName.localeCompare(b.AttributeName);
     expect([...table.Properties.AttributeDefinitions].sort(byName)).toEqual(
       [...shared.AttributeDefinitions].sort(byName),
+    );
+  });
+
+  test('the user listing index is sharded by its keys and projects nothing secret or changed by a login', () => {
+    const [, table] = ofType('AWS::DynamoDB::Table')[0] as [string, Resource];
+    const listing = table.Properties.GlobalSecondaryIndexes.find(
+      (index: { IndexName: string }) => index.IndexName === 'gsi12',
+    );
+    expect(listing.Projection.ProjectionType).toBe('INCLUDE');
+    expect([...listing.Projection.NonKeyAttributes].sort()).toEqual(
+      [
+        'createdAt',
+        'id',
+        'oauthProviders',
+        'passkeys',
+        'quota',
+        'role',
+        'updatedAt',
+        'username',
+        'view',
+      ].sort(),
     );
   });
 
