@@ -7,7 +7,14 @@ import { type FunctionSpec, functionSpecs } from '../../infra/functions.ts';
 import { loadHandler, routeEvent } from '../../infra/local/dispatch.ts';
 import { s3Event } from '../../infra/local/s3.ts';
 import { scheduledEvent } from '../../infra/local/schedules.ts';
-import { type CallOptions, call, cookieValue, requestEvent, uniqueName } from '../support/client.ts';
+import {
+  type CallOptions,
+  call,
+  cookieValue,
+  requestEvent,
+  type TestResponse,
+  uniqueName,
+} from '../support/client.ts';
 import { multipart } from '../support/multipart.ts';
 import { PNG_1X1 } from '../support/pixels.ts';
 import { headForbidden, injectS3Fault } from '../support/s3-calls.ts';
@@ -71,7 +78,7 @@ function recordDynamoDb(command: string, input: Input): void {
   }
 }
 
-/** What IAM evaluates for each S3 command (presigned ones included: they carry the same permission). */
+/** What IAM evaluates for each S3 command (presigned uploads included: they carry the same permission). */
 function recordS3(command: string, input: Input): void {
   const object = (key: unknown) => `object:${key}`;
   const copied = String(input.CopySource).split('/').slice(1).join('/');
@@ -120,11 +127,27 @@ beforeAll(() => {
   );
 });
 
+/**
+ * The reads a response hands out as presigned URLs (a redirect's `location`, a page's media, download
+ * and og:image). They are signed without any request to S3 (shared/s3/presign.ts), and whoever follows
+ * them reads with the function's permission: GetObject on each key.
+ */
+function recordHandedOutReads(response: TestResponse): void {
+  const page = response.headers['content-type']?.startsWith('text/html') ? response.text : '';
+  const objectUrl = new RegExp(`${process.env.S3_ENDPOINT}/${bucketName}/([^?"'\\s]+)`, 'g');
+  for (const text of [response.headers.location ?? '', page]) {
+    for (const [, key] of text.matchAll(objectUrl))
+      record('GetObject', `object:${decodeURIComponent(key as string)}`);
+  }
+}
+
 /** A request through the runner, its AWS requests attributed to the function that serves it. */
 async function request(method: string, url: string, options: CallOptions = {}) {
   current = routeEvent(requestEvent(method, url, options)).handler;
   try {
-    return await call(method, url, options);
+    const response = await call(method, url, options);
+    recordHandedOutReads(response);
+    return response;
   } finally {
     current = undefined;
   }
