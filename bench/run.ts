@@ -3,14 +3,13 @@
 // against the local runner (what `npm run bench:web` measures on its own), prints the tables, writes
 // bench/results.json (quick runs: bench/results.quick.json) and with --check exits non-zero when a
 // budget is broken. See docs/performance.md.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../infra/constructs/service-function.ts';
-import { ensureTable, localClient, startDynamoDbLocal } from '../infra/local/dynamodb.ts';
-import { startS3Local } from '../infra/local/s3.ts';
 import { synthBundles } from './bundles.ts';
 import { PRICES, PRICES_AS_OF, REGION } from './prices.ts';
+import { startBenchServices } from './services.ts';
 import { round, table } from './stats.ts';
 import { checkWebBudgets, measureWeb, webReport } from './web.ts';
 
@@ -38,25 +37,12 @@ const settings = quick
     };
 
 const started = performance.now();
+// Latencies measured on shared cores say little without the load they were measured under.
+const loadAtStart = loadavg()[0] as number;
 const step = (what: string) =>
   console.error(`[${((performance.now() - started) / 1000).toFixed(0)} s] ${what}`);
 
-step('starting DynamoDB Local (in memory)');
-const dynamo = await startDynamoDbLocal();
-process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
-process.env.TABLE_NAME = 'file-service-bench';
-process.env.SERVICE_KEYS = JSON.stringify([
-  { id: 'bench', secret: 'a-benchmark-only-master-key-0123456789abcdef' },
-]);
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-const client = localClient(dynamo.endpoint);
-await ensureTable(client, process.env.TABLE_NAME);
-client.destroy();
-step('starting the S3-compatible server (s3rver, temporary directory)');
-const s3Directory = mkdtempSync(join(tmpdir(), 'file-service-bench-s3-'));
-process.env.BUCKET_NAME = 'file-service-bench';
-const s3Local = await startS3Local({ directory: s3Directory, bucketName: process.env.BUCKET_NAME });
-process.env.S3_ENDPOINT = s3Local.endpoint;
+const { s3Local, stop } = await startBenchServices(step);
 
 let assemblyDir: string | undefined;
 try {
@@ -259,7 +245,10 @@ try {
     `Files grid of ${grid.images} images (headless Chromium): ${grid.thumbnails} thumbnail requests, ${grid.originals} originals`,
   );
   console.log(`\nDashboard (headless Chromium against the local runner)\n\n${webReport(web)}`);
-  console.log('\nBudgets\n');
+  const loadAtEnd = loadavg()[0] as number;
+  console.log(
+    `\nBudgets (load average ${loadAtStart.toFixed(2)} at the start, ${loadAtEnd.toFixed(2)} at the end)\n`,
+  );
   console.log(
     table([
       ['', 'budget', 'limit', 'measured'],
@@ -270,7 +259,12 @@ try {
   const results = {
     measuredAt: new Date().toISOString(),
     mode: quick ? 'quick' : 'full',
-    machine: { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, node: process.version },
+    machine: {
+      cpu: cpus()[0]?.model ?? 'unknown',
+      cores: cpus().length,
+      node: process.version,
+      loadAverage: { start: round(loadAtStart), end: round(loadAtEnd) },
+    },
     prices: { region: REGION, asOf: PRICES_AS_OF, ...PRICES },
     bundles: bundles.map(({ assetDir: _assetDir, logicalId: _logicalId, ...bundle }) => bundle),
     coldStarts,
@@ -297,6 +291,5 @@ try {
   }
 } finally {
   if (assemblyDir) rmSync(assemblyDir, { recursive: true, force: true });
-  await Promise.all([dynamo.stop(), s3Local.stop()]);
-  rmSync(s3Directory, { recursive: true, force: true });
+  await stop();
 }

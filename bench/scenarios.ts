@@ -10,6 +10,7 @@ import { createUser } from '#shared/users/creation';
 import type { Role } from '#shared/users/model';
 import { addSession } from '#shared/users/sessions';
 import { getUser } from '#shared/users/store';
+import { loadHandler } from '../infra/local/dispatch.ts';
 import { s3Event } from '../infra/local/s3.ts';
 import { scheduledEvent } from '../infra/local/schedules.ts';
 import { type CallOptions, call, cookieValue, requestEvent } from '../tests/support/client.ts';
@@ -114,6 +115,33 @@ async function uploadFile(
   return response.body.files[0] as { id: string; name: string };
 }
 
+/** Uploads a 1600×1200 PNG (untimed setup) and answers its id, public name and object key. */
+async function uploadPicture(owner: { id: string; token: string }) {
+  const { body, contentType } = multipart([
+    {
+      fileName: 'picture.png',
+      type: 'image/png',
+      content: await sharp({
+        create: { width: 1600, height: 1200, channels: 3, background: { r: 40, g: 120, b: 200 } },
+      })
+        .png()
+        .toBuffer(),
+    },
+  ]);
+  const response = await call('POST', '/api/upload', {
+    token: owner.token,
+    raw: body,
+    headers: { 'content-type': contentType },
+  });
+  if (response.status !== 200) throw new Error(`fixture picture upload failed: ${response.text}`);
+  const { id, name } = response.body.files[0] as { id: string; name: string };
+  return { id, name, key: `files/${owner.id}/${id}` };
+}
+
+/** The thumbnail function's outcome for an object, as S3's object-created event starts it. */
+const madeThumbnail = (result: unknown) =>
+  JSON.stringify((result as { outcomes?: unknown[] }).outcomes?.[0] ?? {}).includes('"made"');
+
 /** Starts a presigned upload and PUTs its bytes to the URL, as a client does before completing it. */
 async function presignedUploadAwaitingCompletion(token: string): Promise<string> {
   const started = await call('POST', '/api/user/files/uploads', {
@@ -169,7 +197,14 @@ export async function benchScenarios(): Promise<{
     json: { view: { enabled: true, embed: true } },
   });
   if (viewOn.status !== 200) throw new Error(`fixture view settings failed: ${viewOn.text}`);
-  const viewed = await uploadFile(user.token);
+  // An image's page as every image upload ends up: with its thumbnail (the image, the download and
+  // og:image, three presigned URLs).
+  const viewed = await uploadPicture(user);
+  const thumbnailed = await (await loadHandler('thumbnails/make'))(
+    s3Event(process.env.BUCKET_NAME as string, viewed.key) as never,
+  );
+  if (!madeThumbnail(thumbnailed))
+    throw new Error(`fixture thumbnail failed: ${JSON.stringify(thumbnailed)}`);
   const locked = await uploadFile(user.token, { 'x-zipline-password': PASSWORD });
   for (let index = 1; index < LISTED_FILES; index++) await uploadFile(filesOwner.token);
 
@@ -359,31 +394,13 @@ export async function benchScenarios(): Promise<{
     scenario('GET /api/nothing (fallback 404)', 'GET', '/api/nothing', 404, () => ({})),
   ];
   // The thumbnail function, as S3 starts it: the event of a 1600×1200 PNG's upload.
-  const pictureParts = multipart([
-    {
-      fileName: 'picture.png',
-      type: 'image/png',
-      content: await sharp({
-        create: { width: 1600, height: 1200, channels: 3, background: { r: 40, g: 120, b: 200 } },
-      })
-        .png()
-        .toBuffer(),
-    },
-  ]);
-  const picture = await call('POST', '/api/upload', {
-    token: uploader.token,
-    raw: pictureParts.body,
-    headers: { 'content-type': pictureParts.contentType },
-  });
-  if (picture.status !== 200) throw new Error(`fixture picture upload failed: ${picture.text}`);
-  const pictureKey = `files/${uploader.id}/${picture.body.files[0].id}`;
+  const picture = await uploadPicture(uploader);
   const objectEvents: EventScenario[] = [
     {
       name: 'S3 object created (1600×1200 PNG)',
       handler: 'thumbnails/make',
-      event: async () => s3Event(process.env.BUCKET_NAME as string, pictureKey),
-      succeeded: (result) =>
-        JSON.stringify((result as { outcomes?: unknown[] }).outcomes?.[0] ?? {}).includes('"made"'),
+      event: async () => s3Event(process.env.BUCKET_NAME as string, picture.key),
+      succeeded: madeThumbnail,
     },
     {
       name: 'scheduled expiry sweep (nothing due)',

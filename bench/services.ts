@@ -1,0 +1,39 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureTable, localClient, startDynamoDbLocal } from '../infra/local/dynamodb.ts';
+import { type S3Local, startS3Local } from '../infra/local/s3.ts';
+
+/**
+ * What every benchmark run measures against: DynamoDB Local in memory with the table, and s3rver over
+ * a temporary directory with the bucket, their endpoints and the service's configuration in the
+ * environment. Start it before anything imports the service's modules (they read it at import).
+ */
+export async function startBenchServices(step: (what: string) => void) {
+  step('starting DynamoDB Local (in memory)');
+  const dynamo = await startDynamoDbLocal();
+  process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+  process.env.TABLE_NAME = 'file-service-bench';
+  process.env.SERVICE_KEYS = JSON.stringify([
+    { id: 'bench', secret: 'a-benchmark-only-master-key-0123456789abcdef' },
+  ]);
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+  const client = localClient(dynamo.endpoint);
+  await ensureTable(client, process.env.TABLE_NAME);
+  client.destroy();
+  step('starting the S3-compatible server (s3rver, temporary directory)');
+  const s3Directory = mkdtempSync(join(tmpdir(), 'file-service-bench-s3-'));
+  process.env.BUCKET_NAME = 'file-service-bench';
+  const s3Local: S3Local = await startS3Local({
+    directory: s3Directory,
+    bucketName: process.env.BUCKET_NAME,
+  });
+  process.env.S3_ENDPOINT = s3Local.endpoint;
+  return {
+    s3Local,
+    stop: async () => {
+      await Promise.all([dynamo.stop(), s3Local.stop()]);
+      rmSync(s3Directory, { recursive: true, force: true });
+    },
+  };
+}
