@@ -2,7 +2,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { routeEvent } from '../infra/local/dispatch.ts';
 import { runBundle } from '../tests/support/bundle.ts';
 import type { BundleFigures } from './bundles.ts';
-import type { Scenario } from './scenarios.ts';
+import type { Scenario } from './scenario.ts';
 import { median, round } from './stats.ts';
 
 interface OneColdStart {

@@ -8,7 +8,7 @@ import { requestEvent } from '../tests/support/client.ts';
 import { ON_THE_WIRE, type RecordedCall, recordSdkCalls, timeOnTheWire } from '../tests/support/sdk-calls.ts';
 import { baselineHandler } from './baseline.ts';
 import { S3_PRICE_CLASS } from './prices.ts';
-import type { BenchRequest, RequestLoad, Scenario } from './scenarios.ts';
+import type { BenchRequest, RequestLoad, Scenario } from './scenario.ts';
 import { percentile, round } from './stats.ts';
 
 export interface Distribution {

@@ -1,162 +1,24 @@
-import { randomBytes } from 'node:crypto';
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import sharp from 'sharp';
 import { hashPassword } from '#shared/auth/password';
-import { newSessionId, SESSION_COOKIE, sealSession } from '#shared/auth/session';
-import { config } from '#shared/config';
 import { MAX_PENDING_UPLOADS } from '#shared/files/pending';
-import { routes } from '#shared/routes';
 import { createUser } from '#shared/users/creation';
-import type { Role } from '#shared/users/model';
-import { addSession } from '#shared/users/sessions';
-import { getUser } from '#shared/users/store';
 import { loadHandler } from '../infra/local/dispatch.ts';
 import { s3Event } from '../infra/local/s3.ts';
 import { scheduledEvent } from '../infra/local/schedules.ts';
-import { type CallOptions, call, cookieValue, requestEvent } from '../tests/support/client.ts';
-import { multipart } from '../tests/support/multipart.ts';
+import { call } from '../tests/support/client.ts';
 import { PNG_1X1 } from '../tests/support/pixels.ts';
 import type { EventScenario } from './cold-start.ts';
-
-export type RequestLoad = 'standard' | 'password' | 'heavySetup';
-
-/** One request as both paths send it: a payload-2.0 event to the handler, or HTTP to the runner. */
-export interface BenchRequest {
-  method: string;
-  url: string;
-  options: CallOptions;
-}
-
-export interface Scenario {
-  /** `METHOD /path` plus how it authenticates when that matters. */
-  name: string;
-  /** Handler module under `functions/`, as the route table names it. */
-  handler: string;
-  /** Answer every request must get (anything else fails the benchmark). */
-  status: number;
-  /**
-   * How many requests measure it: `password` hashes or verifies a bcrypt password per request;
-   * `heavySetup` needs an upload as untimed setup before each request (fewer, to keep the run short).
-   */
-  load: RequestLoad;
-  /** Builds request number `index`; untimed setup (a fresh session or user) happens here. */
-  request(index: number): Promise<BenchRequest>;
-  event(index: number): Promise<APIGatewayProxyEventV2>;
-}
-
-const PASSWORD = 'correct horse battery staple';
-let serial = 0;
-const uniqueName = (prefix: string) => `${prefix}-${process.pid}-${++serial}`;
-
-async function signedIn(role: Role, passwordHash: string) {
-  const username = uniqueName(`bench-${role.toLowerCase()}`);
-  const user = await createUser({ username, passwordHash, role });
-  const login = await call('POST', '/api/auth/login', { json: { username, password: PASSWORD } });
-  if (login.status !== 200) throw new Error(`fixture login failed: ${login.text}`);
-  const cookie = cookieValue(login.cookies[0]);
-  const token = (await call('GET', '/api/user/token', { cookie })).body.token as string;
-  return { id: user.id, username, cookie, token };
-}
-
-/** A fresh session for `userId`, written through the store (no bcrypt), as its cookie. */
-async function freshSessionCookie(userId: string): Promise<string> {
-  const user = await getUser(userId, { consistent: true });
-  if (!user) throw new Error('fixture user is gone');
-  const sessionId = newSessionId();
-  const issuedAt = Date.now();
-  await addSession(user, sessionId, issuedAt, config().maxSessions);
-  return `${SESSION_COOKIE}=${await sealSession({ userId, sessionId, issuedAt })}`;
-}
-
-function scenario(
-  name: string,
-  method: string,
-  path: string,
-  status: number,
-  build: (index: number) => CallOptions | Promise<CallOptions>,
-  extra: { url?: (index: number) => string; load?: RequestLoad } = {},
-): Scenario {
-  const url = extra.url ?? (() => path);
-  const route = routes.find((candidate) => candidate.method === method && candidate.path === path);
-  const request = async (index: number): Promise<BenchRequest> => {
-    const options = await build(index);
-    return { method, url: url(index), options };
-  };
-  return {
-    name,
-    handler: route?.handler ?? 'fallback',
-    status,
-    load: extra.load ?? 'standard',
-    request,
-    event: async (index) => {
-      const { method: verb, url: target, options } = await request(index);
-      return requestEvent(verb, target, options);
-    },
-  };
-}
-
-/** A screenshot-sized upload as ShareX or a browser sends it: one 4 KiB PNG part. */
-const UPLOAD_BYTES = 4096;
-
-function uploadOptions(token: string, headers: Record<string, string> = {}): CallOptions {
-  const { body, contentType } = multipart([
-    { fileName: 'screenshot.png', type: 'image/png', content: randomBytes(UPLOAD_BYTES) },
-  ]);
-  return { token, raw: body, headers: { 'content-type': contentType, ...headers } };
-}
-
-/** Uploads one file through `POST /api/upload` (untimed setup) and answers its id and public name. */
-async function uploadFile(
-  token: string,
-  headers: Record<string, string> = {},
-): Promise<{ id: string; name: string }> {
-  const response = await call('POST', '/api/upload', uploadOptions(token, headers));
-  if (response.status !== 200) throw new Error(`fixture upload failed: ${response.text}`);
-  return response.body.files[0] as { id: string; name: string };
-}
-
-/** Uploads a 1600×1200 PNG (untimed setup) and answers its id, public name and object key. */
-async function uploadPicture(owner: { id: string; token: string }) {
-  const { body, contentType } = multipart([
-    {
-      fileName: 'picture.png',
-      type: 'image/png',
-      content: await sharp({
-        create: { width: 1600, height: 1200, channels: 3, background: { r: 40, g: 120, b: 200 } },
-      })
-        .png()
-        .toBuffer(),
-    },
-  ]);
-  const response = await call('POST', '/api/upload', {
-    token: owner.token,
-    raw: body,
-    headers: { 'content-type': contentType },
-  });
-  if (response.status !== 200) throw new Error(`fixture picture upload failed: ${response.text}`);
-  const { id, name } = response.body.files[0] as { id: string; name: string };
-  return { id, name, key: `files/${owner.id}/${id}` };
-}
-
-/** The thumbnail function's outcome for an object, as S3's object-created event starts it. */
-const madeThumbnail = (result: unknown) =>
-  JSON.stringify((result as { outcomes?: unknown[] }).outcomes?.[0] ?? {}).includes('"made"');
-
-/** Starts a presigned upload and PUTs its bytes to the URL, as a client does before completing it. */
-async function presignedUploadAwaitingCompletion(token: string): Promise<string> {
-  const started = await call('POST', '/api/user/files/uploads', {
-    token,
-    json: { originalName: 'recording.mp4', size: UPLOAD_BYTES, type: 'video/mp4' },
-  });
-  if (started.status !== 200) throw new Error(`fixture upload start failed: ${started.text}`);
-  const put = await fetch(started.body.url, {
-    method: 'PUT',
-    body: randomBytes(UPLOAD_BYTES),
-    headers: started.body.headers,
-  });
-  if (!put.ok) throw new Error(`fixture PUT to the presigned URL failed: ${put.status}`);
-  return started.body.id as string;
-}
+import {
+  freshSessionCookie,
+  madeThumbnail,
+  PASSWORD,
+  presignedUploadAwaitingCompletion,
+  signedIn,
+  uniqueName,
+  uploadFile,
+  uploadOptions,
+  uploadPicture,
+} from './fixtures.ts';
+import { type Scenario, scenario } from './scenario.ts';
 
 /** Files of the listing fixture: more than one page of 15. */
 const LISTED_FILES = 40;
