@@ -33,14 +33,18 @@ type TimedContext = { roundTripMs?: number };
 /**
  * Records every DynamoDB command the handlers send through the shared module-scope client, with the
  * capacity DynamoDB reports (requested via ReturnConsumedCapacity on each call) and its round trip.
- * Call it before the first request: the item-read client ignores middleware added later.
+ * Call it before the first request: the item-read client ignores middleware added later. `INDEXES`
+ * adds what each write cost in every index it touched.
  */
-export function recordSdkCalls(): { calls: RecordedCall[]; reset(): void } {
+export function recordSdkCalls(detail: 'TOTAL' | 'INDEXES' = 'TOTAL'): {
+  calls: RecordedCall[];
+  reset(): void;
+} {
   const calls: RecordedCall[] = [];
   for (const client of dynamodbClients) {
     client.middlewareStack.add(
       (next, context) => async (args) => {
-        (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity ??= 'TOTAL';
+        (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity ??= detail;
         // The item-read client shares one context between its calls (cacheMiddleware).
         (context as TimedContext).roundTripMs = 0;
         const result = await next(args);
