@@ -14,7 +14,7 @@ export const handler = defineHandler(
     refuseCrossSite(request);
     const { username, password } = readJson(request, loginSchema);
     const session = await login(username, password, request.sourceIp);
-    noteUserId(session.user.id);
+    noteUserId(request, session.user.id);
     const cookie = await sealSession({ userId: session.user.id, ...session });
     return json(
       200,

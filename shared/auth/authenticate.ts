@@ -40,7 +40,7 @@ export async function authenticate(request: HttpRequest, options: AuthenticateOp
       (found) => safeEqual(found.tokenNonce, claims.nonce),
       consistent,
     );
-    noteUserId(user.id);
+    noteUserId(request, user.id);
     return { user, sessionId: undefined, via: 'token' };
   }
   const cookie = request.cookies[SESSION_COOKIE];
@@ -54,7 +54,7 @@ export async function authenticate(request: HttpRequest, options: AuthenticateOp
     (found) => found.sessions[claims.sessionId] === claims.issuedAt,
     consistent,
   );
-  noteUserId(user.id);
+  noteUserId(request, user.id);
   return { user, sessionId: claims.sessionId, via: 'cookie' };
 }
 

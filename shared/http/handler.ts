@@ -3,7 +3,7 @@ import { isCancelledByContention } from '#shared/db/cancellation';
 import { type FailureKind, ServiceError } from '#shared/errors';
 import { type HttpRequest, toHttpRequest } from '#shared/http/request';
 import { errorResponse, type HttpResult } from '#shared/http/response';
-import { inRequestScope, latencyMsSince, loggableError, logger, requestUserId } from '#shared/log/logger';
+import { latencyMsSince, loggableError, logger, requestUserId } from '#shared/log/logger';
 import { countMetric, type MetricName, publishMetrics } from '#shared/log/metrics';
 
 export const STATUS_BY_KIND: Record<FailureKind, number> = {
@@ -58,31 +58,32 @@ export function defineHandler(
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   // Per handler module, as Lambda runs one module per function (the local runner loads them all).
   let coldStart = true;
-  return (event, context) =>
-    inRequestScope(async () => {
-      const started = performance.now();
-      const requestId = context?.awsRequestId ?? event.requestContext?.requestId;
-      let result: HttpResult;
-      try {
-        result = await run(toHttpRequest(event, bodyLimit));
-      } catch (error) {
-        result = failureResponse(error, requestId);
-      }
-      const counted = options.metricsByStatus?.[result.statusCode];
-      if (counted) countMetric(counted);
-      if (result.statusCode >= 500) countMetric('ServerErrors');
-      logger.info('request', {
-        requestId,
-        route: event.routeKey,
-        status: result.statusCode,
-        latencyMs: latencyMsSince(started),
-        userId: requestUserId(),
-        coldStart,
-      });
-      coldStart = false;
-      publishMetrics();
-      return event.requestContext?.http?.method?.toUpperCase() === 'HEAD' ? withoutBody(result) : result;
+  return async (event, context) => {
+    const started = performance.now();
+    const requestId = context?.awsRequestId ?? event.requestContext?.requestId;
+    let request: HttpRequest | undefined;
+    let result: HttpResult;
+    try {
+      request = toHttpRequest(event, bodyLimit);
+      result = await run(request);
+    } catch (error) {
+      result = failureResponse(error, requestId);
+    }
+    const counted = options.metricsByStatus?.[result.statusCode];
+    if (counted) countMetric(counted);
+    if (result.statusCode >= 500) countMetric('ServerErrors');
+    logger.info('request', {
+      requestId,
+      route: event.routeKey,
+      status: result.statusCode,
+      latencyMs: latencyMsSince(started),
+      userId: request && requestUserId(request),
+      coldStart,
     });
+    coldStart = false;
+    publishMetrics();
+    return event.requestContext?.http?.method?.toUpperCase() === 'HEAD' ? withoutBody(result) : result;
+  };
 }
 
 /**
