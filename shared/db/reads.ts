@@ -1,4 +1,5 @@
 import { BatchGetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { forEachConcurrently } from '#shared/concurrency';
 import { documents, tableName } from '#shared/db/client';
 import { isWorkLeft, retry, WorkLeft } from '#shared/db/retry';
 
@@ -41,11 +42,7 @@ export async function batchGetItems(
       if (pending.length > 0) throw new WorkLeft();
     });
   };
-  let next = 0;
-  const worker = async () => {
-    while (next < batches.length) await readBatch(batches[next++] as Record<string, unknown>[]);
-  };
-  await Promise.all(Array.from({ length: Math.min(BATCH_GET_CONCURRENCY, batches.length) }, worker));
+  await forEachConcurrently(batches, BATCH_GET_CONCURRENCY, readBatch);
   return keys.flatMap(({ sk }) => {
     const item = found.get(String(sk));
     return item ? [item] : [];

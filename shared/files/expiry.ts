@@ -1,4 +1,5 @@
 import { paginateQuery } from '@aws-sdk/lib-dynamodb';
+import { forEachConcurrently } from '#shared/concurrency';
 import { documents, tableName } from '#shared/db/client';
 import { EXPIRY_INDEX, expiryDueBefore, expiryPartitions, fileKeyParts } from '#shared/db/keys';
 import { ServiceError } from '#shared/errors';
@@ -60,25 +61,20 @@ async function dueFiles(now: Date): Promise<{ userId: string; fileId: string }[]
 export async function sweepExpiredFiles(now = new Date()): Promise<SweepReport> {
   const report: SweepReport = { expired: 0, skipped: 0, failed: [] };
   const due = await dueFiles(now);
-  let next = 0;
-  const worker = async () => {
-    while (next < due.length) {
-      const { userId, fileId } = due[next++] as (typeof due)[number];
-      try {
-        const file = await deleteFileRecordIf(userId, fileId, (current) => isExpired(current, now));
-        if (!file) {
-          report.skipped++;
-          continue;
-        }
-        await deleteFileObject(file);
-        report.expired++;
-      } catch (error) {
-        // The owner's deletion has begun (it deletes the file itself).
-        if (error instanceof ServiceError && error.kind === 'unauthenticated') report.skipped++;
-        else report.failed.push({ fileId, error });
+  await forEachConcurrently(due, CONCURRENCY, async ({ userId, fileId }) => {
+    try {
+      const file = await deleteFileRecordIf(userId, fileId, (current) => isExpired(current, now));
+      if (!file) {
+        report.skipped++;
+        return;
       }
+      await deleteFileObject(file);
+      report.expired++;
+    } catch (error) {
+      // The owner's deletion has begun (it deletes the file itself).
+      if (error instanceof ServiceError && error.kind === 'unauthenticated') report.skipped++;
+      else report.failed.push({ fileId, error });
     }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  });
   return report;
 }

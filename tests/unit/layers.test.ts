@@ -37,6 +37,8 @@ const RANKS: Record<string, number> = {
   // The logger and metrics every layer may write to (they import nothing of the service).
   log: 1,
   errors: 1,
+  // Running storage calls a few at a time (imports nothing).
+  concurrency: 1,
   quota: 1,
   version: 1,
 };
