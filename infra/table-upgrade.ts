@@ -1,5 +1,11 @@
 import { DescribeTableCommand, type DynamoDBClient, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, paginateScan, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  paginateScan,
+  type ScanCommandInput,
+  UpdateCommand,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { unlessConditionFails } from '#shared/db/conditions';
 import { EXPIRY_INDEX, expiryIndexKey, LEGACY_USERS_INDEX, USERS_INDEX, userIndexKey } from '#shared/db/keys';
 import { createTableInput } from '#shared/db/table';
@@ -55,42 +61,27 @@ async function untilIndexActive(client: DynamoDBClient, tableName: string, index
  * the `deletesAt` read, so a file changed meanwhile keeps what its change wrote. Returns how many
  * files it updated.
  */
-export async function backfillExpiryIndex(client: DynamoDBClient, tableName: string): Promise<number> {
-  const documents = DynamoDBDocumentClient.from(client);
-  const pages = paginateScan(
-    { client: documents },
+export function backfillExpiryIndex(client: DynamoDBClient, tableName: string): Promise<number> {
+  const names = { '#pk': `${EXPIRY_INDEX}pk`, '#sk': `${EXPIRY_INDEX}sk` };
+  return backfill(
+    client,
+    tableName,
     {
-      TableName: tableName,
       FilterExpression: 'entity = :file AND attribute_exists(deletesAt) AND attribute_not_exists(#pk)',
-      ExpressionAttributeNames: { '#pk': `${EXPIRY_INDEX}pk` },
+      ExpressionAttributeNames: { '#pk': names['#pk'] },
       ExpressionAttributeValues: { ':file': 'FILE' },
       ProjectionExpression: 'pk, sk, id, deletesAt',
     },
-  );
-  let updated = 0;
-  for await (const page of pages) {
-    for (const item of page.Items ?? []) {
+    (item) => {
       const keys = expiryIndexKey(String(item.id), String(item.deletesAt));
-      const written = await unlessConditionFails(
-        documents.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: { pk: item.pk, sk: item.sk },
-            UpdateExpression: 'SET #pk = :pk, #sk = :sk',
-            ConditionExpression: 'deletesAt = :deletesAt AND attribute_not_exists(#pk)',
-            ExpressionAttributeNames: { '#pk': `${EXPIRY_INDEX}pk`, '#sk': `${EXPIRY_INDEX}sk` },
-            ExpressionAttributeValues: {
-              ':pk': keys.gsi11pk,
-              ':sk': keys.gsi11sk,
-              ':deletesAt': item.deletesAt,
-            },
-          }),
-        ),
-      );
-      if (written) updated++;
-    }
-  }
-  return updated;
+      return {
+        UpdateExpression: 'SET #pk = :pk, #sk = :sk',
+        ConditionExpression: 'deletesAt = :deletesAt AND attribute_not_exists(#pk)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: { ':pk': keys.gsi11pk, ':sk': keys.gsi11sk, ':deletesAt': item.deletesAt },
+      };
+    },
+  );
 }
 
 /**
@@ -100,8 +91,7 @@ export async function backfillExpiryIndex(client: DynamoDBClient, tableName: str
  * meanwhile keeps what its change wrote (the change sets these keys itself). Returns how many users
  * it moved.
  */
-export async function backfillUserShardIndex(client: DynamoDBClient, tableName: string): Promise<number> {
-  const documents = DynamoDBDocumentClient.from(client);
+export function backfillUserShardIndex(client: DynamoDBClient, tableName: string): Promise<number> {
   const names = {
     '#role': 'role',
     '#pk': `${USERS_INDEX}pk`,
@@ -109,30 +99,45 @@ export async function backfillUserShardIndex(client: DynamoDBClient, tableName: 
     '#legacyPk': `${LEGACY_USERS_INDEX}pk`,
     '#legacySk': `${LEGACY_USERS_INDEX}sk`,
   };
-  const pages = paginateScan(
-    { client: documents },
+  return backfill(
+    client,
+    tableName,
     {
-      TableName: tableName,
       FilterExpression: 'sk = :user AND begins_with(pk, :userPartition) AND attribute_not_exists(#pk)',
       ExpressionAttributeNames: { '#pk': names['#pk'], '#role': names['#role'] },
       ExpressionAttributeValues: { ':user': 'USER', ':userPartition': 'USER#' },
       ProjectionExpression: 'pk, sk, id, #role',
     },
-  );
-  let updated = 0;
-  for await (const page of pages) {
-    for (const item of page.Items ?? []) {
+    (item) => {
       const keys = userIndexKey(roleRank(item.role as Role), String(item.id));
+      return {
+        UpdateExpression: 'SET #pk = :pk, #sk = :sk REMOVE #legacyPk, #legacySk',
+        ConditionExpression: '#role = :role AND attribute_not_exists(#pk)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: { ':pk': keys.gsi12pk, ':sk': keys.gsi12sk, ':role': item.role },
+      };
+    },
+  );
+}
+
+/**
+ * The one backfill mechanism: scans for the items `scan` selects and applies to each the update
+ * `updateOf` gives, conditional as it says (a failed condition means the item was changed
+ * meanwhile and keeps what its change wrote). Returns how many items it updated.
+ */
+async function backfill(
+  client: DynamoDBClient,
+  tableName: string,
+  scan: Omit<ScanCommandInput, 'TableName'>,
+  updateOf: (item: Record<string, unknown>) => Omit<UpdateCommandInput, 'TableName' | 'Key'>,
+): Promise<number> {
+  const documents = DynamoDBDocumentClient.from(client);
+  let updated = 0;
+  for await (const page of paginateScan({ client: documents }, { TableName: tableName, ...scan })) {
+    for (const item of page.Items ?? []) {
       const written = await unlessConditionFails(
         documents.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: { pk: item.pk, sk: item.sk },
-            UpdateExpression: 'SET #pk = :pk, #sk = :sk REMOVE #legacyPk, #legacySk',
-            ConditionExpression: '#role = :role AND attribute_not_exists(#pk)',
-            ExpressionAttributeNames: names,
-            ExpressionAttributeValues: { ':pk': keys.gsi12pk, ':sk': keys.gsi12sk, ':role': item.role },
-          }),
+          new UpdateCommand({ TableName: tableName, Key: { pk: item.pk, sk: item.sk }, ...updateOf(item) }),
         ),
       );
       if (written) updated++;
