@@ -1,15 +1,15 @@
-import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import sharp from 'sharp';
 import { documents, tableName } from '#shared/db/client';
 import { EXPIRY_INDEX, expiryIndexKey, fileNameKey, fileStatsKey } from '#shared/db/keys';
-import { createTableInput } from '#shared/db/table';
 import { loadHandler } from '../../infra/local/dispatch.ts';
-import { ensureTable, localClient } from '../../infra/local/dynamodb.ts';
+import { ensureTable } from '../../infra/local/dynamodb.ts';
 import { backfillExpiryIndex } from '../../infra/table-upgrade.ts';
-import { call, uniqueName } from '../support/client.ts';
+import { call } from '../support/client.ts';
 import { download, upload } from '../support/files.ts';
+import { withTableMadeBefore } from '../support/legacy-table.ts';
 // Points the S3 client at this file's own S3 server, whose object-created events make thumbnails:
 // what loads the S3 client is imported below, once it has.
 import { objectEvents } from '../support/object-events.ts';
@@ -256,21 +256,7 @@ describe('the sweep beside other writers', () => {
 });
 
 test('a table from before the expiry index gets it, and its files with a deletesAt their index keys, once', async () => {
-  const client = localClient(process.env.DYNAMODB_ENDPOINT as string);
-  const legacyTable = `legacy-${uniqueName('table')}`;
-  const input = createTableInput(legacyTable);
-  await client.send(
-    new CreateTableCommand({
-      ...input,
-      AttributeDefinitions: input.AttributeDefinitions.filter(
-        (attribute) => !attribute.AttributeName.startsWith(EXPIRY_INDEX),
-      ),
-      GlobalSecondaryIndexes: input.GlobalSecondaryIndexes.filter(
-        (index) => index.IndexName !== EXPIRY_INDEX,
-      ),
-    }),
-  );
-  try {
+  await withTableMadeBefore(EXPIRY_INDEX, async (client, legacyTable) => {
     const expiring = {
       pk: 'USER#u1',
       sk: 'FILE#01JEXPIRING0000000000000',
@@ -297,8 +283,5 @@ test('a table from before the expiry index gets it, and its files with a deletes
     expect(await read(lasting)).not.toHaveProperty(`${EXPIRY_INDEX}pk`);
     // Again (the runner's next start, or `npm run upgrade:data` run twice): nothing left to do.
     expect(await backfillExpiryIndex(client, legacyTable)).toBe(0);
-  } finally {
-    await client.send(new DeleteTableCommand({ TableName: legacyTable }));
-    client.destroy();
-  }
+  });
 });

@@ -1,4 +1,4 @@
-import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documents } from '#shared/db/client';
 import {
@@ -9,10 +9,9 @@ import {
   userKey,
   userShardPartition,
 } from '#shared/db/keys';
-import { createTableInput } from '#shared/db/table';
-import { ensureTable, localClient } from '../../infra/local/dynamodb.ts';
+import { ensureTable } from '../../infra/local/dynamodb.ts';
 import { backfillUserShardIndex } from '../../infra/table-upgrade.ts';
-import { uniqueName } from '../support/client.ts';
+import { withTableMadeBefore } from '../support/legacy-table.ts';
 
 /** A user item as the version before the sharded listing index wrote it: gsi1 keys, no gsi12 keys. */
 function legacyUser(id: string, role: 'SUPERADMIN' | 'ADMIN' | 'USER', rank: number) {
@@ -34,19 +33,7 @@ function legacyUser(id: string, role: 'SUPERADMIN' | 'ADMIN' | 'USER', rank: num
 }
 
 test('a table from before the sharded user index gets it; its users move there and leave gsi1, once', async () => {
-  const client = localClient(process.env.DYNAMODB_ENDPOINT as string);
-  const legacyTable = `legacy-${uniqueName('table')}`;
-  const input = createTableInput(legacyTable);
-  await client.send(
-    new CreateTableCommand({
-      ...input,
-      AttributeDefinitions: input.AttributeDefinitions.filter(
-        (attribute) => !attribute.AttributeName.startsWith(USERS_INDEX),
-      ),
-      GlobalSecondaryIndexes: input.GlobalSecondaryIndexes.filter((index) => index.IndexName !== USERS_INDEX),
-    }),
-  );
-  try {
+  await withTableMadeBefore(USERS_INDEX, async (client, legacyTable) => {
     const legacy = [
       legacyUser('00000000-0000-4000-8000-00000000a0a1', 'SUPERADMIN', 0),
       legacyUser('00000000-0000-4000-8000-00000000b1b2', 'ADMIN', 1),
@@ -116,8 +103,5 @@ test('a table from before the sharded user index gets it; its users move there a
 
     // Again (the runner's next start, or `npm run upgrade:data` run twice): nothing left to do.
     expect(await backfillUserShardIndex(client, legacyTable)).toBe(0);
-  } finally {
-    await client.send(new DeleteTableCommand({ TableName: legacyTable }));
-    client.destroy();
-  }
+  });
 });
