@@ -1,5 +1,5 @@
 import { App } from 'aws-cdk-lib';
-import { LOG_LEVELS, type LogLevelName } from './constructs/service-function.ts';
+import { LOG_LEVELS, type LogLevelName, type OAuthSettings } from './constructs/service-function.ts';
 import type { DashboardDomain } from './dashboard.ts';
 import { checkPolicies } from './policy-checks.ts';
 import { FileServiceStack } from './stack.ts';
@@ -13,7 +13,11 @@ import { FileServiceStack } from './stack.ts';
  * - `logLevel=DEBUG|INFO|WARN|ERROR`: the functions' log level (INFO: one line per request);
  * - `functionAlarms=false`: no per-function alarm (saves $0.20 a month per function);
  * - `domainName=files.example.com` with `certificateArn=arn:aws:acm:us-east-1:...` (and, when the zone
- *   is in Route 53, `hostedZoneId=Z...` with `hostedZoneName=example.com`): your own name.
+ *   is in Route 53, `hostedZoneId=Z...` with `hostedZoneName=example.com`): your own name;
+ * - sign-in providers (none by default; their client secrets go into the OAuthClientSecrets secret):
+ *   `oidcIssuer=https://id.example.com` with `oidcClientId=...` (and `oidcName=Example ID` for the
+ *   button), `githubClientId=...`, `discordClientId=...`, `googleClientId=...`; `oauthSignup=true` lets
+ *   a provider account nobody linked create a USER.
  */
 const app = new App();
 const context = (name: string): string | undefined => {
@@ -38,6 +42,23 @@ function domainFromContext(): DashboardDomain | undefined {
   };
 }
 
+function oauthFromContext(): OAuthSettings {
+  const providers: OAuthSettings['providers'] = [];
+  const oidcClientId = context('oidcClientId');
+  const oidcIssuer = context('oidcIssuer');
+  if (Boolean(oidcClientId) !== Boolean(oidcIssuer))
+    throw new Error('-c oidcClientId and -c oidcIssuer go together');
+  if (oidcClientId && oidcIssuer) {
+    const name = context('oidcName');
+    providers.push({ id: 'oidc', clientId: oidcClientId, issuer: oidcIssuer, ...(name ? { name } : {}) });
+  }
+  for (const id of ['github', 'discord', 'google'] as const) {
+    const clientId = context(`${id}ClientId`);
+    if (clientId) providers.push({ id, clientId });
+  }
+  return { providers, signup: context('oauthSignup') === 'true' };
+}
+
 const alarmEmail = context('alarmEmail');
 const logLevel = context('logLevel')?.toUpperCase();
 if (logLevel !== undefined && !(LOG_LEVELS as readonly string[]).includes(logLevel))
@@ -51,6 +72,7 @@ new FileServiceStack(app, 'FileService', {
   ...(logLevel ? { logLevel: logLevel as LogLevelName } : {}),
   functionAlarms: context('functionAlarms') !== 'false',
   ...(domain ? { domain } : {}),
+  oauth: oauthFromContext(),
 });
 checkPolicies(app);
 app.synth();

@@ -8,6 +8,7 @@ import {
   type Route,
   routes,
   type ScheduledFunction,
+  type SignInProviderAccess,
   scheduledFunctions,
   type TableAccess,
   type TableAction,
@@ -27,6 +28,8 @@ export interface FunctionSpec {
   bucket: BucketAccess;
   hashesPasswords: boolean;
   usesKeys: boolean;
+  /** Knows the sign-in providers (`providers`), and reads their client secrets (`secrets`). */
+  oauth: SignInProviderAccess | undefined;
   /** Carries sharp's native module (the thumbnail function only). */
   makesThumbnails: boolean;
   /** S3 starts it on these events for objects under this prefix (no API route). */
@@ -77,6 +80,7 @@ const bareSpec = (handler: string): FunctionSpec => ({
   bucket: {},
   hashesPasswords: false,
   usesKeys: false,
+  oauth: undefined,
   makesThumbnails: false,
 });
 
@@ -97,6 +101,7 @@ export function functionSpecs(
     spec.bucket = mergeGrants(spec.bucket, route.bucket);
     spec.hashesPasswords ||= route.hashesPasswords;
     spec.usesKeys ||= route.usesKeys;
+    if (route.oauth && spec.oauth !== 'secrets') spec.oauth = route.oauth;
     byHandler.set(route.handler, spec);
   }
   return [

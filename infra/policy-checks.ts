@@ -15,6 +15,8 @@ export const ACKNOWLEDGED = {
   APIG4:
     'Every route authenticates in its handler (session cookie or API token, one shared module); public routes are public by design',
   SMG4: 'Rotating the master key is a manual, documented step (docs/operations.md, key rotation): an automatic one would end every session and token',
+  'SMG4 (OAuth client secrets)':
+    'The providers issue their client secrets: they are rotated at the provider and put into the secret by hand (docs/deploy.md)',
   SNS2: 'Alarm notices carry no data; CloudWatch cannot publish to a topic under the AWS-managed SNS key, and a customer key costs $1/month',
   S1: 'This is the access-log bucket itself: logging it into itself would loop',
   CFR1: 'Who may fetch shared links is the owner’s choice; geo restriction stays an operator option',
@@ -52,6 +54,8 @@ const objectsOf = (bucket: IConstruct, prefix: string) =>
 export interface AcknowledgedParts {
   stack: Stack;
   serviceKeys: IConstruct;
+  /** The sign-in providers' client secrets, when a provider is configured. */
+  oauthClientSecrets: IConstruct | undefined;
   distribution: IConstruct;
   alarmTopic: IConstruct;
   accessLogBucket: IConstruct;
@@ -67,6 +71,7 @@ export function acknowledgeFindings(parts: AcknowledgedParts): void {
   const { stack, distribution } = parts;
   acknowledge(stack, 'APIG4');
   acknowledge(parts.serviceKeys, 'SMG4');
+  if (parts.oauthClientSecrets) acknowledge(parts.oauthClientSecrets, 'SMG4 (OAuth client secrets)');
   acknowledge(parts.alarmTopic, 'SNS2');
   acknowledge(parts.accessLogBucket, 'S1');
   for (const rule of ['CFR1', 'CFR2', 'CFR3'] as const) acknowledge(distribution, rule);

@@ -21,7 +21,12 @@ import { type IndexDefinition, type KeyAttribute, tableDefinition } from '#share
 import { PENDING_TAG } from '#shared/files/layout';
 import { corsPolicy, FALLBACK_HANDLER, methodsOf, type ObjectEventType } from '#shared/routes';
 import { privateBucket } from './constructs/private-bucket.ts';
-import { type LogLevelName, PROJECT_ROOT, ServiceFunction } from './constructs/service-function.ts';
+import {
+  type LogLevelName,
+  type OAuthSettings,
+  PROJECT_ROOT,
+  ServiceFunction,
+} from './constructs/service-function.ts';
 import { Dashboard, type DashboardDomain } from './dashboard.ts';
 import { functionSpecs, usesBucket, usesTable } from './functions.ts';
 import { ACCESS_LOG_FORMAT, type AlarmThresholds, Monitoring } from './monitoring.ts';
@@ -48,6 +53,8 @@ export interface FileServiceStackProps extends StackProps {
   functionAlarms?: boolean;
   /** Serve the dashboard and the API under your own name instead of *.cloudfront.net. */
   domain?: DashboardDomain;
+  /** Sign-in providers (none by default): their client ids here, their client secrets in a secret. */
+  oauth?: OAuthSettings;
 }
 
 /** The route table's S3 event names as CDK's notification types. */
@@ -142,6 +149,18 @@ export class FileServiceStack extends Stack {
       ],
     });
 
+    // Only with a provider configured: the client secrets, by provider id. Its value is set after the
+    // deploy (docs/deploy.md); until then the callback answers that the provider is not set up.
+    const oauth = props.oauth?.providers.length ? props.oauth : undefined;
+    const oauthClientSecrets =
+      oauth &&
+      new Secret(this, 'OAuthClientSecrets', {
+        description:
+          'Client secrets of the sign-in providers: {"<provider id>": "<client secret>", ...} (docs/deploy.md)',
+        secretObjectValue: {},
+        removalPolicy: dataRemovalPolicy,
+      });
+
     const specs = functionSpecs();
     const functions = new Map<string, ServiceFunction>();
     const integrations = new Map<string, HttpLambdaIntegration>();
@@ -158,6 +177,7 @@ export class FileServiceStack extends Stack {
       });
       if (usesTable(spec)) fn.useTable(table, spec.table);
       if (spec.usesKeys) fn.useServiceKeys(serviceKeys);
+      if (oauth && spec.oauth) fn.useOAuth(oauth, spec.oauth === 'secrets' ? oauthClientSecrets : undefined);
       if (usesBucket(spec)) fn.useBucket(files, spec.bucket);
       if (props.allowedOrigins?.length)
         fn.function.addEnvironment('ALLOWED_ORIGINS', props.allowedOrigins.join(','));
@@ -245,6 +265,7 @@ export class FileServiceStack extends Stack {
     acknowledgeFindings({
       stack: this,
       serviceKeys,
+      oauthClientSecrets,
       distribution: dashboard.distribution,
       alarmTopic: monitoring.topic,
       accessLogBucket,
@@ -266,6 +287,11 @@ export class FileServiceStack extends Stack {
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'BucketName', { value: files.bucketName });
     new CfnOutput(this, 'ServiceKeysSecretArn', { value: serviceKeys.secretArn });
+    if (oauthClientSecrets)
+      new CfnOutput(this, 'OAuthClientSecretsArn', {
+        value: oauthClientSecrets.secretArn,
+        description: 'Put the providers\' client secrets here: {"github": "...", "oidc": "..."}',
+      });
     new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.topic.topicArn });
   }
 }

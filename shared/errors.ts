@@ -31,5 +31,6 @@ export const NOT_LOGGED_IN = 'not logged in';
 
 export const invalid = (message: string) => new ServiceError('invalid', message);
 export const notFound = (message = 'not found') => new ServiceError('not_found', message);
+export const conflict = (message: string) => new ServiceError('conflict', message);
 export const forbidden = (message = 'forbidden') => new ServiceError('forbidden', message);
 export const unauthenticated = () => new ServiceError('unauthenticated', NOT_LOGGED_IN);

@@ -67,10 +67,54 @@ async function loadServiceKeys(): Promise<ServiceKeys> {
   if (inline) return parseServiceKeys(inline);
   const secretArn = process.env.SERVICE_KEYS_SECRET_ARN;
   if (!secretArn) throw new Error('SERVICE_KEYS or SERVICE_KEYS_SECRET_ARN must be set');
+  return parseServiceKeys(await readSecret(secretArn, 'service keys'));
+}
+
+/** A Secrets Manager secret's string value (the SDK client is loaded only by functions that read one). */
+async function readSecret(secretArn: string, what: string): Promise<string> {
   const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
   const secret = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: secretArn }));
-  if (!secret.SecretString) throw new Error('service keys secret has no string value');
-  return parseServiceKeys(secret.SecretString);
+  if (!secret.SecretString) throw new Error(`${what} secret has no string value`);
+  return secret.SecretString;
+}
+
+/**
+ * The OAuth client secrets, by provider id. Locally each is `OAUTH_<PROVIDER>_CLIENT_SECRET`; in AWS
+ * one Secrets Manager secret (`OAUTH_CLIENT_SECRETS_ARN`, granted only to the callback function)
+ * holds `{"github": "...", "oidc": "...", ...}`.
+ */
+async function loadOAuthClientSecrets(): Promise<Record<string, string>> {
+  const secretArn = process.env.OAUTH_CLIENT_SECRETS_ARN;
+  if (!secretArn) {
+    const prefix = /^OAUTH_([A-Z]+)_CLIENT_SECRET$/;
+    return Object.fromEntries(
+      Object.entries(process.env).flatMap(([name, value]) => {
+        const provider = prefix.exec(name)?.[1];
+        return provider && value ? [[provider.toLowerCase(), value]] : [];
+      }),
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(await readSecret(secretArn, 'OAuth client secrets'));
+  } catch (error) {
+    if (error instanceof SyntaxError) throw new Error('OAuth client secrets are not valid JSON');
+    throw error;
+  }
+  const result = v.safeParse(v.record(v.string(), v.string()), json);
+  if (!result.success) throw new Error('OAuth client secrets must be {"<provider>": "<client secret>", ...}');
+  return result.output;
+}
+
+let oauthSecrets: Promise<Record<string, string>> | undefined;
+
+/** A provider's client secret, or undefined when none is set; loaded once per process. */
+export async function oauthClientSecret(provider: string): Promise<string | undefined> {
+  oauthSecrets ??= loadOAuthClientSecrets().catch((error: unknown) => {
+    oauthSecrets = undefined;
+    throw error;
+  });
+  return (await oauthSecrets)[provider];
 }
 
 let cached: Promise<ServiceKeys> | undefined;

@@ -61,7 +61,16 @@ export interface Route {
   usesKeys: boolean;
   /** Access to the files bucket; absent means none (and the function gets no BUCKET_NAME). */
   bucket?: BucketAccess;
+  /** What it knows of the sign-in providers (issue 15); absent means nothing. */
+  oauth?: SignInProviderAccess;
 }
+
+/**
+ * A function's knowledge of the OAuth providers: `providers` their configuration (client ids, issuer,
+ * sign-up); `secrets` also their client secrets (the Secrets Manager secret), which only the callback
+ * needs, for the token request.
+ */
+export type SignInProviderAccess = 'providers' | 'secrets';
 
 /** Every index a file listing may read: the sort orders', the ones deep pages skip over, search's. */
 const FILE_INDEXES = [
@@ -81,6 +90,7 @@ interface Needs {
   bcrypt?: true;
   /** Reads the service keys (`usesKeys`). */
   keys?: true;
+  oauth?: SignInProviderAccess;
 }
 
 /** One route: a line of the table, so a search for method and path finds its handler too. */
@@ -93,6 +103,7 @@ function route(method: HttpMethod, path: string, handler: string, needs: Needs =
     hashesPasswords: needs.bcrypt === true,
     usesKeys: needs.keys === true,
     ...(needs.bucket ? { bucket: needs.bucket } : {}),
+    ...(needs.oauth ? { oauth: needs.oauth } : {}),
   };
 }
 
@@ -149,12 +160,13 @@ const ACCESS = {
       DeleteItem: ['USER', 'USERNAME', 'USERLIKE'],
     },
   },
+  // The user's name claims and linked provider accounts (OAUTHID) go with it.
   usersDelete: {
     items: {
       GetItem: SIGNED_IN,
       Query: ['USER'],
       UpdateItem: ['USER'],
-      DeleteItem: ['USER', 'USERNAME', 'USERLIKE', 'FILENAME'],
+      DeleteItem: ['USER', 'USERNAME', 'USERLIKE', 'FILENAME', 'OAUTHID'],
       BatchWriteItem: ['USER'],
     },
   },
@@ -207,6 +219,18 @@ const ACCESS = {
   // The view page's password form: the page's reads, and guesses counted per name as on /raw?pw=.
   viewUnlock: { items: { GetItem: ['FILENAME', 'USER'], UpdateItem: ['USER', 'THROTTLE'] } },
   oembed: { items: { GetItem: ['FILENAME'], BatchGetItem: ['USER'] } },
+  // The provider account's claim and its user; the flow's state recorded once (OAUTHFLOW); a new
+  // session (UpdateItem USER); a link (the claim and the user's list in one transaction), or a
+  // sign-up (a user with its username claims and the provider account's).
+  oauthCallback: {
+    items: {
+      GetItem: ['USER', 'OAUTHID'],
+      PutItem: ['OAUTHFLOW', 'OAUTHID', 'USER', 'USERNAME', 'USERLIKE'],
+      UpdateItem: ['USER'],
+      ConditionCheckItem: ['USERNAME'],
+    },
+  },
+  oauthUnlink: { items: { GetItem: SIGNED_IN, UpdateItem: ['USER'], DeleteItem: ['OAUTHID'] } },
 } satisfies Record<string, TableAccess>;
 
 /** The bucket access of each route that has one. */
@@ -253,6 +277,13 @@ export const routes: readonly Route[] = [
   route('GET', '/api/healthcheck', 'health/check', { table: ACCESS.health }),
   route('GET', '/api/version', 'health/version', AUTHENTICATED),
   route('POST', '/api/auth/login', 'auth/login', { keys: true, bcrypt: true, table: ACCESS.login }),
+  route('GET', '/api/auth/oauth', 'auth/oauth-providers', { oauth: 'providers' }),
+  route('GET', '/api/auth/oauth/{provider}', 'auth/oauth-start', { ...AUTHENTICATED, oauth: 'providers' }),
+  route('GET', '/api/auth/oauth/{provider}/callback', 'auth/oauth-callback', {
+    keys: true,
+    oauth: 'secrets',
+    table: ACCESS.oauthCallback,
+  }),
   route('POST', '/api/auth/logout', 'auth/logout', { keys: true, table: ACCESS.logout }),
   route('GET', '/api/auth/logout', 'auth/logout', { keys: true, table: ACCESS.logout }),
   route('GET', '/api/setup', 'setup/get', { table: ACCESS.setupCheck }),
@@ -262,6 +293,7 @@ export const routes: readonly Route[] = [
   route('GET', '/api/user/avatar', 'user/avatar', { keys: true, table: ACCESS.avatar }),
   route('GET', '/api/user/token', 'user/token-get', AUTHENTICATED),
   route('PATCH', '/api/user/token', 'user/token-reset', { keys: true, table: ACCESS.tokenReset }),
+  route('DELETE', '/api/user/oauth', 'user/oauth-unlink', { keys: true, table: ACCESS.oauthUnlink }),
   route('GET', '/api/users', 'users/list', { keys: true, table: ACCESS.usersList }),
   route('POST', '/api/users', 'users/create', { keys: true, bcrypt: true, table: ACCESS.usersCreate }),
   route('GET', '/api/users/{id}', 'users/get', AUTHENTICATED),

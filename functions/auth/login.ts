@@ -1,6 +1,6 @@
 import { refuseCrossSite } from '#shared/auth/authenticate';
 import { login } from '#shared/auth/login';
-import { sealSession, sessionCookie } from '#shared/auth/session';
+import { openedSessionCookie } from '#shared/auth/session';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
@@ -15,11 +15,10 @@ export const handler = defineHandler(
     const { username, password } = readJson(request, loginSchema);
     const session = await login(username, password, request.sourceIp);
     noteUserId(request, session.user.id);
-    const cookie = await sealSession({ userId: session.user.id, ...session });
     return json(
       200,
       { user: toUserResource(session.user) },
-      { cookies: [sessionCookie(cookie, request.secure)] },
+      { cookies: [await openedSessionCookie(session, request.secure)] },
     );
   },
   { metricsByStatus: { 200: 'LoginSucceeded', 401: 'LoginFailed', 429: 'LoginThrottled' } },

@@ -10,6 +10,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import type { OAuthProviderId } from '#shared/config';
 import { PARTITION_PATTERNS, type Partition } from '#shared/db/keys';
 import type { BucketAccess, TableAccess } from '#shared/routes';
 
@@ -235,12 +236,38 @@ export class ServiceFunction extends Construct {
     }
   }
 
+  /**
+   * The providers' configuration as the function's environment (client ids, the OIDC issuer and
+   * name, sign-up); with `clientSecrets`, the ARN of the secret holding their client secrets, and
+   * read access to it (the callback function only).
+   */
+  useOAuth(settings: OAuthSettings, clientSecrets?: ISecret): void {
+    for (const provider of settings.providers) {
+      const prefix = `OAUTH_${provider.id.toUpperCase()}`;
+      this.function.addEnvironment(`${prefix}_CLIENT_ID`, provider.clientId);
+      if (provider.issuer) this.function.addEnvironment(`${prefix}_ISSUER`, provider.issuer);
+      if (provider.name) this.function.addEnvironment(`${prefix}_NAME`, provider.name);
+    }
+    this.function.addEnvironment('OAUTH_SIGNUP', String(settings.signup));
+    if (clientSecrets) {
+      this.function.addEnvironment('OAUTH_CLIENT_SECRETS_ARN', clientSecrets.secretArn);
+      clientSecrets.grantRead(this.function);
+    }
+  }
+
   /** Passes the secret's ARN (never its value) and lets the function read that secret only. */
   useServiceKeys(secret: ISecret): void {
     this.function.addEnvironment('SERVICE_KEYS_SECRET_ARN', secret.secretArn);
     this.function.addEnvironment('SERVICE_KEYS', LOCAL_ONLY);
     secret.grantRead(this.function);
   }
+}
+
+/** The sign-in providers a deployment offers (stack context; docs/deploy.md). */
+export interface OAuthSettings {
+  providers: { id: OAuthProviderId; clientId: string; issuer?: string; name?: string }[];
+  /** A sign-in by an unlinked provider account creates a USER. */
+  signup: boolean;
 }
 
 /** `{A: [x, y], B: [x, y], C: [z]}` → `[[x, y], [A, B]], [[z], [C]]`: one statement per set of values. */

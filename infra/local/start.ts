@@ -69,9 +69,10 @@ async function start(): Promise<void> {
   process.once('SIGTERM', stop);
 
   // Configuration is read once and fails fast: a bad value stops the start here, not a request later.
-  const { config, storageConfig } = await import('#shared/config');
+  const { config, oauthConfig, storageConfig } = await import('#shared/config');
   config();
   storageConfig();
+  oauthConfig();
 
   const client = localClient(dynamo.endpoint);
   await ensureTable(client, process.env.TABLE_NAME);

@@ -1,12 +1,11 @@
 import { verifyPassword } from '#shared/auth/password';
-import { newSessionId } from '#shared/auth/session';
+import { type OpenedSession, openSession } from '#shared/auth/session';
 import { config } from '#shared/config';
 import { foldUsername } from '#shared/db/username-forms';
 import { invalid, ServiceError } from '#shared/errors';
 import { addressSubject } from '#shared/throttle/address';
 import { countAttempt, type Limit, refundAttempt, resetCounter } from '#shared/throttle/counter';
 import type { UserRecord } from '#shared/users/model';
-import { addSession } from '#shared/users/sessions';
 import { findUserByUsername } from '#shared/users/store';
 
 export const INVALID_CREDENTIALS = 'invalid username or password';
@@ -19,11 +18,7 @@ const usernameLimit = (username: string): Limit => ({
   max: config().throttle.loginPerUsername,
 });
 
-export interface LoggedIn {
-  user: UserRecord;
-  sessionId: string;
-  issuedAt: number;
-}
+export type LoggedIn = OpenedSession;
 
 /**
  * Checks the credentials and opens a session. Unknown user and wrong password look the same.
@@ -46,9 +41,7 @@ export async function login(username: string, password: string, sourceIp: string
   const valid = await verifyPassword(password, user?.passwordHash);
   if (!user || !valid) throw new ServiceError('unauthenticated', INVALID_CREDENTIALS);
   await Promise.all([resetCounter(byUsername), refundAttempt(byAddress)]);
-  const sessionId = newSessionId();
-  const issuedAt = Date.now();
-  return { user: await addSession(user, sessionId, issuedAt, config().maxSessions), sessionId, issuedAt };
+  return openSession(user);
 }
 
 /**

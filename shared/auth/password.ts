@@ -18,11 +18,12 @@ export async function hashOptionalPassword(password: string | null): Promise<str
 const dummyHash = hash('not a real password', config().bcryptCost);
 
 /**
- * Verifies a password against a stored hash; with no hash (unknown user) it still does the same
- * bcrypt work against a dummy hash, so response time does not reveal whether a username exists.
+ * Verifies a password against a stored hash; with no hash (unknown user, or an account made by a
+ * provider sign-in that has no password: `NO_PASSWORD`) it still does the same bcrypt work against a
+ * dummy hash, so response time reveals neither whether a username exists nor whether it has a password.
  */
 export async function verifyPassword(password: string, storedHash: string | undefined): Promise<boolean> {
-  if (storedHash === undefined) {
+  if (storedHash === undefined || storedHash === '') {
     await compare(password, await dummyHash);
     return false;
   }

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { defaults, seal, unseal } from 'iron-webcrypto';
-import { serviceKeys } from '#shared/keys';
+import { sealValue, unsealValue } from '#shared/auth/seal';
+import { config } from '#shared/config';
+import { clearCookie, setCookie } from '#shared/http/cookies';
+import type { UserRecord } from '#shared/users/model';
+import { addSession } from '#shared/users/sessions';
 
 export const SESSION_COOKIE = 'service_session';
 export const SESSION_MAX_AGE_SECONDS = 604800;
 const SESSION_MAX_AGE_MS = SESSION_MAX_AGE_SECONDS * 1000;
-/** Browsers cap a cookie at 4 KB; anything longer is not ours. */
-export const MAX_COOKIE_LENGTH = 4096;
 
 /** What the cookie carries: ids and a number only (iron's encoder refuses Dates). */
 export interface SessionClaims {
@@ -15,39 +16,49 @@ export interface SessionClaims {
   issuedAt: number;
 }
 
-const sealOptions = { ...defaults, ttl: SESSION_MAX_AGE_MS };
-
 export function newSessionId(): string {
   return randomBytes(20).toString('base64url');
 }
 
 export async function sealSession(claims: SessionClaims): Promise<string> {
-  const { session } = await serviceKeys();
-  return seal({ u: claims.userId, s: claims.sessionId, i: claims.issuedAt }, session.current, sealOptions);
+  return sealValue({ u: claims.userId, s: claims.sessionId, i: claims.issuedAt }, SESSION_MAX_AGE_MS);
 }
 
 /** Returns the claims of a valid, unexpired cookie value, or undefined for anything else. */
 export async function unsealSession(value: string, now = Date.now()): Promise<SessionClaims | undefined> {
-  if (value.length === 0 || value.length > MAX_COOKIE_LENGTH) return undefined;
-  const { session } = await serviceKeys();
-  let payload: unknown;
-  try {
-    payload = await unseal(value, session.byId, sealOptions);
-  } catch {
-    return undefined;
-  }
-  if (payload === null || typeof payload !== 'object') return undefined;
-  const { u, s, i } = payload as Record<string, unknown>;
+  const payload = await unsealValue(value, SESSION_MAX_AGE_MS);
+  if (!payload) return undefined;
+  const { u, s, i } = payload;
   if (typeof u !== 'string' || typeof s !== 'string' || typeof i !== 'number') return undefined;
   if (i > now + 60_000 || now - i > SESSION_MAX_AGE_MS) return undefined;
   return { userId: u, sessionId: s, issuedAt: i };
 }
 
+export interface OpenedSession {
+  user: UserRecord;
+  sessionId: string;
+  issuedAt: number;
+}
+
+/**
+ * Signs a user in, whatever proved who they are (a password, an OAuth provider): a new session id in
+ * the user's `sessions` (capped, oldest dropped).
+ */
+export async function openSession(user: UserRecord): Promise<OpenedSession> {
+  const sessionId = newSessionId();
+  const issuedAt = Date.now();
+  return { user: await addSession(user, sessionId, issuedAt, config().maxSessions), sessionId, issuedAt };
+}
+
+/** The Set-Cookie of an opened session (sealed). */
+export async function openedSessionCookie(session: OpenedSession, secure: boolean): Promise<string> {
+  return sessionCookie(await sealSession({ userId: session.user.id, ...session }), secure);
+}
+
 export function sessionCookie(value: string, secure: boolean, now = Date.now()): string {
-  const expires = new Date(now + SESSION_MAX_AGE_MS).toUTCString();
-  return `${SESSION_COOKIE}=${value}; Max-Age=${SESSION_MAX_AGE_SECONDS}; Path=/; Expires=${expires}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+  return setCookie(SESSION_COOKIE, value, { maxAgeSeconds: SESSION_MAX_AGE_SECONDS, path: '/', secure, now });
 }
 
 export function clearedSessionCookie(secure: boolean): string {
-  return `${SESSION_COOKIE}=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+  return clearCookie(SESSION_COOKIE, '/', secure);
 }

@@ -13,6 +13,8 @@ export const PARTITION_PATTERNS = {
   SETUP: 'SETUP',
   FILENAME: 'FILENAME#*',
   THROTTLE: 'THROTTLE#*',
+  OAUTHID: 'OAUTHID#*',
+  OAUTHFLOW: 'OAUTHFLOW#*',
 } as const;
 export type Partition = keyof typeof PARTITION_PATTERNS;
 
@@ -36,6 +38,16 @@ export const avatarChunkKey = (userId: string, index: number) => ({
   pk: `USER#${userId}`,
   sk: `AVATAR#${index}`,
 });
+/**
+ * Claims an external identity (a provider's account) for one user: written in the transaction that
+ * links it, so a provider account signs in to at most one user.
+ */
+export const oauthIdentityKey = (provider: string, providerId: string) => ({
+  pk: `OAUTHID#${provider}#${providerId}`,
+  sk: 'OAUTHID',
+});
+/** A provider sign-in whose callback has been answered (by the hash of its state): never twice. */
+export const oauthFlowKey = (stateHash: string) => ({ pk: `OAUTHFLOW#${stateHash}`, sk: 'OAUTHFLOW' });
 /** Exists once the first user has been created; its conditional put decides the setup race. */
 export const setupKey = { pk: 'SETUP', sk: 'SETUP' };
 /**

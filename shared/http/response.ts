@@ -29,6 +29,15 @@ export function json(statusCode: number, body: unknown, options: ResponseOptions
   };
 }
 
+/** A 302 to `location` (a path of the service, or a provider's sign-in page), with cookies to set. */
+export function redirect(location: string, cookies: string[] = []): HttpResult {
+  return {
+    statusCode: 302,
+    headers: { ...BASE_HEADERS, location },
+    ...(cookies.length ? { cookies } : {}),
+  };
+}
+
 /** A plain-text body (the avatar's data URL, which clients read with `res.text()`). */
 export function text(statusCode: number, body: string): HttpResult {
   return {

@@ -3,9 +3,16 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
 import { setupKey, userIndexKey, userKey } from '#shared/db/keys';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
-import { forbidden, invalid } from '#shared/errors';
+import { conflict, forbidden, invalid } from '#shared/errors';
 import { avatarWrites } from '#shared/users/avatar-store';
 import { type Avatar, type Quota, type Role, roleRank, type UserRecord } from '#shared/users/model';
+import {
+  ALREADY_LINKED_ELSEWHERE,
+  claimIdentity,
+  linkedSetOf,
+  newLink,
+  type ProviderIdentity,
+} from '#shared/users/oauth-links';
 import { newTokenNonce } from '#shared/users/store';
 import { claimUsername, USERNAME_TAKEN } from '#shared/users/username-claims';
 
@@ -17,6 +24,8 @@ export interface NewUser {
   role: Role;
   quota?: Quota | null;
   avatar?: Avatar | null;
+  /** A provider sign-in's account (sign-up by provider): linked, and claimed, in the same transaction. */
+  identity?: ProviderIdentity;
 }
 
 /**
@@ -34,7 +43,7 @@ export async function createUser(input: NewUser, options: { firstUser?: boolean 
     view: {},
     quota: input.quota ?? null,
     totpSecret: null,
-    oauthProviders: [],
+    oauthProviders: input.identity ? [newLink(input.identity, now)] : [],
     passkeys: [],
     sessions: {},
     tokenNonce: newTokenNonce(),
@@ -46,7 +55,12 @@ export async function createUser(input: NewUser, options: { firstUser?: boolean 
     {
       Put: {
         TableName: tableName,
-        Item: { ...userKey(user.id), ...userIndexKey(roleRank(user.role), user.id), ...user },
+        Item: {
+          ...userKey(user.id),
+          ...userIndexKey(roleRank(user.role), user.id),
+          ...user,
+          ...linkedSetOf(user.oauthProviders),
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -62,8 +76,10 @@ export async function createUser(input: NewUser, options: { firstUser?: boolean 
           },
         ]
       : []),
+    ...(input.identity ? [claimIdentity(input.identity, user.id)] : []),
     ...(input.avatar ? avatarWrites(user.id, input.avatar) : []),
   ];
+  const identityIndex = input.identity ? 1 + claims.length + (options.firstUser ? 1 : 0) : -1;
   try {
     await transactWrite(items);
   } catch (error) {
@@ -72,6 +88,7 @@ export async function createUser(input: NewUser, options: { firstUser?: boolean 
     if (options.firstUser && error.failedIndexes.includes(1 + claimCount)) {
       throw forbidden('setup has already been done');
     }
+    if (error.failedIndexes.includes(identityIndex)) throw conflict(ALREADY_LINKED_ELSEWHERE);
     if (error.failedIndexes.some((index) => index >= 1 && index <= claimCount)) throw invalid(USERNAME_TAKEN);
     throw error;
   }

@@ -5,6 +5,7 @@ import { isWorkLeft, retry, WorkLeft } from '#shared/db/retry';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { notFound, ServiceError } from '#shared/errors';
 import type { Role, UserRecord } from '#shared/users/model';
+import { releaseIdentities } from '#shared/users/oauth-links';
 import { newTokenNonce, updateUserItem } from '#shared/users/store';
 import { releaseUsername } from '#shared/users/username-claims';
 
@@ -77,8 +78,9 @@ export async function deletePartitionChildren(userId: string, cleanup: BatchClea
 }
 
 /**
- * Deletes the user item and the username constraint in one transaction: the username is released
- * exactly when the user is gone, never before (no orphan can block it; nothing is left to leak).
+ * Deletes the user item, the username constraint and the linked provider accounts' constraints in
+ * one transaction: the username and those accounts are released exactly when the user is gone,
+ * never before (no orphan can block them; nothing is left to leak).
  */
 export async function removeMarkedUser(user: UserRecord): Promise<void> {
   try {
@@ -91,6 +93,7 @@ export async function removeMarkedUser(user: UserRecord): Promise<void> {
         },
       },
       ...releaseUsername(user.username, user.id),
+      ...releaseIdentities(user),
     ]);
   } catch (error) {
     // Another request finished the same deletion first.

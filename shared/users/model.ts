@@ -10,6 +10,20 @@ export type { Quota } from '#shared/quota';
 
 export type ViewSettings = Record<string, string | boolean>;
 
+/**
+ * A provider account linked to the user (issue 15): which provider, its account's id and name there,
+ * and when it was linked. No provider token is ever stored.
+ */
+export interface OAuthLink {
+  provider: string;
+  username: string;
+  providerId: string;
+  createdAt: string;
+}
+
+/** The `passwordHash` of an account made by a provider sign-in, until a password is set. */
+export const NO_PASSWORD = '';
+
 /** A user as stored (minus the generic key attributes). Never returned as is: see `toUserResource`. */
 export interface UserRecord {
   id: string;
@@ -19,7 +33,7 @@ export interface UserRecord {
   view: ViewSettings;
   quota: Quota | null;
   totpSecret: string | null;
-  oauthProviders: unknown[];
+  oauthProviders: OAuthLink[];
   passkeys: unknown[];
   /** Session id → issue time (ms). A cookie is valid only while its id is here. */
   sessions: Record<string, number>;
@@ -39,7 +53,7 @@ export interface UserResource {
   updatedAt: string;
   role: Role;
   view: ViewSettings;
-  oauthProviders: unknown[];
+  oauthProviders: OAuthLink[];
   totpSecret: string | null;
   passkeys: unknown[];
   quota: Quota | null;

@@ -37,6 +37,7 @@ export function fromItem(item: Record<string, unknown> | undefined): UserRecord 
   const user = Object.fromEntries(USER_ATTRIBUTES.map((name) => [name, item[name]])) as unknown as UserRecord;
   user.sessions ??= {};
   user.view ??= {};
+  user.oauthProviders ??= [];
   return user;
 }
 

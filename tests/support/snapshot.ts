@@ -1,16 +1,17 @@
-import { paginateQuery, paginateScan } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, paginateQuery, paginateScan } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
 import { userKey } from '#shared/db/keys';
 
 /** Every item of this test file's table, keyed by `pk|sk`, each as canonical JSON. */
 export type TableSnapshot = Map<string, string>;
 
-export async function tableSnapshot(): Promise<TableSnapshot> {
+/** This test file's table, or another (a runner's) through its own client. */
+export async function tableSnapshot(
+  client: DynamoDBDocumentClient = documents,
+  table = tableName,
+): Promise<TableSnapshot> {
   const items = new Map<string, string>();
-  for await (const page of paginateScan(
-    { client: documents },
-    { TableName: tableName, ConsistentRead: true },
-  )) {
+  for await (const page of paginateScan({ client }, { TableName: table, ConsistentRead: true })) {
     for (const item of page.Items ?? []) items.set(`${item.pk}|${item.sk}`, canonical(item));
   }
   return items;

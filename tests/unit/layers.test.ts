@@ -15,6 +15,9 @@ const RANKS: Record<string, number> = {
   // The thumbnail function's work, started by S3 rather than a route: it checks the object key it
   // is given (validation) before it reads and records files, as a handler would.
   thumbnails: 9,
+  // Sign-in with a provider: the flow above the session module (auth), the request view (http) and
+  // the provider links it reads and writes (users).
+  oauth: 9,
   // Above the entities: what a request does with them.
   auth: 8,
   validation: 8,

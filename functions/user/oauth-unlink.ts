@@ -1,0 +1,14 @@
+import { authenticate } from '#shared/auth/authenticate';
+import { defineHandler } from '#shared/http/handler';
+import { readJson } from '#shared/http/request';
+import { json } from '#shared/http/response';
+import { toUserResource } from '#shared/users/model';
+import { unlinkIdentity } from '#shared/users/oauth-links';
+import { oauthUnlinkSchema } from '#shared/validation/oauth';
+
+/** Unlinks a provider, unless it is the account's last way to sign in. */
+export const handler = defineHandler(async (request) => {
+  const caller = await authenticate(request);
+  const { provider } = readJson(request, oauthUnlinkSchema);
+  return json(200, { user: toUserResource(await unlinkIdentity(caller.user, provider)) });
+});

@@ -1,0 +1,188 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import * as v from 'valibot';
+import { authenticate } from '#shared/auth/authenticate';
+import { openedSessionCookie, openSession } from '#shared/auth/session';
+import { type OAuthProviderConfig, oauthConfig } from '#shared/config';
+import { conflict, ServiceError } from '#shared/errors';
+import { requestOrigin } from '#shared/http/origin';
+import type { HttpRequest } from '#shared/http/request';
+import { logger } from '#shared/log/logger';
+import { clearedFlowCookie, flowCookie, newFlow, readFlow } from '#shared/oauth/flow';
+import { authorizationUrl, configuredProvider, identify, ProviderRefused } from '#shared/oauth/providers';
+import { createUser } from '#shared/users/creation';
+import { NO_PASSWORD, type UserRecord } from '#shared/users/model';
+import {
+  consumeFlowState,
+  findUserByIdentity,
+  linkIdentity,
+  type ProviderIdentity,
+} from '#shared/users/oauth-links';
+import { USERNAME_TAKEN } from '#shared/users/username-claims';
+import { usernameSchema } from '#shared/validation/user';
+
+/**
+ * Sign-in with a provider (issue 15): the start sends the browser to the provider with a new flow in
+ * its sealed cookie; the callback checks the provider's answer against that flow and then signs in
+ * the linked user, links the provider to the signed-in user (a link started from settings), or, when
+ * the deployment allows sign-up by provider, creates a USER. Both answer with a redirect: the
+ * callback to the dashboard, with `error=<message>` when anything failed (a refused sign-in changes
+ * nothing).
+ */
+export interface Navigation {
+  location: string;
+  cookies: string[];
+  /** The user signed in (for the request's log line). */
+  userId?: string;
+}
+
+/** Where the dashboard shows a failure: sign-in for a sign-in, settings for a link. */
+const LOGIN_PAGE = '/login';
+const SETTINGS_PAGE = '/settings';
+
+const withError = (page: string, message: string) => `${page}?error=${encodeURIComponent(message)}`;
+
+const callbackPath = (provider: OAuthProviderConfig) => `/api/auth/oauth/${provider.id}/callback`;
+
+export async function startSignIn(
+  request: HttpRequest,
+  providerId: string,
+  link: boolean,
+): Promise<Navigation> {
+  const provider = configuredProvider(providerId);
+  let linkUserId: string | undefined;
+  if (link) {
+    linkUserId = await authenticate(request).then(
+      (caller) => caller.user.id,
+      () => undefined,
+    );
+    if (!linkUserId)
+      return { location: withError(LOGIN_PAGE, 'sign in first, then link the provider'), cookies: [] };
+  }
+  // The provider sends the browser back to the origin it was sent from (behind CloudFront, the dashboard's).
+  const flow = newFlow(provider.id, `${requestOrigin(request)}${callbackPath(provider)}`, linkUserId);
+  try {
+    const url = await authorizationUrl(provider, flow);
+    return { location: url.href, cookies: [await flowCookie(flow, request.secure)] };
+  } catch (error) {
+    if (!(error instanceof ProviderRefused)) throw error;
+    logger.warn('oauth start failed', { provider: provider.id, reason: error.reason });
+    return {
+      location: withError(
+        link ? SETTINGS_PAGE : LOGIN_PAGE,
+        `${provider.name} cannot be reached: try again later`,
+      ),
+      cookies: [],
+    };
+  }
+}
+
+/** The provider's redirect back: its query, as far as the callback reads it. */
+export interface CallbackQuery {
+  code?: string | undefined;
+  state?: string | undefined;
+  error?: string | undefined;
+}
+
+const sameSecret = (given: string, expected: string) => {
+  const [a, b] = [Buffer.from(given), Buffer.from(expected)];
+  return a.length === b.length && timingSafeEqual(a, b);
+};
+
+export async function finishSignIn(
+  request: HttpRequest,
+  providerId: string,
+  query: CallbackQuery,
+): Promise<Navigation> {
+  const provider = configuredProvider(providerId);
+  const cleared = clearedFlowCookie(request.secure);
+  const flow = await readFlow(request);
+  const page = flow?.linkUserId ? SETTINGS_PAGE : LOGIN_PAGE;
+  const fail = (message: string): Navigation => ({ location: withError(page, message), cookies: [cleared] });
+  if (!flow || flow.provider !== provider.id)
+    return fail('the sign-in expired or was started in another browser: try again');
+  // The provider's error codes are short ASCII words (RFC 6749 4.1.2.1); anything else is not shown.
+  if (query.error !== undefined)
+    return fail(
+      `${provider.name} did not sign you in${/^[a-z_]{1,64}$/.test(query.error) ? ` (${query.error})` : ''}`,
+    );
+  if (query.state === undefined || !sameSecret(query.state, flow.state) || query.code === undefined)
+    return fail('the sign-in could not be verified: try again');
+
+  let identity: ProviderIdentity;
+  try {
+    const callbackUrl = new URL(flow.redirectUri);
+    for (const [name, value] of Object.entries(request.query)) callbackUrl.searchParams.set(name, value);
+    identity = await identify(provider, callbackUrl, flow);
+  } catch (error) {
+    if (!(error instanceof ProviderRefused)) throw error;
+    logger.warn('oauth sign-in refused', { provider: provider.id, reason: error.reason });
+    return fail(`${provider.name} did not confirm the sign-in: try again`);
+  }
+  // Recorded only once everything else holds, just before the sign-in writes: a refused sign-in
+  // writes nothing at all, and a second callback with the same state is refused.
+  const once = async () => {
+    if (!(await consumeFlowState(flow.state))) throw conflict('this sign-in was already used: start again');
+  };
+  try {
+    if (flow.linkUserId) {
+      // A link from settings: the browser must still be signed in as the user who started it.
+      const caller = await authenticate(request).catch(() => undefined);
+      if (caller?.user.id !== flow.linkUserId)
+        return fail('the link was started by another session: sign in and try again');
+      await once();
+      await linkIdentity(caller.user, identity);
+      return {
+        location: `${SETTINGS_PAGE}?linked=${identity.provider}`,
+        cookies: [cleared],
+        userId: caller.user.id,
+      };
+    }
+    const linked = await findUserByIdentity(identity);
+    const usable = linked?.deletingAt === undefined ? linked : undefined;
+    if (!usable && (linked || !oauthConfig().signup))
+      return fail(
+        `no account is linked to this ${provider.name} account: sign in with your password and link it in settings`,
+      );
+    await once();
+    const user = usable ?? (await signUp(identity));
+    const session = await openSession(user);
+    return {
+      location: '/',
+      cookies: [cleared, await openedSessionCookie(session, request.secure)],
+      userId: user.id,
+    };
+  } catch (error) {
+    // A conflict (the provider account is someone else's, the state was used) or a user that went.
+    if (error instanceof ServiceError && (error.kind === 'conflict' || error.kind === 'not_found'))
+      return fail(error.message);
+    throw error;
+  }
+}
+
+/**
+ * A new USER for a provider account nobody linked, named after it: the provider's name, then with the
+ * provider or a random suffix when that is taken or not a valid username. It has no password until
+ * one is set in settings.
+ */
+async function signUp(identity: ProviderIdentity): Promise<UserRecord> {
+  for (const username of usernameCandidates(identity)) {
+    try {
+      return await createUser({ username, passwordHash: NO_PASSWORD, role: 'USER', identity });
+    } catch (error) {
+      if (!(error instanceof ServiceError && error.message === USERNAME_TAKEN)) throw error;
+    }
+  }
+  throw new ServiceError('conflict', 'no free username was found for this account: ask an administrator');
+}
+
+function usernameCandidates(identity: ProviderIdentity): string[] {
+  const base = identity.username.trim().slice(0, 48);
+  const suffix = () => randomBytes(3).toString('hex');
+  return [
+    base,
+    `${base}-${identity.provider}`,
+    `${base}-${suffix()}`,
+    `${base}-${suffix()}`,
+    `${identity.provider}-${suffix()}`,
+  ].filter((name) => v.is(usernameSchema, name));
+}

@@ -1,0 +1,115 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * A real OpenID Connect provider (oauth2-mock-server) in a process of its own
+ * (`oidc-provider.mjs`): discovery, JWKS, the authorization endpoint (which signs the user in at once
+ * and redirects back with a code and the state) and a token endpoint issuing RS256-signed ID tokens
+ * with the nonce of the authorization request. It checks PKCE: a code is redeemed once, with its
+ * verifier.
+ */
+export interface OidcProvider {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** The next sign-ins' account (`sub` and `preferred_username` of its ID tokens). */
+  signInAs: (account: { sub: string; username: string }) => Promise<void>;
+  /** Changes claims of the next ID token only (a wrong nonce, issuer or audience). */
+  tamperNextIdToken: (claims: Record<string, unknown>) => Promise<void>;
+  /** The runner's environment for this provider. */
+  env: (extra?: Record<string, string>) => Record<string, string>;
+  stop: () => Promise<void>;
+}
+
+const script = fileURLToPath(new URL('./oidc-provider.mjs', import.meta.url));
+
+function nextMessage(child: ChildProcess): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null) => reject(new Error(`OIDC provider exited with ${code}`));
+    child.once('exit', onExit);
+    child.once('message', (message) => {
+      child.off('exit', onExit);
+      resolve(message as Record<string, unknown>);
+    });
+  });
+}
+
+export async function startOidcProvider(): Promise<OidcProvider> {
+  const clientId = 'file-service-test';
+  const clientSecret = 'test-client-secret';
+  const child = fork(script, [clientId], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const { issuer } = (await nextMessage(child)) as { issuer: string };
+  const tell = async (message: Record<string, unknown>) => {
+    const answer = nextMessage(child);
+    child.send(message);
+    await answer;
+  };
+  return {
+    issuer,
+    clientId,
+    clientSecret,
+    signInAs: (account) => tell({ signInAs: account }),
+    tamperNextIdToken: (claims) => tell({ tamper: claims }),
+    env: (extra = {}) => ({
+      OAUTH_OIDC_ISSUER: issuer,
+      OAUTH_OIDC_CLIENT_ID: clientId,
+      OAUTH_OIDC_CLIENT_SECRET: clientSecret,
+      OAUTH_OIDC_NAME: 'Test ID',
+      ...extra,
+    }),
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.disconnect();
+      }),
+  };
+}
+
+/**
+ * A browser's part of a sign-in without the page: follows redirects one by one, keeps cookies by
+ * name (Max-Age=0 removes one), and shows each hop.
+ */
+export class BrowserSession {
+  readonly cookies = new Map<string, string>();
+
+  constructor(readonly origin: string) {}
+
+  /** One request with the cookies; the response's Set-Cookie headers are applied. */
+  async request(url: string, init: RequestInit = {}): Promise<Response> {
+    const absolute = new URL(url, this.origin);
+    const headers = new Headers(init.headers);
+    if (absolute.origin === this.origin && this.cookies.size)
+      headers.set('cookie', [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '));
+    const response = await fetch(absolute, { ...init, headers, redirect: 'manual' });
+    if (absolute.origin === this.origin) {
+      for (const setCookie of response.headers.getSetCookie()) {
+        const [pair = ''] = setCookie.split(';');
+        const name = pair.slice(0, pair.indexOf('='));
+        if (/Max-Age=0/i.test(setCookie)) this.cookies.delete(name);
+        else this.cookies.set(name, pair.slice(pair.indexOf('=') + 1));
+      }
+    }
+    return response;
+  }
+
+  /** Follows redirects from `url` while they leave the dashboard's pages; returns every hop's URL and the last. */
+  async navigate(url: string): Promise<{ hops: string[]; last: Response; location: string | undefined }> {
+    const hops: string[] = [];
+    let next: string | undefined = new URL(url, this.origin).href;
+    let last: Response | undefined;
+    while (next) {
+      hops.push(next);
+      last = await this.request(next);
+      const location = last.headers.get('location');
+      if (!location) break;
+      const target = new URL(location, next);
+      // A page of the dashboard (not the API): where a browser would render the app.
+      if (target.origin === this.origin && !target.pathname.startsWith('/api/')) {
+        return { hops, last, location: target.pathname + target.search };
+      }
+      next = target.href;
+    }
+    return { hops, last: last as Response, location: undefined };
+  }
+}
