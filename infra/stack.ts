@@ -157,7 +157,9 @@ export class FileServiceStack extends Stack {
       new Secret(this, 'OAuthClientSecrets', {
         description:
           'Client secrets of the sign-in providers: {"<provider id>": "<client secret>", ...} (docs/deploy.md)',
-        secretObjectValue: {},
+        // Generated, so the template holds no secret value: `{"placeholder": "<random>"}` until the
+        // providers' secrets are put in.
+        generateSecretString: { secretStringTemplate: '{}', generateStringKey: 'placeholder' },
         removalPolicy: dataRemovalPolicy,
       });
 

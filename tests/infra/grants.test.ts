@@ -16,6 +16,7 @@ import {
   uniqueName,
 } from '../support/client.ts';
 import { multipart } from '../support/multipart.ts';
+import { type OidcProvider, providerSignIn, startOidcProvider } from '../support/oidc.ts';
 import { PNG_1X1 } from '../support/pixels.ts';
 import { headForbidden, injectS3Fault } from '../support/s3-calls.ts';
 
@@ -210,6 +211,16 @@ const specOf = (handler: string) => specs.find((spec) => spec.handler === handle
 describe('every request the code sends is within its function grant, and every grant is used', () => {
   const password = 'correct horse battery';
   const newPassword = 'another long passphrase';
+  // Sign-in with a provider: a real OIDC provider process, sign-up by provider allowed.
+  let provider: OidcProvider;
+  const signInAt = (account: string, options: { cookie?: string; link?: boolean } = {}) =>
+    providerSignIn(provider, { sub: account, username: account }, { ...options, send: request });
+
+  beforeAll(async () => {
+    provider = await startOidcProvider();
+    Object.assign(process.env, provider.env({ OAUTH_SIGNUP: 'true' }));
+  });
+  afterAll(() => provider.stop());
 
   // Every route's flow, bcrypt and image decoding included: over 30 s on the shared, loaded machine.
   beforeAll(async () => {
@@ -226,6 +237,18 @@ describe('every request the code sends is within its function grant, and every g
     const adminCookie = cookieValue(login.cookies[0]);
     const self = { cookie: adminCookie };
     expect((await request('GET', '/api/user', self)).status).toBe(200);
+    // Provider sign-in: the list; a link from settings; a sign-in by the linked account; a sign-up
+    // (a name whose folded form differs: its claim checks the pre-folding key too); the unlink.
+    expect((await request('GET', '/api/auth/oauth')).body).toEqual([{ id: 'oidc', name: 'Test ID' }]);
+    const adminAccount = uniqueName('idp-admin');
+    expect((await signInAt(adminAccount, { ...self, link: true })).headers.location).toBe(
+      '/settings?linked=oidc',
+    );
+    expect((await signInAt(adminAccount)).headers.location).toBe('/');
+    expect((await signInAt(`Straße-${uniqueName('idp')}`)).headers.location).toBe('/');
+    expect((await request('DELETE', '/api/user/oauth', { ...self, json: { provider: 'oidc' } })).status).toBe(
+      200,
+    );
     expect((await request('GET', '/api/healthcheck')).status).toBe(200);
     expect((await request('GET', '/api/version', self)).status).toBe(200);
     expect((await request('GET', '/api/user/avatar', self)).status).toBe(404);
@@ -266,8 +289,11 @@ describe('every request the code sends is within its function grant, and every g
 
     // That user's files: direct upload, listings in every order and a search, one file's routes.
     const member = await request('POST', '/api/auth/login', { json: { username, password } });
-    const token = (await request('GET', '/api/user/token', { cookie: cookieValue(member.cookies[0]) })).body
-      .token as string;
+    const memberCookie = cookieValue(member.cookies[0]);
+    const token = (await request('GET', '/api/user/token', { cookie: memberCookie })).body.token as string;
+    // A linked provider account, freed with the user's deletion below.
+    const memberLink = await signInAt(uniqueName('idp-member'), { cookie: memberCookie, link: true });
+    expect(memberLink.headers.location).toBe('/settings?linked=oidc');
     const { body, contentType } = multipart([
       { fileName: 'a.txt', type: 'text/plain', content: 'first' },
       { fileName: 'b.png', type: 'image/png', content: PNG_1X1 },

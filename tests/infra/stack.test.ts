@@ -470,6 +470,105 @@ describe('service keys', () => {
   });
 });
 
+describe('sign-in providers', () => {
+  const oauthRoutes = [
+    ['GET /api/auth/oauth', 'auth/oauth-providers'],
+    ['GET /api/auth/oauth/{provider}', 'auth/oauth-start'],
+    ['GET /api/auth/oauth/{provider}/callback', 'auth/oauth-callback'],
+    ['DELETE /api/user/oauth', 'user/oauth-unlink'],
+  ];
+
+  test.each(oauthRoutes)('%s is routed to %s', (routeKey, handler) => {
+    expect(targetFunction(routeKey)).toBe(functionLogicalId(handler));
+  });
+
+  test('none by default: no client secret, no provider configuration in any function', () => {
+    expect(ofType('AWS::SecretsManager::Secret')).toHaveLength(1);
+    for (const spec of specs) {
+      const variables = resources[functionLogicalId(spec.handler)]?.Properties.Environment.Variables;
+      expect(Object.keys(variables).filter((name) => name.startsWith('OAUTH_'))).toEqual([]);
+    }
+  });
+
+  describe('configured', () => {
+    const configured = synthesize({
+      oauth: {
+        providers: [
+          { id: 'oidc', clientId: 'oidc-client', issuer: 'https://id.example.com', name: 'Example ID' },
+          { id: 'github', clientId: 'github-client' },
+        ],
+        signup: true,
+      },
+    });
+    const json = configured.template.toJSON().Resources as Record<string, Resource>;
+    const [secretId, secret] = Object.entries(json).find(
+      ([id, resource]) =>
+        resource.Type === 'AWS::SecretsManager::Secret' && id.startsWith('OAuthClientSecrets'),
+    ) as [string, Resource];
+    const functionOf = (handler: string) => {
+      const fn = configured.stack.functions.get(handler);
+      return json[configured.stack.getLogicalId(fn?.function.node.defaultChild as never)] as Resource;
+    };
+    /** Functions whose role may read the client secrets. */
+    const readers = Object.values(json)
+      .filter(
+        (resource) =>
+          resource.Type === 'AWS::IAM::Policy' &&
+          JSON.stringify(resource.Properties.PolicyDocument).includes(`"Ref":"${secretId}"`),
+      )
+      .flatMap((policy) => policy.Properties.Roles.map((role: { Ref: string }) => role.Ref));
+
+    test('the client secrets are a generated secret (no value in the template), retained with the data', () => {
+      expect(secret.Properties.SecretString).toBeUndefined();
+      expect(secret.Properties.GenerateSecretString).toEqual({
+        SecretStringTemplate: '{}',
+        GenerateStringKey: 'placeholder',
+      });
+      expect(secret.DeletionPolicy).toBe('Retain');
+      expect(configured.template.toJSON().Outputs.OAuthClientSecretsArn.Value).toEqual({ Ref: secretId });
+    });
+
+    test('only the callback may read them, and gets their ARN', () => {
+      const callback = functionOf('auth/oauth-callback');
+      expect(readers).toEqual([callback.Properties.Role['Fn::GetAtt'][0]]);
+      const statement = Object.values(json)
+        .filter((resource) => resource.Type === 'AWS::IAM::Policy')
+        .flatMap((policy) => policy.Properties.PolicyDocument.Statement)
+        .find((candidate) => JSON.stringify(candidate.Resource) === JSON.stringify({ Ref: secretId }));
+      expect([...statement.Action].sort()).toEqual(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue']);
+      expect(callback.Properties.Environment.Variables.OAUTH_CLIENT_SECRETS_ARN).toEqual({ Ref: secretId });
+    });
+
+    test('the sign-in functions get the client ids, issuer, name and sign-up setting; no other function does', () => {
+      const providerVariables = {
+        OAUTH_OIDC_CLIENT_ID: 'oidc-client',
+        OAUTH_OIDC_ISSUER: 'https://id.example.com',
+        OAUTH_OIDC_NAME: 'Example ID',
+        OAUTH_GITHUB_CLIENT_ID: 'github-client',
+        OAUTH_SIGNUP: 'true',
+      };
+      for (const spec of specs) {
+        const variables = functionOf(spec.handler).Properties.Environment.Variables;
+        const oauth = Object.fromEntries(
+          Object.entries(variables).filter(([name]) => name.startsWith('OAUTH_')),
+        );
+        const expected =
+          spec.oauth === undefined
+            ? {}
+            : spec.oauth === 'secrets'
+              ? { ...providerVariables, OAUTH_CLIENT_SECRETS_ARN: { Ref: secretId } }
+              : providerVariables;
+        expect([spec.handler, oauth]).toEqual([spec.handler, expected]);
+      }
+      expect(specs.filter((spec) => spec.oauth).map((spec) => `${spec.handler} ${spec.oauth}`)).toEqual([
+        'auth/oauth-providers providers',
+        'auth/oauth-start providers',
+        'auth/oauth-callback secrets',
+      ]);
+    });
+  });
+});
+
 describe('logs', () => {
   test('every function logs to its own group with retention', () => {
     const groups = ofType('AWS::Logs::LogGroup');

@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { call, cookieValue, type TestResponse } from './client.ts';
 
 /**
  * A real OpenID Connect provider (oauth2-mock-server) in a process of its own
@@ -112,4 +113,32 @@ export class BrowserSession {
     }
     return { hops, last: last as Response, location: undefined };
   }
+}
+
+export interface ProviderSignInOptions {
+  /** The browser's session cookie (`name=value`). */
+  cookie?: string;
+  /** A link from settings (`?link=true`) instead of a sign-in. */
+  link?: boolean;
+  /** Sends the service's requests (the grants test's attributes them to their functions). */
+  send?: typeof call;
+}
+
+/**
+ * A sign-in at the provider as `account` through the route table's handlers in this process: the
+ * start, the provider's authorization endpoint (over HTTP), then the callback with the flow cookie.
+ */
+export async function providerSignIn(
+  provider: OidcProvider,
+  account: { sub: string; username: string },
+  options: ProviderSignInOptions = {},
+): Promise<TestResponse> {
+  await provider.signInAs(account);
+  const { cookie, send = call } = options;
+  const start = await send('GET', `/api/auth/oauth/oidc${options.link ? '?link=true' : ''}`, { cookie });
+  if (start.status !== 302) throw new Error(`the start answered ${start.status}: ${start.text}`);
+  const authorize = await fetch(start.headers.location as string, { redirect: 'manual' });
+  const callback = new URL(authorize.headers.get('location') as string);
+  const flow = cookieValue(start.cookies[0]);
+  return send('GET', callback.pathname + callback.search, { cookie: cookie ? `${cookie}; ${flow}` : flow });
 }
