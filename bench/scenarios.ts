@@ -253,6 +253,30 @@ export async function benchScenarios(): Promise<{
     scenario('GET /api/oembed/{name}', 'GET', '/api/oembed/{name}', 200, () => ({}), {
       url: () => `/api/oembed/${encodeURIComponent(viewed.name)}`,
     }),
+    // Sign-in providers: the benchmark runs with none configured (as a deployment does by default), so
+    // the list is empty and the start and callback answer the unknown provider's 404; the unlink of a
+    // provider the user has not linked is its 400 after the caller's read.
+    scenario('GET /api/auth/oauth (none configured)', 'GET', '/api/auth/oauth', 200, () => ({})),
+    scenario(
+      'GET /api/auth/oauth/{provider} (not configured: 404)',
+      'GET',
+      '/api/auth/oauth/{provider}',
+      404,
+      () => ({}),
+      { url: () => '/api/auth/oauth/github' },
+    ),
+    scenario(
+      'GET /api/auth/oauth/{provider}/callback (not configured: 404)',
+      'GET',
+      '/api/auth/oauth/{provider}/callback',
+      404,
+      () => ({}),
+      { url: () => '/api/auth/oauth/github/callback?code=c&state=s' },
+    ),
+    scenario('DELETE /api/user/oauth (not linked: 400)', 'DELETE', '/api/user/oauth', 400, () => ({
+      token: user.token,
+      json: { provider: 'github' },
+    })),
     scenario('GET /api/nothing (fallback 404)', 'GET', '/api/nothing', 404, () => ({})),
   ];
   // The thumbnail function, as S3 starts it: the event of a 1600×1200 PNG's upload.

@@ -58,7 +58,8 @@ export function functionRows(reports: readonly BundleReport[]): string[][] {
       `${memoryOf(spec)} MB`,
       tableCell(spec),
       bucketCell(spec),
-      spec.usesKeys ? 'yes' : 'no',
+      // The service keys; the callback also reads the sign-in providers' client secrets.
+      `${spec.usesKeys ? 'yes' : 'no'}${spec.oauth === 'secrets' ? ' + OAuth client secrets' : ''}`,
       kib(report.codeBytes),
       kib(report.totalBytes),
     ];

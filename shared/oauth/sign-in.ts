@@ -114,6 +114,8 @@ export async function finishSignIn(
     for (const [name, value] of Object.entries(request.query)) callbackUrl.searchParams.set(name, value);
     identity = await identify(provider, callbackUrl, flow);
   } catch (error) {
+    // A provider not set up (its client secret missing) is told on the page, as a refusal is.
+    if (error instanceof ServiceError && error.kind === 'unavailable') return fail(error.message);
     if (!(error instanceof ProviderRefused)) throw error;
     logger.warn('oauth sign-in refused', { provider: provider.id, reason: error.reason });
     return fail(`${provider.name} did not confirm the sign-in: try again`);

@@ -215,15 +215,12 @@ describe('every request the code sends is within its function grant, and every g
   let provider: OidcProvider;
   const signInAt = (account: string, options: { cookie?: string; link?: boolean } = {}) =>
     providerSignIn(provider, { sub: account, username: account }, { ...options, send: request });
-
-  beforeAll(async () => {
-    provider = await startOidcProvider();
-    Object.assign(process.env, provider.env({ OAUTH_SIGNUP: 'true' }));
-  });
   afterAll(() => provider.stop());
 
   // Every route's flow, bcrypt and image decoding included: over 30 s on the shared, loaded machine.
   beforeAll(async () => {
+    provider = await startOidcProvider();
+    Object.assign(process.env, provider.env({ OAUTH_SIGNUP: 'true' }));
     // First run: this file's table has no user yet.
     expect((await request('GET', '/api/setup')).body).toEqual({ firstSetup: true });
     // A name whose folded form differs from its lowercase one: the claim checks the pre-folding key too.

@@ -55,7 +55,12 @@ const domain = {
   hostedZone: { id: 'Z123', name: 'example.com' },
 };
 const withAlarmEmail = synthesizeChecked({ alarmEmail: 'ops@example.com' });
-const withDomain = synthesizeChecked({ domain, functionAlarms: false });
+// Sign-in providers add the client-secrets secret (SMG4 acknowledged: the providers issue and rotate it).
+const withDomain = synthesizeChecked({
+  domain,
+  functionAlarms: false,
+  oauth: { providers: [{ id: 'github', clientId: 'github-client' }], signup: false },
+});
 
 describe('cdk-nag AwsSolutions over the whole stack', () => {
   test('no unacknowledged finding: synth passes', () => {
@@ -63,7 +68,7 @@ describe('cdk-nag AwsSolutions over the whole stack', () => {
     expect(withAlarmEmail.error).toBeUndefined();
   });
 
-  test('with a custom domain too (and CFR4 is then met, not acknowledged)', () => {
+  test('with a custom domain and a sign-in provider too (and CFR4 is then met, not acknowledged)', () => {
     const { stack, error, violations } = withDomain;
     expect(violations).toEqual([]);
     expect(error).toBeUndefined();

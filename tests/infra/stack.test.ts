@@ -535,7 +535,10 @@ describe('sign-in providers', () => {
         .filter((resource) => resource.Type === 'AWS::IAM::Policy')
         .flatMap((policy) => policy.Properties.PolicyDocument.Statement)
         .find((candidate) => JSON.stringify(candidate.Resource) === JSON.stringify({ Ref: secretId }));
-      expect([...statement.Action].sort()).toEqual(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue']);
+      expect([...statement.Action].sort()).toEqual([
+        'secretsmanager:DescribeSecret',
+        'secretsmanager:GetSecretValue',
+      ]);
       expect(callback.Properties.Environment.Variables.OAUTH_CLIENT_SECRETS_ARN).toEqual({ Ref: secretId });
     });
 
