@@ -13,11 +13,17 @@ export const everyRoute = routes.map((route) => [`${route.method} ${route.path}`
 /** Routes whose requests change state (the ones a cross-site page could abuse with a cookie). */
 export const writeRoutes = everyRoute.filter(([, route]) => !SAFE_METHODS.has(route.method));
 
-/** Routes that answer without authentication (first run, login, public downloads and view pages, healthcheck). */
+/**
+ * Routes that answer without authentication (first run, login, sign-in with a provider, public
+ * downloads and view pages, healthcheck).
+ */
 export const PUBLIC_HANDLERS = new Set([
   'setup/get',
   'setup/post',
   'auth/login',
+  'auth/oauth-providers',
+  'auth/oauth-start',
+  'auth/oauth-callback',
   'files/raw',
   'view/page',
   'view/unlock',
@@ -36,5 +42,6 @@ export const jsonBodyRoutes = writeRoutes.filter(([, route]) =>
     'users/delete',
     'files/patch',
     'files/upload-start',
+    'user/oauth-unlink',
   ].includes(route.handler),
 );
