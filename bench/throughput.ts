@@ -63,7 +63,7 @@ export async function measureThroughput(
   handler: ThroughputFigures['handler'] = 'GET /api/user',
 ): Promise<ThroughputFigures[]> {
   const child = fork(launcher, [runnerScript, ...(handler === 'baseline' ? ['baseline'] : [])], {
-    execArgv: ['--enable-source-maps', '--no-warnings'],
+    execArgv: ['--no-warnings'],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     env: { ...process.env },
   });

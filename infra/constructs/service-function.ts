@@ -138,7 +138,6 @@ export class ServiceFunction extends Construct {
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
       logGroup: this.logGroup,
       environment: {
-        NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_LOG_LEVEL: props.logLevel,
         POWERTOOLS_METRICS_NAMESPACE: props.metricsNamespace,
       },
@@ -150,7 +149,8 @@ export class ServiceFunction extends Construct {
         minify: true,
         keepNames: true,
         sourceMap: true,
-        // A separate .map file (not inline), linked from the code so --enable-source-maps finds it.
+        // A separate .map file (not inline): the logger maps a logged error's stack with it
+        // (shared/log/source-maps.ts); nothing reads it while the function serves requests.
         sourceMapMode: SourceMapMode.DEFAULT,
         sourcesContent: false,
         logLevel: LogLevel.WARNING,

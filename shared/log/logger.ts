@@ -1,4 +1,5 @@
 import { Logger } from '@aws-lambda-powertools/logger';
+import { sourceMappedStack } from '#shared/log/source-maps';
 
 /**
  * The service's one logger: JSON lines (pretty with `POWERTOOLS_DEV=true`, which the local runner sets
@@ -27,6 +28,17 @@ export function requestUserId(request: object): string | undefined {
 export const latencyMsSince = (started: number): number =>
   Math.round((performance.now() - started) * 10) / 10;
 
-/** A thrown value as the logger shows it: an Error with its name and stack, anything else as text. */
-export const loggableError = (error: unknown): Error | string =>
-  error instanceof Error ? error : String(error);
+/**
+ * A thrown value as the logger shows it: an Error with its name and its stack in terms of the
+ * TypeScript sources (the bundle's frames mapped here, where a failure is logged), anything else as text.
+ */
+export function loggableError(error: unknown): Error | string {
+  if (!(error instanceof Error)) return String(error);
+  // Its causes too, as the logger prints them; a cause chain can loop back on itself.
+  const seen = new Set<Error>();
+  for (let link: unknown = error; link instanceof Error && !seen.has(link); link = link.cause) {
+    seen.add(link);
+    if (link.stack) link.stack = sourceMappedStack(link.stack);
+  }
+  return error;
+}

@@ -5,7 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../infra/local/dynamodb.ts';
 import { PNG_1X1 } from '../support/pixels.ts';
-import { type Runner, startRunner as startRunnerIn, stopRunner } from '../support/runner.ts';
+import {
+  npmStartArguments,
+  type Runner,
+  startRunner as startRunnerIn,
+  stopRunner,
+} from '../support/runner.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'file-service-runner-'));
 const started: Runner[] = [];
@@ -162,7 +167,7 @@ test('npm start serves the API, logs one JSON line per request, and keeps everyt
 
 /** Runs `npm start` to its end (it is expected to fail) and returns its exit code and output. */
 function runToExit(extraEnv: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['--enable-source-maps', 'infra/local/launch.mjs'], {
+  const child = spawn(process.execPath, npmStartArguments(), {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',

@@ -87,7 +87,7 @@ describe('assets', () => {
     for (const report of reports) {
       expect(existsSync(join(report.assetDir, 'index.mjs'))).toBe(true);
       expect(report.sourceMapBytes).toBeGreaterThan(0);
-      // Linked, so --enable-source-maps finds the map from the code.
+      // Linked: the logger finds the map of a logged error's frames beside the code.
       const code = readFileSync(join(report.assetDir, 'index.mjs'), 'utf8');
       expect(code.trimEnd().endsWith('//# sourceMappingURL=index.mjs.map')).toBe(true);
       // esbuild's metafile is written only when the benchmark asks for it, never into a deploy.

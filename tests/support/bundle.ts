@@ -66,7 +66,7 @@ export function runBundle(
 ): Promise<BundleRun> {
   const env = lambdaEnvironment(declared);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--enable-source-maps', '--no-warnings', runner, assetDir], {
+    const child = spawn(process.execPath, ['--no-warnings', runner, assetDir], {
       cwd: assetDir,
       env,
       stdio: ['pipe', 'pipe', 'pipe', 'pipe'],

@@ -1,5 +1,21 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../../infra/constructs/service-function.ts';
 import { freePort } from '../../infra/local/dynamodb.ts';
+
+/**
+ * Node's arguments for `npm start`, read from package.json's script: the tests and the benchmark
+ * start the runner exactly as users do (flags included), without npm's own process in between.
+ */
+export function npmStartArguments(): string[] {
+  const packageJson = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const [command, ...args] = packageJson.scripts.start.split(/\s+/);
+  if (command !== 'node') throw new Error(`npm start runs ${command}, not node`);
+  return args;
+}
 
 /** `npm start` for real (its launcher bundles start.ts and runs it in plain Node): a child process serving HTTP on a port, DynamoDB Local persisting in DATA_DIR. */
 export interface Runner {
@@ -20,7 +36,7 @@ export async function startRunner(dataDir: string, extraEnv: Record<string, stri
     PORT: String(port),
     ...extraEnv,
   };
-  const child = spawn(process.execPath, ['--enable-source-maps', 'infra/local/launch.mjs'], {
+  const child = spawn(process.execPath, npmStartArguments(), {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
