@@ -16,16 +16,17 @@ export interface Dashboard {
 }
 
 /**
- * Starts the runner over a fresh data directory, with `admin` as the administrator it creates, and
- * Chromium side by side. The clipboard is granted for the token's copy button.
+ * Starts the runner over a fresh data directory, with `admin` as the administrator it creates (and
+ * `env`, e.g. sign-in providers), and Chromium side by side. The clipboard is granted for the token's copy button.
  */
 export async function openDashboard(
   dataDirPrefix: string,
   admin: { username: string; password: string },
+  env: Record<string, string> = {},
 ): Promise<Dashboard> {
   const dataDir = mkdtempSync(join(tmpdir(), dataDirPrefix));
   const [runner, browser] = await Promise.all([
-    startRunner(dataDir, { ADMIN_USERNAME: admin.username, ADMIN_PASSWORD: admin.password }),
+    startRunner(dataDir, { ADMIN_USERNAME: admin.username, ADMIN_PASSWORD: admin.password, ...env }),
     launchChromium(),
   ]);
   const context = await browser.newContext({ acceptDownloads: true });

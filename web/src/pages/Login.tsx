@@ -7,6 +7,7 @@ import { safeNext, setupQuery } from '../api/session.ts';
 import type { UserResource } from '../api/types.ts';
 import { AuthCard } from '../components/AuthCard.tsx';
 import { FormError, UsernameInput } from '../components/FormFields.tsx';
+import { ProviderSignInButtons, ProviderSignInError } from '../components/ProviderSignIn.tsx';
 import { prefetchLanding, preloadSignedIn } from './signed-in.ts';
 
 type LoginAnswer = { user: UserResource } | { totp: true };
@@ -47,6 +48,7 @@ export function LoginPage() {
 
   return (
     <AuthCard title="Sign in" intro="Sign in to manage your files, uploaders and account.">
+      <ProviderSignInError />
       <form onSubmit={submit}>
         <Stack>
           <FormError error={login.error} title="Sign-in failed" />
@@ -73,6 +75,7 @@ export function LoginPage() {
           </Button>
         </Stack>
       </form>
+      <ProviderSignInButtons />
     </AuthCard>
   );
 }

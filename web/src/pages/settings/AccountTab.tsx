@@ -17,6 +17,7 @@ import { errorMessage } from '../../api/client.ts';
 import { describeError, useAvatar } from '../../api/session.ts';
 import type { UserResource } from '../../api/types.ts';
 import { NewPasswordInputs, passwordsDiffer } from '../../components/FormFields.tsx';
+import { ProvidersSection } from './ProvidersSection.tsx';
 import { Section } from './Section.tsx';
 
 const saved = (message: string) => notifications.show({ color: 'teal', message });
@@ -50,7 +51,9 @@ function UsernameForm({ user }: { user: UserResource }) {
   );
 }
 
-function PasswordForm() {
+function PasswordForm({ user }: { user: UserResource }) {
+  // Only an account with a provider can have no password (it was made by signing in with it).
+  const mayHaveNone = user.oauthProviders.length > 0;
   const update = useAccountUpdate();
   const [currentPassword, setCurrentPassword] = useState('');
   const [password, setPassword] = useState('');
@@ -60,7 +63,7 @@ function PasswordForm() {
     event.preventDefault();
     if (mismatch) return;
     update.mutate(
-      { password, currentPassword },
+      { password, ...(currentPassword ? { currentPassword } : {}) },
       {
         onSuccess: () => {
           setCurrentPassword('');
@@ -84,12 +87,19 @@ function PasswordForm() {
             </Alert>
           )}
           {/* The session alone could change it; asking for the current one keeps a borrowed or
-              unlocked browser from taking the account over. */}
+              unlocked browser from taking the account over. An account made by signing in with a
+              provider has none until it sets one: then the field stays empty (the API needs the
+              current password only from token callers). */}
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <PasswordInput
               label="Current password"
+              description={
+                mayHaveNone
+                  ? 'Leave it empty if your account has none yet (made by signing in with a provider)'
+                  : undefined
+              }
               autoComplete="current-password"
-              required
+              required={!mayHaveNone}
               value={currentPassword}
               onChange={(event) => setCurrentPassword(event.currentTarget.value)}
             />
@@ -193,8 +203,9 @@ export function AccountTab({ user }: { user: UserResource }) {
   return (
     <Stack maw={760}>
       <UsernameForm user={user} />
-      <PasswordForm />
+      <PasswordForm user={user} />
       <AvatarForm user={user} />
+      <ProvidersSection user={user} />
     </Stack>
   );
 }

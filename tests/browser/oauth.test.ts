@@ -1,0 +1,85 @@
+import type { Page } from 'playwright-core';
+import {
+  closeDashboard,
+  type Dashboard,
+  openDashboard,
+  seriousA11yViolations,
+  signIn,
+  signOut,
+} from '../support/dashboard.ts';
+import { type OidcProvider, startOidcProvider } from '../support/oidc.ts';
+
+/**
+ * Sign-in with a provider in Chromium against `npm start` and a real OIDC provider process: the
+ * login page's button, a link from settings (through the provider and back), signing in with it,
+ * a refused sign-in's message, and unlinking. axe checks both pages.
+ */
+const ADMIN = { username: 'admin', password: 'admin password' };
+const SHOTS = process.env.OAUTH_SCREENSHOTS;
+let provider: OidcProvider;
+let dashboard: Dashboard;
+let page: Page;
+
+beforeAll(async () => {
+  provider = await startOidcProvider();
+  dashboard = await openDashboard('file-service-browser-oauth-', ADMIN, provider.env());
+  ({ page } = dashboard);
+}, 120_000);
+
+afterAll(async () => {
+  await closeDashboard(dashboard);
+  await provider.stop();
+});
+
+const a11y = async () => expect(await seriousA11yViolations(page)).toEqual([]);
+const shot = async (name: string) => {
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+};
+
+async function openSettings() {
+  await page.getByRole('button', { name: `User menu for ${ADMIN.username}` }).click();
+  await page.getByRole('menuitem', { name: 'Settings' }).click();
+  await page.getByRole('region', { name: 'Sign-in providers' }).waitFor();
+}
+
+test('the login page offers the configured provider; an account nobody linked is told why it cannot sign in', async () => {
+  await provider.signInAs({ sub: 'stranger', username: 'stranger' });
+  await page.goto(`${dashboard.runner.url}/login`);
+  const button = page.getByRole('link', { name: 'Sign in with Test ID' });
+  await button.waitFor();
+  await a11y();
+  await shot('login-with-provider');
+  await button.click();
+  const alert = page.getByRole('alert').filter({ hasText: 'Sign-in failed' });
+  await alert.waitFor();
+  expect(await alert.textContent()).toContain('no account is linked to this Test ID account');
+  expect(new URL(page.url()).pathname).toBe('/login');
+});
+
+test('link from settings, sign in with the provider, unlink', async () => {
+  await provider.signInAs({ sub: 'admin-sub', username: 'admin.at.idp' });
+  await signIn(dashboard, ADMIN.username, ADMIN.password);
+  await openSettings();
+  const section = page.getByRole('region', { name: 'Sign-in providers' });
+  expect(await section.getByText('Not linked').count()).toBe(1);
+  await section.getByRole('link', { name: 'Link Test ID' }).click();
+  // Through the provider and back to settings.
+  await section.getByText('Test ID is linked').waitFor();
+  expect(new URL(page.url()).searchParams.get('linked')).toBe('oidc');
+  await section.getByText(/Linked as admin\.at\.idp since/).waitFor();
+  await a11y();
+  await shot('settings-providers-linked');
+
+  await signOut(dashboard, ADMIN.username);
+  await page.getByRole('link', { name: 'Sign in with Test ID' }).click();
+  await page.getByRole('heading', { name: 'Files', exact: true }).waitFor();
+  await page.getByRole('button', { name: `User menu for ${ADMIN.username}` }).waitFor();
+
+  await openSettings();
+  await section.getByRole('button', { name: 'Unlink Test ID' }).click();
+  await section.getByText('Not linked').waitFor();
+  const stored = await page.evaluate(
+    async () => (await (await fetch('/api/user')).json()).user.oauthProviders,
+  );
+  expect(stored).toEqual([]);
+});

@@ -1,0 +1,38 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { UserResource } from '../../../shared/users/model.ts';
+import { api } from './client.ts';
+import type { CurrentUser } from './types.ts';
+
+/** `GET /api/auth/oauth`: the sign-in providers this deployment offers. */
+export interface SignInProvider {
+  id: string;
+  name: string;
+}
+
+export const providersQuery = {
+  queryKey: ['oauth-providers'],
+  queryFn: () => api<SignInProvider[]>('/api/auth/oauth'),
+  // Configured per deployment: it changes only with a deploy.
+  staleTime: Number.POSITIVE_INFINITY,
+};
+
+export const useSignInProviders = () => useQuery(providersQuery);
+
+/**
+ * Where the browser goes to sign in with a provider (or, with `link`, to link it to the signed-in
+ * account): a full navigation, since the provider's page is another site.
+ */
+export const providerStartPath = (id: string, link = false) =>
+  `/api/auth/oauth/${encodeURIComponent(id)}${link ? '?link=true' : ''}`;
+
+/** `DELETE /api/user/oauth`; the user it answers goes into the cache. */
+export function useUnlinkProvider() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (provider: string) =>
+      api<{ user: UserResource }>('/api/user/oauth', { method: 'DELETE', json: { provider } }),
+    onSuccess: ({ user }) => {
+      queryClient.setQueryData<CurrentUser>(['user'], (current) => current && { ...current, user });
+    },
+  });
+}

@@ -1,0 +1,84 @@
+import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { useSearchParams } from 'react-router';
+import { errorMessage } from '../../api/client.ts';
+import { providerStartPath, useSignInProviders, useUnlinkProvider } from '../../api/oauth.ts';
+import type { UserResource } from '../../api/types.ts';
+import { ProviderIcon } from '../../components/ProviderIcon.tsx';
+import { Section } from './Section.tsx';
+
+const linkedOn = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
+
+/**
+ * Sign-in providers: link each one the deployment offers (the browser goes to the provider and comes
+ * back here with `linked=<id>` or `error=...`), unlink a linked one. Linked providers the deployment
+ * no longer offers are listed too, so they can be unlinked.
+ */
+export function ProvidersSection({ user }: { user: UserResource }) {
+  const providers = useSignInProviders();
+  const unlink = useUnlinkProvider();
+  const [params] = useSearchParams();
+  const offered = providers.data ?? [];
+  const linkedOnly = user.oauthProviders.filter((link) => !offered.some((p) => p.id === link.provider));
+  const rows = [
+    ...offered.map((provider) => ({ id: provider.id, name: provider.name })),
+    ...linkedOnly.map((link) => ({ id: link.provider, name: link.provider })),
+  ];
+  if (rows.length === 0) return null;
+  const justLinked = rows.find((row) => row.id === params.get('linked'));
+  const error = params.get('error');
+  return (
+    <Section
+      title="Sign-in providers"
+      intro="Sign in with an account you have elsewhere. Unlinking keeps at least one way to sign in: a password or another provider."
+    >
+      <Stack>
+        {justLinked && (
+          <Alert color="teal" role="status">
+            {justLinked.name} is linked: you can sign in with it now.
+          </Alert>
+        )}
+        {error && (
+          <Alert color="red" title="Linking failed" role="alert">
+            {error}
+          </Alert>
+        )}
+        {unlink.error && (
+          <Alert color="red" role="alert">
+            {errorMessage(unlink.error)}
+          </Alert>
+        )}
+        {rows.map((row) => {
+          const link = user.oauthProviders.find((candidate) => candidate.provider === row.id);
+          return (
+            <Group key={row.id} justify="space-between" wrap="wrap">
+              <Group gap="sm">
+                <ProviderIcon id={row.id} size={22} />
+                <div>
+                  <Text fw={500}>{row.name}</Text>
+                  <Text size="sm" c="dimmed">
+                    {link ? `Linked as ${link.username} since ${linkedOn(link.createdAt)}` : 'Not linked'}
+                  </Text>
+                </div>
+              </Group>
+              {link ? (
+                <Button
+                  variant="default"
+                  color="red"
+                  loading={unlink.isPending && unlink.variables === row.id}
+                  onClick={() => unlink.mutate(row.id)}
+                  aria-label={`Unlink ${row.name}`}
+                >
+                  Unlink
+                </Button>
+              ) : (
+                <Button component="a" href={providerStartPath(row.id, true)} aria-label={`Link ${row.name}`}>
+                  Link
+                </Button>
+              )}
+            </Group>
+          );
+        })}
+      </Stack>
+    </Section>
+  );
+}
