@@ -5,8 +5,9 @@ import * as v from 'valibot';
  * The service's secrets come from one value: a master key, or a list of them for rotation (the first
  * signs, all verify). Locally it is the `SERVICE_KEYS` environment variable (the runner keeps it in
  * `DATA_DIR/keys.json`); in AWS it is a Secrets Manager secret named by `SERVICE_KEYS_SECRET_ARN`,
- * read once per cold start. The session seal password and the token signing key are derived from each
- * master key with HKDF, so neither is ever stored or passed around on its own.
+ * read once per cold start. The session seal password, the token signing key and the TOTP keys are
+ * derived from each master key with HKDF (one label each), so none is ever stored or passed around on
+ * its own, and none can stand in for another.
  */
 const masterKeySchema = v.strictObject({
   id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,16}$/)),
@@ -31,6 +32,10 @@ export interface ServiceKeys {
   token: { current: DerivedKey; byId: Map<string, Buffer> };
   /** HMAC key for pagination cursors (current master only: a cursor outlives no rotation). */
   cursor: Buffer;
+  /** AES-256-GCM keys that encrypt stored TOTP secrets; the first one encrypts. */
+  totpSecret: { current: DerivedKey; byId: Map<string, Buffer> };
+  /** HMAC keys that derive the TOTP secret offered for enrolment; the first one offers. */
+  totpOffer: { current: DerivedKey; byId: Map<string, Buffer> };
 }
 
 function derive(master: MasterKey, purpose: string): Buffer {
@@ -49,16 +54,18 @@ export function parseServiceKeys(raw: string): ServiceKeys {
     throw new Error('service keys must be {id, secret} or a list of them (secret ≥ 32 characters)');
   const masters = Array.isArray(result.output) ? result.output : [result.output];
   const sessionById: Record<string, string> = Object.create(null);
-  const tokenById = new Map<string, Buffer>();
-  for (const master of masters) {
-    sessionById[master.id] = derive(master, 'session').toString('hex');
-    tokenById.set(master.id, derive(master, 'token'));
-  }
+  for (const master of masters) sessionById[master.id] = derive(master, 'session').toString('hex');
   const first = masters[0] as MasterKey;
+  const keyRing = (purpose: string) => {
+    const byId = new Map(masters.map((master) => [master.id, derive(master, purpose)]));
+    return { current: { id: first.id, secret: byId.get(first.id) as Buffer }, byId };
+  };
   return {
     session: { current: { id: first.id, secret: sessionById[first.id] as string }, byId: sessionById },
-    token: { current: { id: first.id, secret: tokenById.get(first.id) as Buffer }, byId: tokenById },
+    token: keyRing('token'),
     cursor: derive(first, 'cursor'),
+    totpSecret: keyRing('totp secret'),
+    totpOffer: keyRing('totp offer'),
   };
 }
 

@@ -142,6 +142,10 @@ const ACCESS = {
   },
   avatar: { items: { GetItem: SIGNED_IN, Query: ['USER'] } },
   tokenReset: { items: { GetItem: SIGNED_IN, UpdateItem: ['USER', 'THROTTLE'] } },
+  // Turning TOTP on or off is one conditional update of the caller's item; a code given to turn it
+  // off is counted as a login guess (THROTTLE).
+  totpEnable: { items: { GetItem: SIGNED_IN, UpdateItem: ['USER'] } },
+  totpDisable: { items: { GetItem: SIGNED_IN, UpdateItem: ['USER', 'THROTTLE'] } },
   usersList: { items: { GetItem: SIGNED_IN }, indexes: [USERS_INDEX] },
   usersCreate: {
     items: {
@@ -294,6 +298,9 @@ export const routes: readonly Route[] = [
   route('GET', '/api/user/token', 'user/token-get', AUTHENTICATED),
   route('PATCH', '/api/user/token', 'user/token-reset', { keys: true, table: ACCESS.tokenReset }),
   route('DELETE', '/api/user/oauth', 'user/oauth-unlink', { keys: true, table: ACCESS.oauthUnlink }),
+  route('GET', '/api/user/mfa/totp', 'user/mfa-totp-get', AUTHENTICATED),
+  route('POST', '/api/user/mfa/totp', 'user/mfa-totp-enable', { keys: true, table: ACCESS.totpEnable }),
+  route('DELETE', '/api/user/mfa/totp', 'user/mfa-totp-disable', { keys: true, table: ACCESS.totpDisable }),
   route('GET', '/api/users', 'users/list', { keys: true, table: ACCESS.usersList }),
   route('POST', '/api/users', 'users/create', { keys: true, bcrypt: true, table: ACCESS.usersCreate }),
   route('GET', '/api/users/{id}', 'users/get', AUTHENTICATED),

@@ -1,5 +1,5 @@
 import { refuseCrossSite } from '#shared/auth/authenticate';
-import { login } from '#shared/auth/login';
+import { CODE_REQUIRED, login } from '#shared/auth/login';
 import { openedSessionCookie } from '#shared/auth/session';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
@@ -12,8 +12,10 @@ import { loginSchema } from '#shared/validation/user';
 export const handler = defineHandler(
   async (request) => {
     refuseCrossSite(request);
-    const { username, password } = readJson(request, loginSchema);
-    const session = await login(username, password, request.sourceIp);
+    const { username, password, code } = readJson(request, loginSchema);
+    const session = await login(username, password, request.sourceIp, code);
+    // What Zipline's clients expect: ask for the code, set no cookie.
+    if (session === CODE_REQUIRED) return json(200, { totp: true });
     noteUserId(request, session.user.id);
     return json(
       200,

@@ -24,6 +24,8 @@ export const handler = defineHandler(
       role: patch.role,
       quota: patch.quota,
       avatar,
+      // A locked-out user (lost phone and recovery codes) gets TOTP turned off: `totpSecret: null`.
+      disableTotp: patch.totpSecret === null,
       ...(patch.password === undefined ? {} : { passwordHash: await hashPassword(patch.password) }),
     });
     return json(200, toUserResource(user));

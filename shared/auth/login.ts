@@ -1,32 +1,38 @@
+import { countGuess, usernameLimit } from '#shared/auth/guesses';
 import { verifyPassword } from '#shared/auth/password';
 import { type OpenedSession, openSession } from '#shared/auth/session';
 import { config } from '#shared/config';
-import { foldUsername } from '#shared/db/username-forms';
 import { invalid, ServiceError } from '#shared/errors';
+import { INVALID_CODE, useSecondFactor } from '#shared/mfa/totp';
 import { addressSubject } from '#shared/throttle/address';
-import { countAttempt, type Limit, refundAttempt, resetCounter } from '#shared/throttle/counter';
-import type { UserRecord } from '#shared/users/model';
+import { countAttempt, refundAttempt, resetCounter } from '#shared/throttle/counter';
+import { isTotpEnabled, type UserRecord } from '#shared/users/model';
 import { findUserByUsername } from '#shared/users/store';
 
 export const INVALID_CREDENTIALS = 'invalid username or password';
 export const WRONG_CURRENT_PASSWORD = 'currentPassword is not the current password';
 
-/** Password guesses for one account, whether at login or as a password change's current password. */
-const usernameLimit = (username: string): Limit => ({
-  scope: 'login-username',
-  subject: foldUsername(username),
-  max: config().throttle.loginPerUsername,
-});
-
 export type LoggedIn = OpenedSession;
+
+/** The password was right, and the account has TOTP on: the client asks for the code and tries again. */
+export const CODE_REQUIRED = 'code required';
 
 /**
  * Checks the credentials and opens a session. Unknown user and wrong password look the same.
  * Every attempt is counted against the client address and the username before any bcrypt work, so a
  * throttled attempt (429) costs one conditional write and no hashing; a good login clears the
  * username's count and gives the address its attempt back, so only failures add up.
+ *
+ * With TOTP on, the login is good only with a code (or recovery code) that is right and not used
+ * before; until then the attempt stays counted, so code guesses count as password guesses do, and
+ * asking for the code (no `code`) does not clear the count either.
  */
-export async function login(username: string, password: string, sourceIp: string): Promise<LoggedIn> {
+export async function login(
+  username: string,
+  password: string,
+  sourceIp: string,
+  code?: string | null,
+): Promise<LoggedIn | typeof CODE_REQUIRED> {
   const limits = config().throttle;
   const name = username.trim();
   const byAddress = await countAttempt({
@@ -40,6 +46,11 @@ export async function login(username: string, password: string, sourceIp: string
   const user = found?.deletingAt === undefined ? found : undefined;
   const valid = await verifyPassword(password, user?.passwordHash);
   if (!user || !valid) throw new ServiceError('unauthenticated', INVALID_CREDENTIALS);
+  if (isTotpEnabled(user)) {
+    // `null`, and an empty field, mean no code.
+    if (code === undefined || code === null || code.trim() === '') return CODE_REQUIRED;
+    if (!(await useSecondFactor(user, code))) throw new ServiceError('unauthenticated', INVALID_CODE);
+  }
   await Promise.all([resetCounter(byUsername), refundAttempt(byAddress)]);
   return openSession(user);
 }
@@ -49,6 +60,6 @@ export async function login(username: string, password: string, sourceIp: string
  * against the username's login limit (429 past it) before the bcrypt work, right or wrong.
  */
 export async function confirmCurrentPassword(user: UserRecord, password: string): Promise<void> {
-  await countAttempt(usernameLimit(user.username));
+  await countGuess(user.username);
   if (!(await verifyPassword(password, user.passwordHash))) throw invalid(WRONG_CURRENT_PASSWORD);
 }

@@ -46,7 +46,10 @@ export async function userToActOn(
   return user;
 }
 
-export type AdminChanges = Pick<UserChanges, 'username' | 'passwordHash' | 'role' | 'quota' | 'avatar'>;
+export type AdminChanges = Pick<
+  UserChanges,
+  'username' | 'passwordHash' | 'role' | 'quota' | 'avatar' | 'disableTotp'
+>;
 
 /** An admin's password reset ends every session of the user and replaces its API token. */
 export async function updateUserAs(

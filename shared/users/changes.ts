@@ -4,7 +4,14 @@ import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { UpdateBuilder } from '#shared/db/update';
 import { invalid, notFound, ServiceError } from '#shared/errors';
 import { avatarWrites } from '#shared/users/avatar-store';
-import { type Avatar, type Quota, type Role, roleRank, type UserRecord } from '#shared/users/model';
+import {
+  type Avatar,
+  type Quota,
+  type Role,
+  roleRank,
+  TOTP_STATE_ATTRIBUTES,
+  type UserRecord,
+} from '#shared/users/model';
 import { getUser, newTokenNonce, updateUserItem } from '#shared/users/store';
 import { renameUsername, USERNAME_TAKEN } from '#shared/users/username-claims';
 
@@ -23,6 +30,8 @@ export interface UserChanges {
   avatar?: Avatar | null;
   role?: Role;
   quota?: Quota | null;
+  /** Turns TOTP off: the secret, the last step used and the recovery codes go. */
+  disableTotp?: boolean;
   /** Applies the changes only while the user still has this role (the one an admin was allowed to act on). */
   expectedRole?: Role;
 }
@@ -49,6 +58,7 @@ function userUpdate(current: UserRecord, changes: UserChanges, now: string): Upd
     update.remove(`${LEGACY_USERS_INDEX}pk`).remove(`${LEGACY_USERS_INDEX}sk`);
   }
   if (changes.quota !== undefined) update.set('quota', changes.quota);
+  if (changes.disableTotp) for (const attribute of TOTP_STATE_ATTRIBUTES) update.remove(attribute);
   // Each view key is its own path, so concurrent PATCHes of different keys both persist.
   for (const [key, value] of Object.entries(changes.view ?? {})) update.setOrRemove(['view', key], value);
   return update;

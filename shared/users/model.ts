@@ -32,7 +32,14 @@ export interface UserRecord {
   role: Role;
   view: ViewSettings;
   quota: Quota | null;
+  /** The TOTP secret encrypted under a service key (mfa/sealing.ts); null or absent while TOTP is off. */
   totpSecret: string | null;
+  /** The last TOTP time step a code was accepted for: only later steps are accepted (no replay). */
+  totpLastStep?: number;
+  /** Hash of each unused recovery code → 1 (mfa/recovery-codes.ts). */
+  totpRecovery?: Record<string, number>;
+  /** How many times TOTP was turned on: a new enrolment is offered a new secret. */
+  totpEnrolments?: number;
   oauthProviders: OAuthLink[];
   passkeys: unknown[];
   /** Session id → issue time (ms). A cookie is valid only while its id is here. */
@@ -60,6 +67,18 @@ export interface UserResource {
   sessions: string[];
 }
 
+/** The TOTP attributes an enrolment writes and turning TOTP off removes (`totpEnrolments` stays). */
+export const TOTP_STATE_ATTRIBUTES = ['totpSecret', 'totpLastStep', 'totpRecovery'] as const;
+
+/**
+ * The User's `totpSecret` while TOTP is on: a fixed marker, never the secret (which is returned only
+ * once, by the enrolment offer). Not base32, so no client can mistake it for a secret.
+ */
+export const TOTP_ENABLED_MARKER = '(enabled)';
+
+export const isTotpEnabled = (user: Pick<UserRecord, 'totpSecret'>): boolean =>
+  typeof user.totpSecret === 'string' && user.totpSecret.length > 0;
+
 export function toUserResource(user: UserRecord): UserResource {
   return {
     id: user.id,
@@ -69,8 +88,7 @@ export function toUserResource(user: UserRecord): UserResource {
     role: user.role,
     view: user.view,
     oauthProviders: user.oauthProviders,
-    // TOTP enrolment does not exist yet; the secret is never sent even once it does.
-    totpSecret: null,
+    totpSecret: isTotpEnabled(user) ? TOTP_ENABLED_MARKER : null,
     passkeys: user.passkeys,
     quota: user.quota,
     sessions: Object.keys(user.sessions),

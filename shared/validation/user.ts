@@ -64,8 +64,9 @@ export const loginSchema = v.strictObject(
     username: v.pipe(v.string('username must be a string'), v.maxLength(256, 'username is too long')),
     password: v.pipe(v.string('password must be a string'), v.maxLength(1024, 'password is too long')),
     // Uploader token scripts send `"code": null`; for an optional login field null means absent.
+    // A TOTP code, or a recovery code (`abcd-efgh-ijkl-mnop`, 19 characters).
     code: v.optional(
-      v.nullable(v.pipe(v.string('code must be a string or null'), v.maxLength(16, 'code is too long'))),
+      v.nullable(v.pipe(v.string('code must be a string or null'), v.maxLength(32, 'code is too long'))),
     ),
   },
   strictMessage,

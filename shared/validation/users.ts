@@ -114,6 +114,8 @@ export const patchUserSchema = v.strictObject(
     role: v.optional(roleSchema),
     quota: v.optional(quotaSchema),
     avatar: v.optional(avatarInputSchema),
+    /** `null` turns the user's TOTP off (a locked-out user); nothing else can be set here. */
+    totpSecret: v.optional(v.null('totpSecret can only be null, which turns TOTP off')),
   },
   strictMessage,
 );

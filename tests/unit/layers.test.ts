@@ -26,6 +26,8 @@ const RANKS: Record<string, number> = {
   http: 7,
   // The public view page: what it shows of a file and its owner, rendered (http answers with it).
   view: 6,
+  // Second factors (TOTP): their secrets, codes and storage on the user item; auth checks them at login.
+  mfa: 6,
   // Entities, and what stands beside them.
   users: 5,
   files: 5,

@@ -1,0 +1,14 @@
+import { authenticate } from '#shared/auth/authenticate';
+import { turnOffTotp } from '#shared/auth/second-factor';
+import { defineHandler } from '#shared/http/handler';
+import { readJson } from '#shared/http/request';
+import { json } from '#shared/http/response';
+import { toUserResource } from '#shared/users/model';
+import { disableTotpSchema } from '#shared/validation/mfa';
+
+/** Turns TOTP off with a current code or a recovery code. */
+export const handler = defineHandler(async (request) => {
+  const { user } = await authenticate(request, { consistent: true });
+  const { code } = readJson(request, disableTotpSchema);
+  return json(200, { user: toUserResource(await turnOffTotp(user, code)) });
+});

@@ -1,0 +1,84 @@
+import { Secret, TOTP } from 'otpauth';
+import { offeredSecret, sealTotpSecret } from '#shared/mfa/sealing';
+import { writeEnrolment } from '#shared/mfa/totp-store';
+import { call, type TestResponse } from './client.ts';
+import { signedInUser } from './users.ts';
+
+/** Codes as an authenticator app computes them, for any moment: tests never wait for a code to change. */
+export const PERIOD_MS = 30_000;
+export const stepNow = () => Math.floor(Date.now() / PERIOD_MS);
+
+export function codeAt(secret: string, step: number): string {
+  return new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({
+    timestamp: step * PERIOD_MS,
+  });
+}
+
+/**
+ * Runs `attempt` for the current time step and returns its result once the step did not change
+ * while it ran (so the server saw that very step); a step boundary crossed mid-way (at most once per
+ * 30 s) starts a fresh attempt. No waiting: a code for any step is computed, never awaited.
+ */
+export async function atOneStep<T>(attempt: (step: number) => Promise<T>): Promise<T> {
+  for (let tries = 0; tries < 3; tries++) {
+    const step = stepNow();
+    const result = await attempt(step);
+    if (stepNow() === step) return result;
+  }
+  throw new Error('the time step changed during three attempts in a row');
+}
+
+let addresses = 0;
+/** A fresh client address, so no test uses up another's per-address login budget. */
+export const freshAddress = () => `192.0.2.${++addresses % 250}`;
+
+export const login = (username: string, password: string, code?: string | null) =>
+  call('POST', '/api/auth/login', {
+    json: code === undefined ? { username, password } : { username, password, code },
+    sourceIp: freshAddress(),
+  });
+
+export type EnrolledUser = Awaited<ReturnType<typeof signedInUser>> & {
+  secret: string;
+  recoveryCodes: string[];
+  /** The step of the code that enrolled (used up). */
+  enrolledAt: number;
+  enrolment: TestResponse;
+};
+
+/**
+ * A signed-in user who turned TOTP on through the API with a code of the step before this one, so
+ * the codes of this step and the next are unused. (A refused enrolment writes nothing: when a step
+ * boundary made the code too old, it is simply tried again.)
+ */
+export async function enrolledUser(role: Parameters<typeof signedInUser>[0] = 'USER'): Promise<EnrolledUser> {
+  const me = await signedInUser(role);
+  const offer = await call('GET', '/api/user/mfa/totp', { cookie: me.cookie });
+  const secret = offer.body.secret as string;
+  for (let tries = 0; tries < 3; tries++) {
+    const step = stepNow();
+    const enrolment = await call('POST', '/api/user/mfa/totp', {
+      cookie: me.cookie,
+      json: { secret, code: codeAt(secret, step - 1) },
+    });
+    if (enrolment.status === 200) {
+      return { ...me, secret, recoveryCodes: enrolment.body.recoveryCodes, enrolledAt: step - 1, enrolment };
+    }
+    if (stepNow() === step) throw new Error(`enrolment failed: ${enrolment.text}`);
+  }
+  throw new Error('the time step changed during three enrolments in a row');
+}
+
+/** A user with TOTP on and no code used yet (written through the store, as an enrolment writes it). */
+export async function enrolledWithoutCodeUsed() {
+  const me = await signedInUser();
+  const secret = await offeredSecret(me.id, 0);
+  const written = await writeEnrolment(me.id, {
+    sealedSecret: await sealTotpSecret(me.id, secret),
+    recoveryHashes: {},
+    step: undefined,
+    enrolments: 0,
+  });
+  if (!written) throw new Error('fixture enrolment failed');
+  return { ...me, secret };
+}
