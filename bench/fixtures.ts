@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { newSessionId, SESSION_COOKIE, sealSession } from '#shared/auth/session';
 import { config } from '#shared/config';
+import { newRecoveryCodes, recoveryCodeHash } from '#shared/mfa/recovery-codes';
+import { offeredSecret, sealTotpSecret } from '#shared/mfa/sealing';
+import { writeEnrolment } from '#shared/mfa/totp-store';
 import { createUser } from '#shared/users/creation';
 import type { Role } from '#shared/users/model';
 import { addSession } from '#shared/users/sessions';
@@ -95,4 +98,29 @@ export async function presignedUploadAwaitingCompletion(token: string): Promise<
   });
   if (!put.ok) throw new Error(`fixture PUT to the presigned URL failed: ${put.status}`);
   return started.body.id as string;
+}
+
+/** A fresh user with a session and TOTP off, and the secret its enrolment offer gives. */
+export async function totpCandidate(passwordHash: string) {
+  const owner = await createUser({ username: uniqueName('bench-totp'), passwordHash, role: 'USER' });
+  return {
+    id: owner.id,
+    username: owner.username,
+    cookie: await freshSessionCookie(owner.id),
+    secret: await offeredSecret(owner.id, 0),
+  };
+}
+
+/** A fresh user with TOTP on (written through the store, as an enrolment writes it) and one recovery code. */
+export async function totpEnrolled(passwordHash: string) {
+  const candidate = await totpCandidate(passwordHash);
+  const [recoveryCode] = newRecoveryCodes() as [string];
+  const written = await writeEnrolment(candidate.id, {
+    sealedSecret: await sealTotpSecret(candidate.id, candidate.secret),
+    recoveryHashes: { [recoveryCodeHash(candidate.id, recoveryCode)]: 1 },
+    step: undefined,
+    enrolments: 0,
+  });
+  if (!written) throw new Error('fixture TOTP enrolment failed');
+  return { ...candidate, recoveryCode };
 }

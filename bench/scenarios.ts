@@ -6,6 +6,7 @@ import { s3Event } from '../infra/local/s3.ts';
 import { scheduledEvent } from '../infra/local/schedules.ts';
 import { call } from '../tests/support/client.ts';
 import { PNG_1X1 } from '../tests/support/pixels.ts';
+import { codeAt, stepNow } from '../tests/support/totp.ts';
 import type { EventScenario } from './cold-start.ts';
 import {
   freshSessionCookie,
@@ -13,6 +14,8 @@ import {
   PASSWORD,
   presignedUploadAwaitingCompletion,
   signedIn,
+  totpCandidate,
+  totpEnrolled,
   uniqueName,
   uploadFile,
   uploadOptions,
@@ -98,6 +101,33 @@ export async function benchScenarios(): Promise<{
     scenario('POST /api/auth/logout', 'POST', '/api/auth/logout', 200, async () => ({
       cookie: await freshSessionCookie(logoutUser.id),
     })),
+    // TOTP: the offer renders a QR code; enrolment and turning off each need a fresh user (they
+    // change its state), as does a login with a recovery code (each is used once).
+    scenario('GET /api/user/mfa/totp (offer)', 'GET', '/api/user/mfa/totp', 200, () => ({
+      token: user.token,
+    })),
+    scenario('POST /api/user/mfa/totp', 'POST', '/api/user/mfa/totp', 200, async () => {
+      const candidate = await totpCandidate(passwordHash);
+      return {
+        cookie: candidate.cookie,
+        json: { secret: candidate.secret, code: codeAt(candidate.secret, stepNow()) },
+      };
+    }),
+    scenario('DELETE /api/user/mfa/totp (recovery code)', 'DELETE', '/api/user/mfa/totp', 200, async () => {
+      const enrolled = await totpEnrolled(passwordHash);
+      return { cookie: enrolled.cookie, json: { code: enrolled.recoveryCode } };
+    }),
+    scenario(
+      'POST /api/auth/login (recovery code)',
+      'POST',
+      '/api/auth/login',
+      200,
+      async () => {
+        const enrolled = await totpEnrolled(passwordHash);
+        return { json: { username: enrolled.username, password: PASSWORD, code: enrolled.recoveryCode } };
+      },
+      { load: 'password' },
+    ),
     scenario('GET /api/users', 'GET', '/api/users', 200, () => ({ token: admin.token })),
     scenario(
       'POST /api/users',

@@ -1,8 +1,8 @@
-import { countGuess, usernameLimit } from '#shared/auth/guesses';
+import { usernameLimit } from '#shared/auth/guesses';
 import { verifyPassword } from '#shared/auth/password';
 import { type OpenedSession, openSession } from '#shared/auth/session';
 import { config } from '#shared/config';
-import { invalid, ServiceError } from '#shared/errors';
+import { ServiceError } from '#shared/errors';
 import { INVALID_CODE, useSecondFactor } from '#shared/mfa/totp';
 import { addressSubject } from '#shared/throttle/address';
 import { countAttempt, refundAttempt, resetCounter } from '#shared/throttle/counter';
@@ -10,7 +10,6 @@ import { isTotpEnabled, type UserRecord } from '#shared/users/model';
 import { findUserByUsername } from '#shared/users/store';
 
 export const INVALID_CREDENTIALS = 'invalid username or password';
-export const WRONG_CURRENT_PASSWORD = 'currentPassword is not the current password';
 
 export type LoggedIn = OpenedSession;
 
@@ -53,13 +52,4 @@ export async function login(
   }
   await Promise.all([resetCounter(byUsername), refundAttempt(byAddress)]);
   return openSession(user);
-}
-
-/**
- * Checks a password change's `currentPassword`. Each check is a guess at the password, so it counts
- * against the username's login limit (429 past it) before the bcrypt work, right or wrong.
- */
-export async function confirmCurrentPassword(user: UserRecord, password: string): Promise<void> {
-  await countGuess(user.username);
-  if (!(await verifyPassword(password, user.passwordHash))) throw invalid(WRONG_CURRENT_PASSWORD);
 }

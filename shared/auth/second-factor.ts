@@ -1,7 +1,7 @@
 import { countGuess } from '#shared/auth/guesses';
-import { invalid } from '#shared/errors';
-import { disableTotp, INVALID_CODE } from '#shared/mfa/totp';
-import type { UserRecord } from '#shared/users/model';
+import { invalid, ServiceError } from '#shared/errors';
+import { disableTotp, INVALID_CODE, TOTP_NOT_ON } from '#shared/mfa/totp';
+import { isTotpEnabled, type UserRecord } from '#shared/users/model';
 
 /**
  * `DELETE /api/user/mfa/totp`: a code (or recovery code) turns TOTP off. Each try is a guess at the
@@ -10,6 +10,7 @@ import type { UserRecord } from '#shared/users/model';
  * 401 would read as a lost session).
  */
 export async function turnOffTotp(user: UserRecord, code: string): Promise<UserRecord> {
+  if (!isTotpEnabled(user)) throw new ServiceError('conflict', TOTP_NOT_ON);
   await countGuess(user.username);
   const updated = await disableTotp(user, code);
   if (!updated) throw invalid(INVALID_CODE);

@@ -1,4 +1,3 @@
-import QRCode from 'qrcode';
 import { invalid, ServiceError } from '#shared/errors';
 import {
   newRecoveryCodes,
@@ -6,8 +5,8 @@ import {
   RECOVERY_CODE,
   recoveryCodeHash,
 } from '#shared/mfa/recovery-codes';
-import { isOfferedSecret, offeredSecret, openTotpSecret, sealTotpSecret } from '#shared/mfa/sealing';
-import { matchingStep, TOTP_CODE, totpUri } from '#shared/mfa/totp-code';
+import { isOfferedSecret, openTotpSecret, sealTotpSecret } from '#shared/mfa/sealing';
+import { matchingStep, TOTP_CODE } from '#shared/mfa/totp-code';
 import {
   consumeProof,
   removeTotpWithProof,
@@ -17,7 +16,7 @@ import {
 import { isTotpEnabled, type UserRecord } from '#shared/users/model';
 
 /**
- * TOTP for one user: the enrolment offer, turning it on with a first code, checking (and using up) a
+ * TOTP for one user (the enrolment offer is offer.ts): turning it on with a first code, checking (and using up) a
  * code or recovery code, turning it off. Every code that is not accepted, whatever the reason (wrong,
  * replayed, older than the last one used, a used or unknown recovery code, a secret that no longer
  * opens), is the same `invalid code`.
@@ -26,22 +25,6 @@ export const INVALID_CODE = 'invalid code';
 export const TOTP_ALREADY_ON = 'TOTP is already enabled';
 export const TOTP_NOT_ON = 'TOTP is not enabled';
 export const SECRET_NOT_OFFERED = 'secret is not the one GET /api/user/mfa/totp offered';
-
-const ISSUER = 'File service';
-
-export type TotpOffer = { enabled: true } | { secret: string; qrcode: string };
-
-/** While TOTP is off: the secret to enrol and its `otpauth://` URI as a QR code (PNG data URL). */
-export async function totpOffer(user: UserRecord, host: string | undefined): Promise<TotpOffer> {
-  if (isTotpEnabled(user)) return { enabled: true };
-  const secret = await offeredSecret(user.id, user.totpEnrolments ?? 0);
-  // The host tells a user's deployments apart in the authenticator app.
-  const issuer = host ? `${ISSUER} (${host})` : ISSUER;
-  const qrcode = await QRCode.toDataURL(totpUri(secret, issuer, user.username), {
-    errorCorrectionLevel: 'M',
-  });
-  return { secret, qrcode };
-}
 
 export interface Enabled {
   user: UserRecord;
@@ -115,13 +98,12 @@ export async function useSecondFactor(user: UserRecord, typed: string, now = Dat
   return consumeProof(user.id, checked.sealedSecret, checked.proof, checked.resealedSecret);
 }
 
-/** Turns TOTP off with a code or recovery code; undefined when the code is not accepted. */
+/** Turns TOTP off with a code or recovery code; undefined when the code is not accepted (or TOTP is off). */
 export async function disableTotp(
   user: UserRecord,
   typed: string,
   now = Date.now(),
 ): Promise<UserRecord | undefined> {
-  if (!isTotpEnabled(user)) throw new ServiceError('conflict', TOTP_NOT_ON);
   const checked = await checkProof(user, typed, now);
   if (!checked) return undefined;
   return removeTotpWithProof(user.id, checked.sealedSecret, checked.proof);

@@ -19,6 +19,7 @@ import { multipart } from '../support/multipart.ts';
 import { type OidcProvider, providerSignIn, startOidcProvider } from '../support/oidc.ts';
 import { PNG_1X1 } from '../support/pixels.ts';
 import { headForbidden, injectS3Fault } from '../support/s3-calls.ts';
+import { codeAt, stepNow } from '../support/totp.ts';
 
 /**
  * The stack grants each function only what its routes declare (tests/infra/stack.test.ts checks the
@@ -251,6 +252,31 @@ describe('every request the code sends is within its function grant, and every g
     expect((await request('GET', '/api/user/avatar', self)).status).toBe(404);
     expect((await request('GET', '/api/user/token', self)).status).toBe(200);
     expect((await request('PATCH', '/api/user/token', self)).status).toBe(200);
+    // TOTP: the offer, enrolment (its code a step back, so this step's code is still unused; a
+    // refused enrolment writes nothing and is tried again when a step boundary made it too old), a
+    // login that asks for the code and one that gives it, a wrong code to turn it off (a counted
+    // guess), then a recovery code that does.
+    expect((await request('GET', '/api/user/mfa/totp', self)).status).toBe(200);
+    const { secret } = (await request('GET', '/api/user/mfa/totp', self)).body;
+    const enrol = async (): Promise<TestResponse> => {
+      const step = stepNow();
+      const enrolled = await request('POST', '/api/user/mfa/totp', {
+        ...self,
+        json: { secret, code: codeAt(secret, step - 1) },
+      });
+      return enrolled.status === 200 || stepNow() === step ? enrolled : enrol();
+    };
+    const enrolled = await enrol();
+    expect(enrolled.status).toBe(200);
+    const adminLogin = { username: admin, password };
+    expect((await request('POST', '/api/auth/login', { json: adminLogin })).body).toEqual({ totp: true });
+    const withCode = { ...adminLogin, code: codeAt(secret, stepNow() + 1) };
+    expect((await request('POST', '/api/auth/login', { json: withCode })).status).toBe(200);
+    expect(
+      (await request('DELETE', '/api/user/mfa/totp', { ...self, json: { code: '000000' } })).status,
+    ).toBe(400);
+    const recovery = { code: enrolled.body.recoveryCodes[0] };
+    expect((await request('DELETE', '/api/user/mfa/totp', { ...self, json: recovery })).status).toBe(200);
     const avatar = `data:image/png;base64,${PNG_1X1.toString('base64')}`;
     const patched = await request('PATCH', '/api/user', {
       ...self,

@@ -43,5 +43,7 @@ export const jsonBodyRoutes = writeRoutes.filter(([, route]) =>
     'files/patch',
     'files/upload-start',
     'user/oauth-unlink',
+    'user/mfa-totp-enable',
+    'user/mfa-totp-disable',
   ].includes(route.handler),
 );
