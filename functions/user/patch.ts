@@ -1,5 +1,5 @@
 import { authenticate } from '#shared/auth/authenticate';
-import { confirmCurrentPassword } from '#shared/auth/guesses';
+import { confirmCurrentPassword } from '#shared/auth/current-password';
 import { hashPassword } from '#shared/auth/password';
 import { issueToken } from '#shared/auth/token';
 import { config } from '#shared/config';
