@@ -6,7 +6,7 @@ import { ServiceError } from '#shared/errors';
 import { INVALID_CODE, useSecondFactor } from '#shared/mfa/totp';
 import { addressSubject } from '#shared/throttle/address';
 import { countAttempt, refundAttempt, resetCounter } from '#shared/throttle/counter';
-import { isTotpEnabled, type UserRecord } from '#shared/users/model';
+import { isTotpEnabled } from '#shared/users/model';
 import { findUserByUsername } from '#shared/users/store';
 
 export const INVALID_CREDENTIALS = 'invalid username or password';
