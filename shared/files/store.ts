@@ -1,12 +1,12 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
-import { expiryIndexKey, fileKey, fileNameKey, userKey } from '#shared/db/keys';
+import { EXPIRY_INDEX, fileKey, fileNameKey, userKey } from '#shared/db/keys';
 import { batchGetItems } from '#shared/db/reads';
 import { retry } from '#shared/db/retry';
 import { type TransactItem, TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { UpdateBuilder } from '#shared/db/update';
 import { notFound, unauthenticated } from '#shared/errors';
-import { indexAttributes } from '#shared/files/indexing';
+import { indexAttributes, SORT_INDEXES } from '#shared/files/indexing';
 import { fromFileItem, toFileItem } from '#shared/files/items';
 import { type FileRecord, isMedia, requireFile } from '#shared/files/model';
 import { noPending, QuotaExceeded, statsOf, statsUpdate } from '#shared/files/stats';
@@ -135,6 +135,14 @@ export interface FileChanges {
   passwordHash?: string | null;
 }
 
+/** The indexes whose keys a PATCH moves: updatedAt, deletesAt, originalName, type, favorite, expiry. */
+const PATCHED_INDEXES = [
+  ...(['updatedAt', 'deletesAt', 'originalName', 'type', 'favorite'] as const).map(
+    (field) => SORT_INDEXES[field].index as string,
+  ),
+  EXPIRY_INDEX,
+];
+
 /** Optimistic-lock retries of a file write: the version it was computed from changed meanwhile. */
 const versionRetries = {
   attempts: 5,
@@ -156,29 +164,21 @@ export async function updateFile(userId: string, fileId: string, changes: FileCh
     }
     const next: FileRecord = { ...current, ...changes, updatedAt: new Date().toISOString() };
     next.version = current.version + 1;
-    const { media, gsi3sk, gsi4sk, gsi6sk, gsi8sk, gsi10sk } = indexAttributes(userId, next);
+    const indexed = indexAttributes(userId, next);
     const { updatedAt, version, favorite, originalName, type } = next;
-    const expiry = next.deletesAt === null ? undefined : expiryIndexKey(next.id, next.deletesAt);
     const update = new UpdateBuilder();
-    // What a PATCH can change, and the index sort keys that follow from it.
-    const changed = {
-      updatedAt,
-      version,
-      favorite,
-      originalName,
-      type,
-      media,
-      gsi3sk,
-      gsi4sk,
-      gsi6sk,
-      gsi8sk,
-      gsi10sk,
-    };
-    for (const [name, value] of Object.entries(changed)) update.set(name, value);
+    // What a PATCH can change, and the index keys that follow from it: a sparse order's keys and the
+    // expiry index's come and go with the field's value.
+    for (const [name, value] of Object.entries({ updatedAt, version, favorite, originalName, type })) {
+      update.set(name, value);
+    }
+    update.set('media', indexed.media);
     for (const name of ['maxViews', 'deletesAt', 'passwordHash'] as const)
       update.setOrRemove(name, next[name]);
-    update.setOrRemove('gsi11pk', expiry?.gsi11pk ?? null);
-    update.setOrRemove('gsi11sk', expiry?.gsi11sk ?? null);
+    for (const index of PATCHED_INDEXES) {
+      update.setOrRemove(`${index}pk`, indexed[`${index}pk`] ?? null);
+      update.setOrRemove(`${index}sk`, indexed[`${index}sk`] ?? null);
+    }
     const condition = `${update.name('version')} = ${update.value(current.version)}`;
     const items: TransactItem[] = [
       {

@@ -2,7 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
 import { unlessConditionFails } from '#shared/db/conditions';
 import { fileKey } from '#shared/db/keys';
-import { viewsSortKey } from '#shared/files/indexing';
+import { viewsIndexKey } from '#shared/files/indexing';
 import { fromFileItem } from '#shared/files/items';
 import { type FileRecord, isExpired } from '#shared/files/model';
 import { findNameClaim } from '#shared/files/name-claims';
@@ -83,15 +83,25 @@ export async function countFileView(
       new UpdateCommand({
         TableName: tableName,
         Key: fileKey(userId, fileId),
-        UpdateExpression: 'SET gsi9sk = :sortKey',
+        UpdateExpression: `SET ${SET_VIEWS_INDEX}`,
         ConditionExpression: '#views = :views',
         ExpressionAttributeNames: { '#views': 'views' },
         ExpressionAttributeValues: {
-          ':sortKey': viewsSortKey(updated.views, fileId),
+          ...viewsIndexValues(userId, updated.views, fileId),
           ':views': updated.views,
         },
       }),
     ),
   );
   return updated;
+}
+
+/**
+ * What positions a file in the views index after its `views`-th view, for both view counts' SET:
+ * the first view also brings it into the index (sparse: no entry at 0 views).
+ */
+export const SET_VIEWS_INDEX = 'gsi9pk = :viewsPartition, gsi9sk = :viewsSortKey';
+export function viewsIndexValues(userId: string, views: number, fileId: string) {
+  const keys = viewsIndexKey(userId, views, fileId);
+  return { ':viewsPartition': keys.gsi9pk, ':viewsSortKey': keys.gsi9sk };
 }

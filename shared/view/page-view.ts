@@ -3,10 +3,9 @@ import { documents, tableName } from '#shared/db/client';
 import { isConditionFailure } from '#shared/db/conditions';
 import { fileKey, userKey } from '#shared/db/keys';
 import { batchGetItems } from '#shared/db/reads';
-import { viewsSortKey } from '#shared/files/indexing';
 import { fromFileItem } from '#shared/files/items';
 import { type FileRecord, isExpired } from '#shared/files/model';
-import { countFileView } from '#shared/files/views';
+import { countFileView, SET_VIEWS_INDEX, viewsIndexValues } from '#shared/files/views';
 import type { UserRecord } from '#shared/users/model';
 import { fromItem as fromUserItem } from '#shared/users/store';
 
@@ -48,14 +47,14 @@ export async function countSeenView(
       new UpdateCommand({
         TableName: tableName,
         Key: fileKey(userId, seen.id),
-        UpdateExpression: 'SET #views = :views, gsi9sk = :sortKey',
+        UpdateExpression: `SET #views = :views, ${SET_VIEWS_INDEX}`,
         ConditionExpression:
           'attribute_exists(pk) AND #views = :seen AND (attribute_not_exists(maxViews) OR maxViews >= :views) AND (attribute_not_exists(deletesAt) OR deletesAt > :now) AND attribute_not_exists(passwordHash)',
         ExpressionAttributeNames: { '#views': 'views' },
         ExpressionAttributeValues: {
           ':views': views,
           ':seen': seen.views,
-          ':sortKey': viewsSortKey(views, seen.id),
+          ...viewsIndexValues(userId, views, seen.id),
           ':now': now.toISOString(),
         },
         ReturnValues: 'ALL_NEW',

@@ -1,6 +1,6 @@
 import { USERS_INDEX } from '#shared/db/keys';
 import { call, cookieValue } from '../support/client.ts';
-import { recordSdkCalls } from '../support/sdk-calls.ts';
+import { recordSdkCalls, writeUnits } from '../support/sdk-calls.ts';
 import { signedInUser } from '../support/users.ts';
 
 /**
@@ -10,21 +10,10 @@ import { signedInUser } from '../support/users.ts';
  */
 const recorder = recordSdkCalls('INDEXES');
 
-/** Index name → write units, summed over the recorded calls that wrote. */
+/** Index name → write units, summed over the recorded calls that wrote (the table left out). */
 function indexWrites(): Record<string, number> {
-  const units: Record<string, number> = {};
-  for (const { command, consumedCapacity } of recorder.calls) {
-    if (command.startsWith('Get') || command.startsWith('Query') || command.startsWith('BatchGet')) continue;
-    const perCall = [consumedCapacity].flat() as {
-      GlobalSecondaryIndexes?: Record<string, { CapacityUnits: number }>;
-    }[];
-    for (const capacity of perCall) {
-      for (const [index, used] of Object.entries(capacity?.GlobalSecondaryIndexes ?? {})) {
-        units[index] = (units[index] ?? 0) + used.CapacityUnits;
-      }
-    }
-  }
-  return units;
+  const { table: _table, ...indexes } = writeUnits(recorder.calls);
+  return indexes;
 }
 
 test('a login and a logout write the user item and no index', async () => {

@@ -72,3 +72,31 @@ export function recordSdkCalls(detail: 'TOTAL' | 'INDEXES' = 'TOTAL'): {
     },
   };
 }
+
+interface Capacity {
+  Table?: { CapacityUnits?: number };
+  GlobalSecondaryIndexes?: Record<string, { CapacityUnits?: number }>;
+}
+
+const READS = /^(Get|BatchGet|Query|Scan)/;
+
+/**
+ * Write units of the recorded calls (recorded with `INDEXES`), summed per target: `table` and each
+ * index by name. Reads are left out.
+ */
+export function writeUnits(calls: readonly RecordedCall[]): Record<string, number> {
+  const units: Record<string, number> = {};
+  const add = (target: string, used: number | undefined) => {
+    if (used) units[target] = (units[target] ?? 0) + used;
+  };
+  for (const { command, consumedCapacity } of calls) {
+    if (READS.test(command)) continue;
+    for (const capacity of [consumedCapacity].flat() as (Capacity | undefined)[]) {
+      add('table', capacity?.Table?.CapacityUnits);
+      for (const [index, used] of Object.entries(capacity?.GlobalSecondaryIndexes ?? {})) {
+        add(index, used.CapacityUnits);
+      }
+    }
+  }
+  return units;
+}

@@ -1,0 +1,75 @@
+import { call } from '../support/client.ts';
+import { upload } from '../support/files.ts';
+import { PNG_1X1 } from '../support/pixels.ts';
+import { recordSdkCalls, writeUnits } from '../support/sdk-calls.ts';
+import { signedInUser } from '../support/users.ts';
+
+/**
+ * What an upload and the writes after it cost, table and each index, as DynamoDB (Local) reports
+ * it (`ReturnConsumedCapacity: INDEXES`): the figures docs/scale.md states. The indexes of orders
+ * whose field most files leave at its default are sparse, so an upload writes none of them. An
+ * upload is one transaction, and a transactional write costs twice a plain one (2 units per KB).
+ */
+const recorder = recordSdkCalls('INDEXES');
+
+const png = { fileName: 'shot.png', type: 'image/png', content: PNG_1X1 };
+
+test('an upload writes the file item, its name claim, the counters and the six dense order indexes', async () => {
+  const user = await signedInUser();
+  recorder.reset();
+  await upload(user.token, [png]);
+  expect(writeUnits(recorder.calls)).toEqual({
+    table: 4,
+    gsi2: 2,
+    gsi3: 2,
+    gsi5: 2,
+    gsi6: 2,
+    gsi7: 2,
+    gsi8: 2,
+  });
+});
+
+test('an upload with an expiry also writes both deletesAt indexes', async () => {
+  const user = await signedInUser();
+  recorder.reset();
+  await upload(user.token, [png], { 'x-zipline-deletes-at': '1d' });
+  expect(writeUnits(recorder.calls)).toEqual({
+    table: 6,
+    gsi2: 2,
+    gsi3: 2,
+    gsi4: 2,
+    gsi5: 2,
+    gsi6: 2,
+    gsi7: 2,
+    gsi8: 2,
+    gsi11: 2,
+  });
+});
+
+test('a first view enters the views index; a favourite enters the favourites index', async () => {
+  const user = await signedInUser();
+  const [file] = await upload(user.token, [png]);
+  recorder.reset();
+  expect((await call('GET', new URL(file?.url as string).pathname)).status).toBe(302);
+  expect(writeUnits(recorder.calls)).toEqual({ table: 3, gsi9: 1 });
+  recorder.reset();
+  const favorite = await call('PATCH', `/api/user/files/${file?.id}`, {
+    token: user.token,
+    json: { favorite: true },
+  });
+  expect(favorite.status).toBe(200);
+  // Every order index projects the flag (the favourites filter skips without reading items), so a
+  // toggle rewrites each entry; updatedAt moves gsi3's (a delete and a put); the counters move in
+  // the same transaction, which doubles every unit.
+  expect(writeUnits(recorder.calls)).toEqual({
+    table: 6,
+    gsi2: 2,
+    gsi3: 4,
+    gsi5: 2,
+    gsi6: 2,
+    gsi7: 2,
+    gsi8: 2,
+    gsi9: 2,
+    gsi10: 2,
+  });
+});
