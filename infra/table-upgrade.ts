@@ -9,6 +9,7 @@ import {
 import { unlessConditionFails } from '#shared/db/conditions';
 import { EXPIRY_INDEX, expiryIndexKey, LEGACY_USERS_INDEX, USERS_INDEX, userIndexKey } from '#shared/db/keys';
 import { createTableInput } from '#shared/db/table';
+import { SORT_INDEXES, sortKeyOf } from '#shared/files/indexing';
 import { type Role, roleRank } from '#shared/users/model';
 
 /**
@@ -118,6 +119,40 @@ export function backfillUserShardIndex(client: DynamoDBClient, tableName: string
       };
     },
   );
+}
+
+/**
+ * Takes out of each sparse order index (files/indexing.ts `SORT_INDEXES`: deletesAt, views,
+ * favorite) the entries that an earlier version wrote for files at the field's default (no expiry,
+ * no views, not a favourite), which the listing now reads from the base table. One scan per index,
+ * once per upgrade; each removal is conditional on the sort key read, so a file changed meanwhile (a
+ * view, a new expiry) keeps what its change wrote. Until it has run every file is still listed once,
+ * an unmoved one among the entries (its sort key is the default's). Returns how many entries it
+ * removed.
+ */
+export async function backfillSparseOrderIndexes(client: DynamoDBClient, tableName: string): Promise<number> {
+  let removed = 0;
+  for (const { index, sparse } of Object.values(SORT_INDEXES)) {
+    if (!index || !sparse) continue;
+    const names = { '#pk': `${index}pk`, '#sk': `${index}sk` };
+    removed += await backfill(
+      client,
+      tableName,
+      {
+        FilterExpression: 'entity = :file AND begins_with(#sk, :absent)',
+        ExpressionAttributeNames: { '#sk': names['#sk'] },
+        ExpressionAttributeValues: { ':file': 'FILE', ':absent': sortKeyOf(sparse.absent, '') },
+        ProjectionExpression: 'pk, sk, #sk',
+      },
+      (item) => ({
+        UpdateExpression: 'REMOVE #pk, #sk',
+        ConditionExpression: '#sk = :read',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: { ':read': item[names['#sk']] },
+      }),
+    );
+  }
+  return removed;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { backfillExpiryIndex, backfillUserShardIndex } from './table-upgrade.ts';
+import { backfillExpiryIndex, backfillSparseOrderIndexes, backfillUserShardIndex } from './table-upgrade.ts';
 
 /**
  * `npm run upgrade:data -- <table name>`: after deploying a version that adds an index, gives the
@@ -16,4 +16,6 @@ const files = await backfillExpiryIndex(client, tableName);
 console.log(`${tableName}: ${files} files with an expiry given their expiry-index keys`);
 const users = await backfillUserShardIndex(client, tableName);
 console.log(`${tableName}: ${users} users moved to the sharded user-listing index`);
+const entries = await backfillSparseOrderIndexes(client, tableName);
+console.log(`${tableName}: ${entries} entries of files at a sparse order's default taken out of its index`);
 client.destroy();

