@@ -138,7 +138,7 @@ describe('GET /api/user/files listing', () => {
       ['filter=all', all],
     ];
     for (const [query, expected] of cases) {
-      for (const sortBy of ['createdAt', 'size']) {
+      for (const sortBy of ['createdAt', 'size', 'favorite']) {
         const seen: string[] = [];
         for (let page = 1; page <= 5; page++) {
           const response = await call(
@@ -279,7 +279,7 @@ describe('deep numbered pages', () => {
         })),
       );
     }
-    for (const sortBy of ['createdAt', 'size']) {
+    for (const sortBy of ['createdAt', 'size', 'favorite']) {
       const viaCursor: string[] = [];
       let cursor: string | undefined;
       do {
