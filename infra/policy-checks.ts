@@ -61,8 +61,10 @@ export interface AcknowledgedParts {
   accessLogBucket: IConstruct;
   filesBucket: IConstruct;
   dashboardBucket: IConstruct;
-  /** Each service function with the key prefixes its object grants end in. */
-  functions: Iterable<{ construct: IConstruct; objectPrefixes: string[] }>;
+  /** The service functions. */
+  functions: Iterable<IConstruct>;
+  /** Each access class's role with the key prefixes its object grants end in. */
+  roles: Iterable<{ construct: IConstruct; objectPrefixes: string[] }>;
   /** With a custom domain the distribution requires TLS 1.2, so CFR4 is not acknowledged. */
   customDomain: boolean;
 }
@@ -76,11 +78,11 @@ export function acknowledgeFindings(parts: AcknowledgedParts): void {
   acknowledge(parts.accessLogBucket, 'S1');
   for (const rule of ['CFR1', 'CFR2', 'CFR3'] as const) acknowledge(distribution, rule);
   if (!parts.customDomain) acknowledge(distribution, 'CFR4');
-  for (const fn of parts.functions) {
-    const objects = fn.objectPrefixes.map((prefix) => objectsOf(parts.filesBucket, prefix));
-    if (objects.length) acknowledge(fn.construct, 'IAM5 (functions)', objects);
-    acknowledge(fn.construct, 'L1 (functions)');
+  for (const role of parts.roles) {
+    const objects = role.objectPrefixes.map((prefix) => objectsOf(parts.filesBucket, prefix));
+    if (objects.length) acknowledge(role.construct, 'IAM5 (functions)', objects);
   }
+  for (const fn of parts.functions) acknowledge(fn, 'L1 (functions)');
   const qualifier: unknown = stack.node.tryGetContext('@aws-cdk/core:bootstrapQualifier');
   const cdkAssets = `cdk-${typeof qualifier === 'string' ? qualifier : DefaultStackSynthesizer.DEFAULT_QUALIFIER}-assets-<AWS::AccountId>-<AWS::Region>`;
   const deploymentFindings = [

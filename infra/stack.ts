@@ -20,6 +20,7 @@ import type { Construct } from 'constructs';
 import { type IndexDefinition, type KeyAttribute, tableDefinition } from '#shared/db/table';
 import { PENDING_TAG } from '#shared/files/layout';
 import { corsPolicy, FALLBACK_HANDLER, methodsOf, type ObjectEventType } from '#shared/routes';
+import { AccessRole, accessClassOf } from './constructs/access-role.ts';
 import { privateBucket } from './constructs/private-bucket.ts';
 import {
   type LogLevelName,
@@ -166,8 +167,19 @@ export class FileServiceStack extends Stack {
     const specs = functionSpecs();
     const functions = new Map<string, ServiceFunction>();
     const integrations = new Map<string, HttpLambdaIntegration>();
+    // One role per access class, named after the first function of the class.
+    const roles = new Map<string, AccessRole>();
+    const resources = { table, bucket: files, serviceKeys, oauthClientSecrets };
     for (const spec of specs) {
+      const grants = {
+        ...spec,
+        readsClientSecrets: oauthClientSecrets !== undefined && spec.oauth === 'secrets',
+      };
+      const accessClass = accessClassOf(grants);
+      const access = roles.get(accessClass) ?? new AccessRole(this, `${spec.id}Access`, grants, resources);
+      roles.set(accessClass, access);
       const fn = new ServiceFunction(this, spec.id, {
+        access,
         handler: spec.handler,
         hashesPasswords: spec.hashesPasswords,
         makesThumbnails: spec.makesThumbnails,
@@ -177,10 +189,10 @@ export class FileServiceStack extends Stack {
         metricsNamespace: this.stackName,
         metafile: props.bundleMetafile === true,
       });
-      if (usesTable(spec)) fn.useTable(table, spec.table);
+      if (usesTable(spec)) fn.useTable(table);
       if (spec.usesKeys) fn.useServiceKeys(serviceKeys);
       if (oauth && spec.oauth) fn.useOAuth(oauth, spec.oauth === 'secrets' ? oauthClientSecrets : undefined);
-      if (usesBucket(spec)) fn.useBucket(files, spec.bucket);
+      if (usesBucket(spec)) fn.useBucket(files);
       if (props.allowedOrigins?.length)
         fn.function.addEnvironment('ALLOWED_ORIGINS', props.allowedOrigins.join(','));
       functions.set(spec.handler, fn);
@@ -201,7 +213,11 @@ export class FileServiceStack extends Stack {
         }
         continue;
       }
-      integrations.set(spec.handler, new HttpLambdaIntegration(`${spec.id}Integration`, fn.function));
+      // One invoke permission per function for this API (not one per route: a resource each).
+      integrations.set(
+        spec.handler,
+        new HttpLambdaIntegration(`${spec.id}Integration`, fn.function, { scopePermissionToRoute: false }),
+      );
     }
     this.functions = functions;
 
@@ -273,11 +289,8 @@ export class FileServiceStack extends Stack {
       accessLogBucket,
       filesBucket: files,
       dashboardBucket: dashboard.bucket,
-      functions: specs.flatMap((spec) => {
-        const fn = functions.get(spec.handler);
-        const prefixes = new Set(Object.values(spec.bucket).flat());
-        return fn ? [{ construct: fn, objectPrefixes: [...prefixes] }] : [];
-      }),
+      functions: functions.values(),
+      roles: [...roles.values()].map((role) => ({ construct: role, objectPrefixes: role.objectPrefixes })),
       customDomain: props.domain !== undefined,
     });
 

@@ -3,7 +3,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Annotations, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -11,8 +10,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { OAuthProviderId } from '#shared/config';
-import { PARTITION_PATTERNS, type Partition } from '#shared/db/keys';
-import type { BucketAccess, TableAccess } from '#shared/routes';
+import type { AccessRole } from './access-role.ts';
 
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -90,6 +88,8 @@ export interface ServiceFunctionProps {
   logLevel: LogLevelName;
   /** Namespace of the embedded metrics (the stack's name). */
   metricsNamespace: string;
+  /** The role of the functions with this function's access (its grants, and its log group). */
+  access: AccessRole;
   /** Writes esbuild's metafile (`index.meta.json`) next to the bundle: for the benchmark, not for deploys. */
   metafile?: boolean;
 }
@@ -97,7 +97,7 @@ export interface ServiceFunctionProps {
 /**
  * A route's Lambda function with the service's defaults fixed in one place: Node.js 22 on arm64, an
  * ESM bundle that includes the AWS SDK at the lockfile's versions, minified with names kept, source
- * maps in their own file, and its own log group with retention.
+ * maps in their own file, and its own log group with retention; the role its access class shares.
  */
 export class ServiceFunction extends Construct {
   readonly function: NodejsFunction;
@@ -110,23 +110,9 @@ export class ServiceFunction extends Construct {
       removalPolicy: RemovalPolicy.DESTROY,
     });
     if (props.hashesPasswords) warnWithoutX64Binary(this);
-    // Its own role instead of the managed AWSLambdaBasicExecutionRole (logs:* on every log group):
-    // the function may write to its own log group only.
-    const role = new Role(this, 'Role', {
-      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      inlinePolicies: {
-        Logs: new PolicyDocument({
-          statements: [
-            new PolicyStatement({
-              actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
-              resources: [this.logGroup.logGroupArn],
-            }),
-          ],
-        }),
-      },
-    });
+    props.access.writesTo(this.logGroup);
     this.function = new NodejsFunction(this, 'Function', {
-      role,
+      role: props.access.role,
       entry: join(PROJECT_ROOT, 'functions', `${props.handler}.ts`),
       handler: 'handler',
       runtime: Runtime.NODEJS_22_X,
@@ -176,70 +162,22 @@ export class ServiceFunction extends Construct {
     });
   }
 
-  /**
-   * Sets TABLE_NAME and grants exactly `access`: each item action only on partitions of the kinds
-   * listed for it (`dynamodb:LeadingKeys`; actions with the same kinds share a statement), and Query
-   * on the listed indexes only.
-   */
-  useTable(table: ITable, access: TableAccess): void {
+  /** Sets TABLE_NAME (the grants are its access role's). */
+  useTable(table: ITable): void {
     this.function.addEnvironment('TABLE_NAME', table.tableName);
     this.function.addEnvironment('DYNAMODB_ENDPOINT', LOCAL_ONLY);
-    for (const [partitions, actions] of groupByValues(access.items ?? {})) {
-      this.function.addToRolePolicy(
-        new PolicyStatement({
-          actions: actions.map((action) => `dynamodb:${action}`),
-          resources: [table.tableArn],
-          conditions: {
-            'ForAllValues:StringLike': {
-              'dynamodb:LeadingKeys': partitions.map(
-                (partition) => PARTITION_PATTERNS[partition as Partition],
-              ),
-            },
-          },
-        }),
-      );
-    }
-    if (access.indexes?.length) {
-      this.function.addToRolePolicy(
-        new PolicyStatement({
-          actions: ['dynamodb:Query'],
-          resources: access.indexes.map((index) => `${table.tableArn}/index/${index}`),
-        }),
-      );
-    }
   }
 
-  /**
-   * Sets BUCKET_NAME and grants exactly `access`: each object action on the listed key prefixes only
-   * (actions with the same prefixes share a statement), ListBucket only for the listed prefixes.
-   */
-  useBucket(bucket: IBucket, access: BucketAccess): void {
+  /** Sets BUCKET_NAME (the grants are its access role's). */
+  useBucket(bucket: IBucket): void {
     this.function.addEnvironment('BUCKET_NAME', bucket.bucketName);
     this.function.addEnvironment('S3_ENDPOINT', LOCAL_ONLY);
-    const { ListBucket: listed, ...objectActions } = access;
-    for (const [prefixes, actions] of groupByValues(objectActions)) {
-      this.function.addToRolePolicy(
-        new PolicyStatement({
-          actions: actions.map((action) => `s3:${action}`),
-          resources: prefixes.map((prefix) => bucket.arnForObjects(`${prefix}*`)),
-        }),
-      );
-    }
-    if (listed?.length) {
-      this.function.addToRolePolicy(
-        new PolicyStatement({
-          actions: ['s3:ListBucket'],
-          resources: [bucket.bucketArn],
-          conditions: { StringLike: { 's3:prefix': listed.map((prefix) => `${prefix}*`) } },
-        }),
-      );
-    }
   }
 
   /**
    * The providers' configuration as the function's environment (client ids, the OIDC issuer and
-   * name, sign-up); with `clientSecrets`, the ARN of the secret holding their client secrets, and
-   * read access to it (the callback function only).
+   * name, sign-up); with `clientSecrets`, the ARN of the secret holding their client secrets (the
+   * callback function only).
    */
   useOAuth(settings: OAuthSettings, clientSecrets?: ISecret): void {
     for (const provider of settings.providers) {
@@ -249,17 +187,14 @@ export class ServiceFunction extends Construct {
       if (provider.name) this.function.addEnvironment(`${prefix}_NAME`, provider.name);
     }
     this.function.addEnvironment('OAUTH_SIGNUP', String(settings.signup));
-    if (clientSecrets) {
-      this.function.addEnvironment('OAUTH_CLIENT_SECRETS_ARN', clientSecrets.secretArn);
-      clientSecrets.grantRead(this.function);
-    }
+    // Its access role reads the secret (the callback's class only).
+    if (clientSecrets) this.function.addEnvironment('OAUTH_CLIENT_SECRETS_ARN', clientSecrets.secretArn);
   }
 
-  /** Passes the secret's ARN (never its value) and lets the function read that secret only. */
+  /** Passes the secret's ARN, never its value (its access role may read that secret only). */
   useServiceKeys(secret: ISecret): void {
     this.function.addEnvironment('SERVICE_KEYS_SECRET_ARN', secret.secretArn);
     this.function.addEnvironment('SERVICE_KEYS', LOCAL_ONLY);
-    secret.grantRead(this.function);
   }
 }
 
@@ -268,19 +203,6 @@ export interface OAuthSettings {
   providers: { id: OAuthProviderId; clientId: string; issuer?: string; name?: string }[];
   /** A sign-in by an unlinked provider account creates a USER. */
   signup: boolean;
-}
-
-/** `{A: [x, y], B: [x, y], C: [z]}` → `[[x, y], [A, B]], [[z], [C]]`: one statement per set of values. */
-function groupByValues(grants: Partial<Record<string, readonly string[]>>): [string[], string[]][] {
-  const groups = new Map<string, [string[], string[]]>();
-  for (const [action, values] of Object.entries(grants)) {
-    if (!values?.length) continue;
-    const sorted = [...values].sort();
-    const group = groups.get(sorted.join()) ?? [sorted, []];
-    group[1].push(action);
-    groups.set(sorted.join(), group);
-  }
-  return [...groups.values()];
 }
 
 function packageVersion(directory: string): string {

@@ -203,18 +203,25 @@ describe('alarms, topic and dashboard', () => {
     }
   });
 
-  test('functions write only to their own log group, with no managed policy', () => {
-    for (const role of ofType('AWS::IAM::Role').filter((r) =>
-      JSON.stringify(r.Properties.AssumeRolePolicyDocument).includes('lambda.amazonaws.com'),
-    )) {
-      if (!role.Properties.Policies) continue; // CDK's own deployment and auto-delete functions
+  test('functions write only to the log groups of their access class, with no managed policy', () => {
+    const functions = ofType('AWS::Lambda::Function').filter((fn) => fn.Properties.LoggingConfig?.LogGroup);
+    const roles = ofType('AWS::IAM::Role').filter((role) => role.Properties.Policies);
+    expect(roles.length).toBeGreaterThan(0);
+    for (const role of roles) {
+      const id = Object.entries(resources).find(([, resource]) => resource === role)?.[0];
+      const groups = functions
+        .filter((fn) => fn.Properties.Role['Fn::GetAtt'][0] === id)
+        .map((fn) => ({ 'Fn::GetAtt': [fn.Properties.LoggingConfig.LogGroup.Ref, 'Arn'] }));
+      if (groups.length === 0) continue; // CDK's own deployment and auto-delete functions
       expect(role.Properties.ManagedPolicyArns).toBeUndefined();
-      expect(role.Properties.Policies[0].PolicyDocument.Statement).toEqual([
-        expect.objectContaining({
-          Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
-          Resource: { 'Fn::GetAtt': [expect.stringMatching(/Logs/), 'Arn'] },
-        }),
+      const logs = role.Properties.Policies.find(
+        (policy: { PolicyName: string }) => policy.PolicyName === 'Logs',
+      );
+      expect(logs.PolicyDocument.Statement).toEqual([
+        expect.objectContaining({ Action: ['logs:CreateLogStream', 'logs:PutLogEvents'] }),
       ]);
+      const sorted = (arns: unknown[]) => arns.map((arn) => JSON.stringify(arn)).sort();
+      expect(sorted([logs.PolicyDocument.Statement[0].Resource].flat())).toEqual(sorted(groups));
     }
   });
 

@@ -11,6 +11,7 @@ import {
   scheduledFunctions,
   ZIPLINE_UPLOAD_HEADERS,
 } from '#shared/routes';
+import { accessClassOf } from '../../infra/constructs/access-role.ts';
 import { MEMORY_MB, memoryOf } from '../../infra/constructs/service-function.ts';
 import { functionSpecs, usesBucket, usesTable } from '../../infra/functions.ts';
 import { FileServiceStack, type FileServiceStackProps } from '../../infra/stack.ts';
@@ -49,14 +50,56 @@ function targetFunction(routeKey: string): string {
   return resources[integrationId]?.Properties.IntegrationUri['Fn::GetAtt'][0];
 }
 
-/** Every IAM statement of a function's role. */
+/** A function's role (shared by the functions with the same access): its logical id. */
+const roleOf = (handler: string): string =>
+  resources[functionLogicalId(handler)]?.Properties.Role['Fn::GetAtt'][0];
+
+/** Every IAM statement of a function's role but its log statement: inline, or in attached policies. */
 // biome-ignore lint/suspicious/noExplicitAny: IAM statements are free-form JSON.
 function statementsOf(handler: string): any[] {
-  const roleRef = resources[functionLogicalId(handler)]?.Properties.Role['Fn::GetAtt'][0];
-  return ofType('AWS::IAM::Policy')
-    .filter(([, policy]) => policy.Properties.Roles.some((role: { Ref: string }) => role.Ref === roleRef))
-    .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement);
+  const roleRef = roleOf(handler);
+  // biome-ignore lint/suspicious/noExplicitAny: IAM policies are free-form JSON.
+  const inline = (resources[roleRef]?.Properties.Policies ?? []) as any[];
+  return [
+    ...inline.filter((policy) => policy.PolicyName !== 'Logs'),
+    ...ofType('AWS::IAM::Policy')
+      .filter(([, policy]) => policy.Properties.Roles.some((role: { Ref: string }) => role.Ref === roleRef))
+      .map(([, policy]) => policy.Properties),
+  ].flatMap((policy) => policy.PolicyDocument.Statement);
 }
+
+describe('resource budget', () => {
+  /** CloudFormation refuses a stack over 500 resources; the rest is room for routes to come. */
+  const BUDGET = 400;
+
+  test(`the stack stays within ${BUDGET} resources, whatever the options add`, () => {
+    expect(Object.keys(resources).length).toBeLessThanOrEqual(BUDGET);
+    const fullest = synthesize({ alarmEmail: 'ops@example.com', allowedOrigins: ['https://example.com'] });
+    expect(Object.keys(fullest.template.toJSON().Resources).length).toBeLessThanOrEqual(BUDGET);
+  });
+
+  test('functions with the same access share one role; each function has one invoke permission', () => {
+    const classes = new Set(specs.map((spec) => accessClassOf(spec)));
+    expect(new Set(specs.map((spec) => roleOf(spec.handler))).size).toBe(classes.size);
+    for (const spec of specs) {
+      const same = specs.filter((other) => accessClassOf(other) === accessClassOf(spec));
+      expect(new Set(same.map((other) => roleOf(other.handler)))).toEqual(new Set([roleOf(spec.handler)]));
+    }
+    // Grants live in the roles themselves: no policy resource beside them (CDK's own functions aside).
+    expect(ofType('AWS::IAM::Policy').filter(([id]) => specs.some((spec) => id.startsWith(spec.id)))).toEqual(
+      [],
+    );
+    const routed = specs.filter((spec) => spec.routes.length > 0 || spec.handler === 'fallback');
+    for (const spec of routed) {
+      const permissions = ofType('AWS::Lambda::Permission').filter(
+        ([, permission]) =>
+          JSON.stringify(permission.Properties.FunctionName).includes(functionLogicalId(spec.handler)) &&
+          permission.Properties.Principal === 'apigateway.amazonaws.com',
+      );
+      expect(permissions).toHaveLength(1);
+    }
+  });
+});
 
 describe('functions and routes come from the route table', () => {
   test.each(routes.map((route) => [`${route.method} ${route.path}`, route.handler]))(
