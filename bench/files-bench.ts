@@ -19,15 +19,11 @@ await ensureTable(admin, process.env.TABLE_NAME);
 admin.destroy();
 
 // The service's modules read the environment when first imported.
-const { BatchWriteCommand, PutCommand } = await import('@aws-sdk/lib-dynamodb');
-const { documents, dynamodb, tableName } = await import('#shared/db/client');
-const { fileStatsKey } = await import('#shared/db/keys');
+const { dynamodb } = await import('#shared/db/client');
+const { emptyStats, fillLibrary } = await import('./library.ts');
 const { listFiles, searchFiles } = await import('#shared/files/listing');
-const { toFileItem } = await import('#shared/files/items');
-const { newFileId } = await import('#shared/files/names');
-const { isMedia, SORT_FIELDS } = await import('#shared/files/model');
+const { SORT_FIELDS } = await import('#shared/files/model');
 type ListOptions = import('#shared/files/listing').ListOptions;
-type FileRecord = import('#shared/files/model').FileRecord;
 
 interface Reads {
   requests: number;
@@ -61,78 +57,9 @@ dynamodb.middlewareStack.add(
   { step: 'initialize', name: 'benchReadCounter' },
 );
 
-const WORDS = [
-  'holiday',
-  'invoice',
-  'Screenshot',
-  'meme',
-  'report',
-  'Zebra',
-  'draft',
-  'photo',
-  'clip',
-  'notes',
-];
-const TYPES = ['image/png', 'image/jpeg', 'video/mp4', 'text/plain', 'application/pdf', 'application/zip'];
 const userId = randomUUID();
-const stats = { files: 0, bytes: 0, favorites: 0, media: 0, favoriteMedia: 0 };
-const start = Date.parse('2024-01-01T00:00:00Z');
-
-function fakeFile(index: number): FileRecord {
-  const created = start + index * 60_000 + Math.floor(Math.random() * 1000);
-  const id = newFileId(created);
-  const word = WORDS[index % WORDS.length] as string;
-  const type = TYPES[(index * 7) % TYPES.length] as string;
-  const favorite = index % 10 === 0;
-  return {
-    id,
-    name: `${randomBytes(5).toString('hex')}.${type.split('/')[1]}`,
-    originalName: `${word}-${index}.${type.split('/')[1]}`,
-    size: 1000 + ((index * 7919) % 5_000_000),
-    type,
-    views: (index * 31) % 500,
-    maxViews: index % 7 === 0 ? 1000 : null,
-    favorite,
-    createdAt: new Date(created).toISOString(),
-    updatedAt: new Date(created + ((index * 13) % 100_000) * 1000).toISOString(),
-    deletesAt: index % 5 === 0 ? new Date(created + 365 * 86_400_000).toISOString() : null,
-    downloadAsOriginalName: false,
-    passwordHash: null,
-    objectKey: `files/${userId}/${id}`,
-    version: 1,
-    thumbnail: null,
-  };
-}
-
-async function fill(from: number, to: number): Promise<void> {
-  const batches: FileRecord[][] = [];
-  for (let index = from; index < to; index += 25) {
-    batches.push(Array.from({ length: Math.min(25, to - index) }, (_, offset) => fakeFile(index + offset)));
-  }
-  let next = 0;
-  const worker = async () => {
-    while (next < batches.length) {
-      const batch = batches[next++] as FileRecord[];
-      let pending: unknown[] = batch.map((file) => ({ PutRequest: { Item: toFileItem(userId, file) } }));
-      while (pending.length) {
-        const result = await documents.send(
-          new BatchWriteCommand({ RequestItems: { [tableName]: pending as never } }),
-        );
-        pending = result.UnprocessedItems?.[tableName] ?? [];
-      }
-      for (const file of batch) {
-        const media = isMedia(file.type);
-        stats.files++;
-        stats.bytes += file.size;
-        if (file.favorite) stats.favorites++;
-        if (media) stats.media++;
-        if (media && file.favorite) stats.favoriteMedia++;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: 8 }, worker));
-  await documents.send(new PutCommand({ TableName: tableName, Item: { ...fileStatsKey(userId), ...stats } }));
-}
+const stats = emptyStats();
+const fill = (from: number, to: number) => fillLibrary(userId, from, to, stats);
 
 interface Row {
   library: number;

@@ -21,9 +21,13 @@ export function timeOnTheWire<Input extends object, Output extends object>(
 
 export const ON_THE_WIRE = { step: 'deserialize', priority: 'low' } as const;
 
-export interface RecordedCall {
+export interface RecordedCall<Observed = undefined> {
   command: string;
+  /** The command's input as sent (document client: plain values; low-level client: attribute values). */
+  input: Record<string, unknown>;
   consumedCapacity: unknown;
+  /** What the observer saw right before the call and right after it (undefined without one). */
+  observed?: { before: Observed; after: Observed };
   /** Time on the wire: from sending the signed HTTP request to its response (all attempts). */
   roundTripMs: number;
 }
@@ -31,27 +35,43 @@ export interface RecordedCall {
 type TimedContext = { roundTripMs?: number };
 
 /**
+ * Looks at what a call touches (e.g. reads the items a write changes) right before and right after
+ * it, through a client of its own; called in the call's async context.
+ */
+export type CallObserver<Observed> = (command: string, input: Record<string, unknown>) => Promise<Observed>;
+
+/**
  * Records every DynamoDB command the handlers send through the shared module-scope client, with the
  * capacity DynamoDB reports (requested via ReturnConsumedCapacity on each call) and its round trip.
  * Call it before the first request: the item-read client ignores middleware added later. `INDEXES`
  * adds what each write cost in every index it touched.
  */
-export function recordSdkCalls(detail: 'TOTAL' | 'INDEXES' = 'TOTAL'): {
-  calls: RecordedCall[];
+export function recordSdkCalls<Observed = undefined>(
+  detail: 'TOTAL' | 'INDEXES' = 'TOTAL',
+  observer?: CallObserver<Observed>,
+): {
+  calls: RecordedCall<Observed>[];
   reset(): void;
 } {
-  const calls: RecordedCall[] = [];
+  const calls: RecordedCall<Observed>[] = [];
   for (const client of dynamodbClients) {
     client.middlewareStack.add(
       (next, context) => async (args) => {
-        (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity ??= detail;
+        const input = args.input as Record<string, unknown> & { ReturnConsumedCapacity?: string };
+        input.ReturnConsumedCapacity ??= detail;
+        const command = context.commandName as string;
+        const before = observer && (await observer(command, input));
         // The item-read client shares one context between its calls (cacheMiddleware).
         (context as TimedContext).roundTripMs = 0;
         const result = await next(args);
+        const roundTripMs = (context as TimedContext).roundTripMs ?? 0;
+        const after = observer && (await observer(command, input));
         calls.push({
-          command: context.commandName as string,
+          command,
+          input,
           consumedCapacity: (result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity,
-          roundTripMs: (context as TimedContext).roundTripMs ?? 0,
+          ...(observer ? { observed: { before: before as Observed, after: after as Observed } } : {}),
+          roundTripMs,
         });
         return result;
       },
@@ -84,7 +104,7 @@ const READS = /^(Get|BatchGet|Query|Scan)/;
  * Write units of the recorded calls (recorded with `INDEXES`), summed per target: `table` and each
  * index by name. Reads are left out.
  */
-export function writeUnits(calls: readonly RecordedCall[]): Record<string, number> {
+export function writeUnits(calls: readonly RecordedCall<unknown>[]): Record<string, number> {
   const units: Record<string, number> = {};
   const add = (target: string, used: number | undefined) => {
     if (used) units[target] = (units[target] ?? 0) + used;
