@@ -12,8 +12,9 @@ const option = (name: string, fallback: number) => {
 };
 
 const services = await startBenchServices((what) => console.error(what));
-// One request log line per request would drown the report.
+// A request line and metrics per request would drown the report.
 process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
+process.env.POWERTOOLS_METRICS_DISABLED = 'true';
 const reader = localClient(process.env.DYNAMODB_ENDPOINT as string);
 try {
   // Handler modules read the environment at import, so everything that loads them comes now.
@@ -24,10 +25,10 @@ try {
   const started = performance.now();
   const run = await simulate(
     {
-      users: option('users', 500),
+      users: option('users', 300),
       // Three heavy users at 1 % of all requests each: 100 requests a second each at the target.
       heavy: { count: 3, share: 0.01, libraryFiles: 2000 },
-      requests: option('requests', 3000),
+      requests: option('requests', 2500),
       mix: REALISTIC_MIX,
       concurrency: 4,
       seed: 17,
