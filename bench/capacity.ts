@@ -122,11 +122,21 @@ interface Capacity {
   GlobalSecondaryIndexes?: Record<string, { CapacityUnits?: number }>;
 }
 
-/** Splits `units` evenly over `keys` (each distinct key once). */
-function spread(target: string, keys: unknown[], kind: Kind, units: number | undefined): KeyUnits[] {
-  const distinct = [...new Set(keys.filter((key) => key !== undefined).map(String))];
-  if (!units || distinct.length === 0) return [];
-  return distinct.map((key) => ({ target, key, kind, units: units / distinct.length }));
+/**
+ * Splits `units` evenly over `keys`: per item (a key named twice, by two items of a transaction,
+ * gets two shares) or per distinct key (an index entry read before and after its write).
+ */
+function spread(
+  target: string,
+  keys: unknown[],
+  kind: Kind,
+  units: number | undefined,
+  per: 'item' | 'key' = 'key',
+): KeyUnits[] {
+  const named = keys.filter((key) => key !== undefined).map(String);
+  const shares = per === 'item' ? named : [...new Set(named)];
+  if (!units || shares.length === 0) return [];
+  return shares.map((key) => ({ target, key, kind, units: units / shares.length }));
 }
 
 /** The partition key value a query names in its key condition (`<attribute> = :placeholder`). */
@@ -166,7 +176,7 @@ export function attribute(call: RecordedCall<Touched>): KeyUnits[] {
         const keys = Object.values(input.RequestItems as Record<string, { Keys: unknown[] }>).flatMap(
           (request) => request.Keys.map((key) => plain(key)[PARTITION_KEY]),
         );
-        units.push(...spreadPerItem('table', keys, kind, tableUnits));
+        units.push(...spread('table', keys, kind, tableUnits, 'item'));
       } else {
         units.push(...spread('table', [plain(input.Key)[PARTITION_KEY]], kind, tableUnits));
       }
@@ -175,11 +185,12 @@ export function attribute(call: RecordedCall<Touched>): KeyUnits[] {
     const keys = writtenKeys(call.command, input);
     const touched = call.observed;
     units.push(
-      ...spreadPerItem(
+      ...spread(
         'table',
         keys.map((key) => key[PARTITION_KEY]),
         kind,
         tableUnits,
+        'item',
       ),
     );
     for (const [index, used] of indexUnits) {
@@ -200,10 +211,3 @@ export function attribute(call: RecordedCall<Touched>): KeyUnits[] {
 
 /** A query of an index costs the index; DynamoDB Local reports it as the index's units. */
 const queryTableKey = (index: string | undefined, key: unknown) => (index === undefined ? key : undefined);
-
-/** Splits `units` evenly over `keys`, one share per item (a key named twice gets two shares). */
-function spreadPerItem(target: string, keys: unknown[], kind: Kind, units: number | undefined): KeyUnits[] {
-  const named = keys.filter((key) => key !== undefined).map(String);
-  if (!units || named.length === 0) return [];
-  return named.map((key) => ({ target, key, kind, units: units / named.length }));
-}

@@ -4,7 +4,7 @@ import { forEachConcurrently } from '#shared/concurrency';
 import { createUser } from '#shared/users/creation';
 import { type CallOptions, call } from '../tests/support/client.ts';
 import { multipart } from '../tests/support/multipart.ts';
-import { attribute, type recordCapacity } from './capacity.ts';
+import { attribute, type KeyUnits, type recordCapacity } from './capacity.ts';
 import { freshSessionCookie } from './fixtures.ts';
 import { emptyStats, fillLibrary } from './library.ts';
 
@@ -163,7 +163,7 @@ export interface SimulationRun {
   workload: Workload;
   /** Requests made of each action (a user with no file to view or delete uploads one instead). */
   counts: Record<Action, number>;
-  units: ReturnType<typeof attribute>;
+  units: KeyUnits[];
   /** Units per request of each action, read and write, table and indexes together. */
   perAction: Record<string, { requests: number; read: number; write: number }>;
   userIds: { heavy: string[] };
@@ -216,12 +216,16 @@ export async function simulate(
     if (++done % 500 === 0) progress(`${done} of ${workload.requests} requests`);
   });
 
-  const units = recorder.calls.flatMap((recorded) => attribute(recorded));
+  const units: KeyUnits[] = [];
   const perAction: SimulationRun['perAction'] = {};
   for (const recorded of recorder.calls) {
     const action = recorded.observed?.before.tag ?? 'setup';
-    const entry = (perAction[action] ??= { requests: counts[action as Action] ?? 0, read: 0, write: 0 });
-    for (const spent of attribute(recorded)) entry[spent.kind] += spent.units;
+    const entry = perAction[action] ?? { requests: counts[action as Action] ?? 0, read: 0, write: 0 };
+    perAction[action] = entry;
+    for (const spent of attribute(recorded)) {
+      units.push(spent);
+      entry[spent.kind] += spent.units;
+    }
   }
   for (const entry of Object.values(perAction)) {
     entry.read = entry.requests ? entry.read / entry.requests : 0;
