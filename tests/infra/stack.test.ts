@@ -553,14 +553,28 @@ describe('sign-in providers', () => {
       const fn = configured.stack.functions.get(handler);
       return json[configured.stack.getLogicalId(fn?.function.node.defaultChild as never)] as Resource;
     };
-    /** Functions whose role may read the client secrets. */
-    const readers = Object.values(json)
-      .filter(
-        (resource) =>
-          resource.Type === 'AWS::IAM::Policy' &&
-          JSON.stringify(resource.Properties.PolicyDocument).includes(`"Ref":"${secretId}"`),
-      )
-      .flatMap((policy) => policy.Properties.Roles.map((role: { Ref: string }) => role.Ref));
+    const mentionsSecret = (document: unknown) =>
+      (JSON.stringify(document) ?? '').includes(`"Ref":"${secretId}"`);
+    /** Roles that may read the client secrets: by an inline policy, or by an attached one. */
+    const readers = [
+      ...Object.entries(json)
+        .filter(
+          ([, resource]) =>
+            resource.Type === 'AWS::IAM::Role' && mentionsSecret(resource.Properties.Policies),
+        )
+        .map(([id]) => id),
+      ...Object.values(json)
+        .filter((resource) => resource.Type === 'AWS::IAM::Policy' && mentionsSecret(resource.Properties))
+        .flatMap((policy) => policy.Properties.Roles.map((role: { Ref: string }) => role.Ref)),
+    ];
+    /** Every statement of the template's roles and policies. */
+    // biome-ignore lint/suspicious/noExplicitAny: IAM statements are free-form JSON.
+    const allStatements = Object.values(json).flatMap((resource): any[] => {
+      if (resource.Type === 'AWS::IAM::Policy') return resource.Properties.PolicyDocument.Statement;
+      if (resource.Type !== 'AWS::IAM::Role') return [];
+      // biome-ignore lint/suspicious/noExplicitAny: IAM policies are free-form JSON.
+      return (resource.Properties.Policies ?? []).flatMap((policy: any) => policy.PolicyDocument.Statement);
+    });
 
     test('the client secrets are a generated secret (no value in the template), retained with the data', () => {
       expect(secret.Properties.SecretString).toBeUndefined();
@@ -574,11 +588,18 @@ describe('sign-in providers', () => {
 
     test('only the callback may read them, and gets their ARN', () => {
       const callback = functionOf('auth/oauth-callback');
-      expect(readers).toEqual([callback.Properties.Role['Fn::GetAtt'][0]]);
-      const statement = Object.values(json)
-        .filter((resource) => resource.Type === 'AWS::IAM::Policy')
-        .flatMap((policy) => policy.Properties.PolicyDocument.Statement)
-        .find((candidate) => JSON.stringify(candidate.Resource) === JSON.stringify({ Ref: secretId }));
+      const callbackRole = callback.Properties.Role['Fn::GetAtt'][0];
+      expect(readers).toEqual([callbackRole]);
+      // Its role is the callback's alone (no other function has its access).
+      const sharing = Object.values(json).filter(
+        (resource) =>
+          resource.Type === 'AWS::Lambda::Function' &&
+          resource.Properties.Role['Fn::GetAtt']?.[0] === callbackRole,
+      );
+      expect(sharing).toEqual([callback]);
+      const statement = allStatements.find(
+        (candidate) => JSON.stringify(candidate.Resource) === JSON.stringify({ Ref: secretId }),
+      );
       expect([...statement.Action].sort()).toEqual([
         'secretsmanager:DescribeSecret',
         'secretsmanager:GetSecretValue',
