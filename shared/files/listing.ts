@@ -59,7 +59,7 @@ const notIn = (expired: ExpiredFiles) =>
  */
 export async function listFiles(userId: string, options: ListOptions): Promise<FilePage> {
   const { index } = SORT_INDEXES[options.sortBy];
-  const sources = sourcesOf(userId, options.sortBy, index, options.order);
+  const sources = sourcesOf(userId, options.sortBy, options.order);
   const scope = cursorScope(userId, options);
   const [stats, expired, after] = await Promise.all([
     getFileStats(userId),
@@ -107,9 +107,7 @@ async function skip(
   if (count === 0) return { source: 0, key: undefined };
   const { index, skipIndex } = SORT_INDEXES[options.sortBy];
   const sources =
-    index === undefined
-      ? [source(userId, skipIndex)]
-      : sourcesOf(userId, options.sortBy, index, options.order);
+    index === undefined ? [source(userId, skipIndex)] : sourcesOf(userId, options.sortBy, options.order);
   const skipped = await walkSources(sources, options, { source: 0, key: undefined }, count, false, live);
   if (!skipped.more || !skipped.last?.key) return null;
   const { key } = skipped.last;

@@ -57,13 +57,8 @@ export function source(userId: string, index: string | undefined): Source {
  * key itself, not by the field, so an item the upgrade has not reached yet (an entry holding the
  * default) is still listed exactly once.
  */
-export function sourcesOf(
-  userId: string,
-  sortBy: SortField,
-  index: string | undefined,
-  order: 'asc' | 'desc',
-) {
-  const { sparse } = SORT_INDEXES[sortBy];
+export function sourcesOf(userId: string, sortBy: SortField, order: 'asc' | 'desc') {
+  const { index, sparse } = SORT_INDEXES[sortBy];
   const entries = source(userId, index);
   if (!sparse || index === undefined) return [entries];
   const absent: Source = { ...source(userId, undefined), filter: `attribute_not_exists(${index}sk)` };
