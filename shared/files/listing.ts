@@ -58,7 +58,6 @@ const notIn = (expired: ExpiredFiles) =>
  * skip waits for that read.
  */
 export async function listFiles(userId: string, options: ListOptions): Promise<FilePage> {
-  const { index } = SORT_INDEXES[options.sortBy];
   const sources = sourcesOf(userId, options.sortBy, options.order);
   const scope = cursorScope(userId, options);
   const [stats, expired, after] = await Promise.all([
