@@ -30,6 +30,8 @@ export interface FunctionSpec {
   usesKeys: boolean;
   /** Knows the sign-in providers (`providers`), and reads their client secrets (`secrets`). */
   oauth: SignInProviderAccess | undefined;
+  /** Runs a passkey ceremony: gets the dashboard's origin (`PASSKEY_ORIGIN`). */
+  passkeys: boolean;
   /** Carries sharp's native module (the thumbnail function only). */
   makesThumbnails: boolean;
   /** S3 starts it on these events for objects under this prefix (no API route). */
@@ -81,6 +83,7 @@ const bareSpec = (handler: string): FunctionSpec => ({
   hashesPasswords: false,
   usesKeys: false,
   oauth: undefined,
+  passkeys: false,
   makesThumbnails: false,
 });
 
@@ -101,6 +104,7 @@ export function functionSpecs(
     spec.bucket = mergeGrants(spec.bucket, route.bucket);
     spec.hashesPasswords ||= route.hashesPasswords;
     spec.usesKeys ||= route.usesKeys;
+    spec.passkeys ||= route.passkeys === true;
     if (route.oauth && spec.oauth !== 'secrets') spec.oauth = route.oauth;
     byHandler.set(route.handler, spec);
   }

@@ -161,3 +161,35 @@ function readBoolean(name: string): boolean {
   if (raw === 'true') return true;
   throw new Error(`${name} must be true or false`);
 }
+
+export interface PasskeyConfig {
+  /** The relying party: the host name passkeys are bound to (never an IP address). */
+  rpId: string;
+  /** The origin the browser signs for: the dashboard's (`PASSKEY_ORIGIN`). */
+  origin: string;
+  /** Shown by the authenticator beside the account name. */
+  rpName: string;
+}
+
+let passkeys: PasskeyConfig | undefined;
+
+/**
+ * Separate from `config()`: only the passkey functions read it (issue 15). `PASSKEY_ORIGIN` is the
+ * dashboard's origin: the stack sets the CloudFront or custom domain's, `npm start`
+ * `http://localhost:<port>`. The relying party id is its host name (`PASSKEY_RP_ID` may widen it to
+ * a parent domain); an IP address cannot be one, so passkeys need `localhost` locally, not 127.0.0.1.
+ */
+export function passkeyConfig(): PasskeyConfig {
+  if (passkeys) return passkeys;
+  const origin = originList('PASSKEY_ORIGIN');
+  if (origin.length !== 1)
+    throw new Error('PASSKEY_ORIGIN must be one origin such as https://files.example.com');
+  const url = new URL(origin[0] as string);
+  const rpId = (process.env.PASSKEY_RP_ID || url.hostname).toLowerCase();
+  if (/^[\d.]+$/.test(rpId) || rpId.includes(':'))
+    throw new Error(`passkeys need a domain name, not the IP address ${rpId}: use localhost locally`);
+  if (url.hostname !== rpId && !url.hostname.endsWith(`.${rpId}`))
+    throw new Error(`PASSKEY_RP_ID ${rpId} is not ${url.hostname} or a parent domain of it`);
+  passkeys = { rpId, origin: url.origin, rpName: process.env.PASSKEY_RP_NAME || 'File service' };
+  return passkeys;
+}

@@ -63,6 +63,8 @@ export interface Route {
   bucket?: BucketAccess;
   /** What it knows of the sign-in providers (issue 15); absent means nothing. */
   oauth?: SignInProviderAccess;
+  /** Runs a passkey ceremony: knows the relying party (`PASSKEY_ORIGIN`, the dashboard's origin). */
+  passkeys?: true;
 }
 
 /**
@@ -91,6 +93,8 @@ interface Needs {
   /** Reads the service keys (`usesKeys`). */
   keys?: true;
   oauth?: SignInProviderAccess;
+  /** Runs a passkey ceremony (`passkeys`). */
+  webauthn?: true;
 }
 
 /** One route: a line of the table, so a search for method and path finds its handler too. */
@@ -104,6 +108,7 @@ function route(method: HttpMethod, path: string, handler: string, needs: Needs =
     usesKeys: needs.keys === true,
     ...(needs.bucket ? { bucket: needs.bucket } : {}),
     ...(needs.oauth ? { oauth: needs.oauth } : {}),
+    ...(needs.webauthn ? { passkeys: true } : {}),
   };
 }
 
@@ -164,13 +169,13 @@ const ACCESS = {
       DeleteItem: ['USER', 'USERNAME', 'USERLIKE'],
     },
   },
-  // The user's name claims and linked provider accounts (OAUTHID) go with it.
+  // The user's name claims, linked provider accounts (OAUTHID) and passkeys (PASSKEY) go with it.
   usersDelete: {
     items: {
       GetItem: SIGNED_IN,
       Query: ['USER'],
       UpdateItem: ['USER'],
-      DeleteItem: ['USER', 'USERNAME', 'USERLIKE', 'FILENAME', 'OAUTHID'],
+      DeleteItem: ['USER', 'USERNAME', 'USERLIKE', 'FILENAME', 'OAUTHID', 'PASSKEY'],
       BatchWriteItem: ['USER'],
     },
   },
@@ -235,6 +240,19 @@ const ACCESS = {
     },
   },
   oauthUnlink: { items: { GetItem: SIGNED_IN, UpdateItem: ['USER'], DeleteItem: ['OAUTHID'] } },
+  // Passkeys (issue 15): a challenge handed out (WEBAUTHN), consumed by a conditional delete; a
+  // credential item (PASSKEY) beside its user's list entry, in one transaction.
+  passkeyOptions: { items: { GetItem: SIGNED_IN, PutItem: ['WEBAUTHN'] } },
+  passkeyRegister: {
+    items: { GetItem: SIGNED_IN, DeleteItem: ['WEBAUTHN'], PutItem: ['PASSKEY'], UpdateItem: ['USER'] },
+  },
+  passkeyRename: { items: { GetItem: SIGNED_IN, UpdateItem: ['USER'] } },
+  passkeyDelete: { items: { GetItem: SIGNED_IN, UpdateItem: ['USER'], DeleteItem: ['PASSKEY'] } },
+  passkeySignInOptions: { items: { PutItem: ['WEBAUTHN'] } },
+  // The credential and its user; the counter and last use (one transaction); a new session.
+  passkeySignIn: {
+    items: { DeleteItem: ['WEBAUTHN'], GetItem: ['PASSKEY', 'USER'], UpdateItem: ['PASSKEY', 'USER'] },
+  },
 } satisfies Record<string, TableAccess>;
 
 /** The bucket access of each route that has one. */
@@ -288,6 +306,15 @@ export const routes: readonly Route[] = [
     oauth: 'secrets',
     table: ACCESS.oauthCallback,
   }),
+  route('POST', '/api/auth/passkey/options', 'auth/passkey-options', {
+    webauthn: true,
+    table: ACCESS.passkeySignInOptions,
+  }),
+  route('POST', '/api/auth/passkey', 'auth/passkey-sign-in', {
+    keys: true,
+    webauthn: true,
+    table: ACCESS.passkeySignIn,
+  }),
   route('POST', '/api/auth/logout', 'auth/logout', { keys: true, table: ACCESS.logout }),
   route('GET', '/api/auth/logout', 'auth/logout', { keys: true, table: ACCESS.logout }),
   route('GET', '/api/setup', 'setup/get', { table: ACCESS.setupCheck }),
@@ -301,6 +328,22 @@ export const routes: readonly Route[] = [
   route('GET', '/api/user/mfa/totp', 'user/mfa-totp-get', AUTHENTICATED),
   route('POST', '/api/user/mfa/totp', 'user/mfa-totp-enable', { keys: true, table: ACCESS.totpEnable }),
   route('DELETE', '/api/user/mfa/totp', 'user/mfa-totp-disable', { keys: true, table: ACCESS.totpDisable }),
+  route('POST', '/api/user/passkeys/options', 'user/passkeys-options', {
+    keys: true,
+    table: ACCESS.passkeyOptions,
+  }),
+  route('POST', '/api/user/passkeys', 'user/passkeys-register', {
+    keys: true,
+    table: ACCESS.passkeyRegister,
+  }),
+  route('PATCH', '/api/user/passkeys/{id}', 'user/passkeys-rename', {
+    keys: true,
+    table: ACCESS.passkeyRename,
+  }),
+  route('DELETE', '/api/user/passkeys/{id}', 'user/passkeys-delete', {
+    keys: true,
+    table: ACCESS.passkeyDelete,
+  }),
   route('GET', '/api/users', 'users/list', { keys: true, table: ACCESS.usersList }),
   route('POST', '/api/users', 'users/create', { keys: true, bcrypt: true, table: ACCESS.usersCreate }),
   route('GET', '/api/users/{id}', 'users/get', AUTHENTICATED),

@@ -50,6 +50,8 @@ async function start(): Promise<void> {
   process.env.TABLE_NAME ??= 'file-service';
   process.env.SERVICE_KEYS ??= loadOrCreateLocalKeys(dataDir);
   process.env.BUCKET_NAME ??= 'file-service-files';
+  // Passkeys are bound to a domain name, never an IP address: open http://localhost:<port> for them.
+  process.env.PASSKEY_ORIGIN ??= `http://localhost:${port}`;
   // A fixed S3_PORT and S3_HOST=0.0.0.0 let `sam local` containers reach the same S3 server.
   const s3 = await startS3Local({
     directory: resolve(dataDir, 's3'),
@@ -69,10 +71,11 @@ async function start(): Promise<void> {
   process.once('SIGTERM', stop);
 
   // Configuration is read once and fails fast: a bad value stops the start here, not a request later.
-  const { config, oauthConfig, storageConfig } = await import('#shared/config');
+  const { config, oauthConfig, passkeyConfig, storageConfig } = await import('#shared/config');
   config();
   storageConfig();
   oauthConfig();
+  passkeyConfig();
 
   const client = localClient(dynamo.endpoint);
   await ensureTable(client, process.env.TABLE_NAME);

@@ -15,6 +15,8 @@ export const PARTITION_PATTERNS = {
   THROTTLE: 'THROTTLE#*',
   OAUTHID: 'OAUTHID#*',
   OAUTHFLOW: 'OAUTHFLOW#*',
+  PASSKEY: 'PASSKEY#*',
+  WEBAUTHN: 'WEBAUTHN#*',
 } as const;
 export type Partition = keyof typeof PARTITION_PATTERNS;
 
@@ -48,6 +50,17 @@ export const oauthIdentityKey = (provider: string, providerId: string) => ({
 });
 /** A provider sign-in whose callback has been answered (by the hash of its state): never twice. */
 export const oauthFlowKey = (stateHash: string) => ({ pk: `OAUTHFLOW#${stateHash}`, sk: 'OAUTHFLOW' });
+/**
+ * A passkey's credential (issue 15): its public key, signature counter and owner, keyed by the
+ * credential id a sign-in presents, so finding its user is one GetItem. Written in the transaction
+ * that adds the passkey to its user's list.
+ */
+export const passkeyKey = (credentialId: string) => ({ pk: `PASSKEY#${credentialId}`, sk: 'PASSKEY' });
+/** A WebAuthn challenge handed out and not yet answered (by its hash): consumed by a conditional delete. */
+export const webauthnChallengeKey = (challengeHash: string) => ({
+  pk: `WEBAUTHN#${challengeHash}`,
+  sk: 'WEBAUTHN',
+});
 /** Exists once the first user has been created; its conditional put decides the setup race. */
 export const setupKey = { pk: 'SETUP', sk: 'SETUP' };
 /**

@@ -6,6 +6,7 @@ import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { notFound, ServiceError } from '#shared/errors';
 import type { Role, UserRecord } from '#shared/users/model';
 import { releaseIdentities } from '#shared/users/oauth-links';
+import { releasePasskeys } from '#shared/users/passkey-claims';
 import { newTokenNonce, updateUserItem } from '#shared/users/store';
 import { releaseUsername } from '#shared/users/username-claims';
 
@@ -78,9 +79,9 @@ export async function deletePartitionChildren(userId: string, cleanup: BatchClea
 }
 
 /**
- * Deletes the user item, the username constraint and the linked provider accounts' constraints in
- * one transaction: the username and those accounts are released exactly when the user is gone,
- * never before (no orphan can block them; nothing is left to leak).
+ * Deletes the user item, the username constraint, the linked provider accounts' constraints and the
+ * passkeys' credentials in one transaction: the username and those accounts are released exactly
+ * when the user is gone, never before (no orphan can block them; nothing is left to leak).
  */
 export async function removeMarkedUser(user: UserRecord): Promise<void> {
   try {
@@ -94,6 +95,7 @@ export async function removeMarkedUser(user: UserRecord): Promise<void> {
       },
       ...releaseUsername(user.username, user.id),
       ...releaseIdentities(user),
+      ...releasePasskeys(user),
     ]);
   } catch (error) {
     // Another request finished the same deletion first.

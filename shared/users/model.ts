@@ -21,6 +21,17 @@ export interface OAuthLink {
   createdAt: string;
 }
 
+/**
+ * A passkey as the user sees it (issue 15): its credential id, the name given to it, when it was added
+ * and last used. Its key material lives only in its credential item (`passkeyKey`).
+ */
+export interface PasskeyEntry {
+  id: string;
+  name: string;
+  createdAt: string;
+  lastUsed: string | null;
+}
+
 /** The `passwordHash` of an account made by a provider sign-in, until a password is set. */
 export const NO_PASSWORD = '';
 
@@ -41,7 +52,7 @@ export interface UserRecord {
   /** How many times TOTP was turned on: a new enrolment is offered a new secret. */
   totpEnrolments?: number;
   oauthProviders: OAuthLink[];
-  passkeys: unknown[];
+  passkeys: PasskeyEntry[];
   /** Session id → issue time (ms). A cookie is valid only while its id is here. */
   sessions: Record<string, number>;
   /** The API token's only stored part; the token itself needs the server key. */
@@ -62,7 +73,7 @@ export interface UserResource {
   view: ViewSettings;
   oauthProviders: OAuthLink[];
   totpSecret: string | null;
-  passkeys: unknown[];
+  passkeys: PasskeyEntry[];
   quota: Quota | null;
   sessions: string[];
 }

@@ -123,19 +123,48 @@ export async function linkIdentity(user: UserRecord, identity: ProviderIdentity)
   return (await getUser(user.id, { consistent: true })) ?? user;
 }
 
+/** What a change takes away from the account's ways to sign in: a provider, or one passkey. */
+export type SignInMethod = { provider: string } | { passkeyId: string };
+
 /**
- * The ways besides `provider` the user could still sign in with. Passkeys (issue 15, still to come)
- * add theirs here; the unlink's write condition must then also hold them in place.
+ * The ways besides `leaving` the user could still sign in with: the password, the other providers,
+ * the other passkeys. Unlinking a provider and deleting a passkey are refused when this is empty, and
+ * both writes are conditional on all three being as read (`signInMethodsUnchanged`).
  */
-export function otherSignInMethods(user: UserRecord, provider: string): string[] {
+export function otherSignInMethods(user: UserRecord, leaving: SignInMethod): string[] {
+  const provider = 'provider' in leaving ? leaving.provider : undefined;
+  const passkeyId = 'passkeyId' in leaving ? leaving.passkeyId : undefined;
   return [
     ...(user.passwordHash !== NO_PASSWORD ? ['password'] : []),
     ...user.oauthProviders.filter((link) => link.provider !== provider).map((link) => link.provider),
+    ...user.passkeys.filter((passkey) => passkey.id !== passkeyId).map(() => 'passkey'),
   ];
 }
 
+/**
+ * The condition that the user's ways to sign in are still those read (the password hash, the number
+ * of links and of passkeys), so that two concurrent removals (an unlink, a passkey deletion) can
+ * never both pass `otherSignInMethods` and leave the account with none. Its names and values go into
+ * the write's expression maps.
+ */
+export function signInMethodsUnchanged(user: UserRecord) {
+  return {
+    condition: [
+      'passwordHash = :signInHash',
+      '(attribute_not_exists(#signInLinks) OR size(#signInLinks) = :signInLinkCount)',
+      '(attribute_not_exists(#signInPasskeys) OR size(#signInPasskeys) = :signInPasskeyCount)',
+    ].join(' AND '),
+    names: { '#signInLinks': 'oauthProviders', '#signInPasskeys': 'passkeys' },
+    values: {
+      ':signInHash': user.passwordHash,
+      ':signInLinkCount': user.oauthProviders.length,
+      ':signInPasskeyCount': user.passkeys.length,
+    },
+  };
+}
+
 export const LAST_SIGN_IN_METHOD =
-  'this is the only way to sign in to the account: set a password or link another provider first';
+  'this is the only way to sign in to the account: set a password, link another provider or add a passkey first';
 
 /**
  * Unlinks the user's account of `provider` and frees it for others, in one transaction conditional
@@ -146,7 +175,8 @@ export async function unlinkIdentity(user: UserRecord, provider: string): Promis
   const index = user.oauthProviders.findIndex((link) => link.provider === provider);
   const link = user.oauthProviders[index];
   if (!link) throw invalid(`${provider} is not linked to this account`);
-  if (otherSignInMethods(user, provider).length === 0) throw invalid(LAST_SIGN_IN_METHOD);
+  if (otherSignInMethods(user, { provider }).length === 0) throw invalid(LAST_SIGN_IN_METHOD);
+  const unchanged = signInMethodsUnchanged(user);
   try {
     await transactWrite([
       {
@@ -157,21 +187,21 @@ export async function unlinkIdentity(user: UserRecord, provider: string): Promis
           ConditionExpression: [
             'attribute_exists(pk) AND attribute_not_exists(deletingAt)',
             `#links[${index}].provider = :providerId AND #links[${index}].#id = :id`,
-            'size(#links) = :count AND passwordHash = :hash',
+            unchanged.condition,
           ].join(' AND '),
           ExpressionAttributeNames: {
             '#links': 'oauthProviders',
             '#linked': LINKED_SET,
             '#updatedAt': 'updatedAt',
             '#id': 'providerId',
+            ...unchanged.names,
           },
           ExpressionAttributeValues: {
             ':now': new Date().toISOString(),
             ':provider': new Set([provider]),
             ':providerId': provider,
             ':id': link.providerId,
-            ':count': user.oauthProviders.length,
-            ':hash': user.passwordHash,
+            ...unchanged.values,
           },
         },
       },

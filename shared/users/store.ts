@@ -41,6 +41,7 @@ export function fromItem(item: Record<string, unknown> | undefined): UserRecord 
   user.sessions ??= {};
   user.view ??= {};
   user.oauthProviders ??= [];
+  user.passkeys ??= [];
   return user;
 }
 

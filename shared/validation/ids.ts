@@ -35,6 +35,12 @@ export const PUBLIC_NAME: IdFormat = {
   notFound: 'file not found',
 };
 
+/** A WebAuthn credential id: base64url of at most 1023 bytes (WebAuthn's limit). */
+export const PASSKEY_ID: IdFormat = {
+  accepts: (value) => /^[A-Za-z0-9_-]{1,1364}$/.test(value),
+  notFound: 'passkey not found',
+};
+
 /** The named path parameter, when it has the id's format; otherwise the id's 404. */
 export function pathId(request: HttpRequest, name: string, format: IdFormat): string {
   const value = request.pathParameters[name];

@@ -24,6 +24,8 @@ const RANKS: Record<string, number> = {
   accounts: 8,
   // The request view and responses; auth reads requests, validation reports through `validate`.
   http: 7,
+  // Passkeys (issue 15): the WebAuthn ceremonies and credentials, above the users they belong to.
+  passkeys: 6,
   // The public view page: what it shows of a file and its owner, rendered (http answers with it).
   view: 6,
   // Second factors (TOTP): their secrets, codes and storage on the user item; auth checks them at login.
