@@ -33,6 +33,8 @@ const KEY = fc.oneof(
     'enabled',
     'embedColor',
     'provider',
+    'name',
+    'response',
   ),
   fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', ''),
   fc.string({ maxLength: 12 }),
@@ -236,6 +238,7 @@ const ACCEPTED_REQUEST: Record<string, CallOptions> = {
   'users/patch': { json: {} },
   'users/delete': { json: {} },
   'files/patch': { json: { favorite: true } },
+  'user/passkeys-rename': { json: { name: 'Laptop' } },
   'view/unlock': {
     raw: 'password=guess',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },

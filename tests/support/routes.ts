@@ -14,8 +14,8 @@ export const everyRoute = routes.map((route) => [`${route.method} ${route.path}`
 export const writeRoutes = everyRoute.filter(([, route]) => !SAFE_METHODS.has(route.method));
 
 /**
- * Routes that answer without authentication (first run, login, sign-in with a provider, public
- * downloads and view pages, healthcheck).
+ * Routes that answer without authentication (first run, login, sign-in with a provider or a passkey,
+ * public downloads and view pages, healthcheck).
  */
 export const PUBLIC_HANDLERS = new Set([
   'setup/get',
@@ -24,6 +24,8 @@ export const PUBLIC_HANDLERS = new Set([
   'auth/oauth-providers',
   'auth/oauth-start',
   'auth/oauth-callback',
+  'auth/passkey-options',
+  'auth/passkey-sign-in',
   'files/raw',
   'view/page',
   'view/unlock',
@@ -45,5 +47,8 @@ export const jsonBodyRoutes = writeRoutes.filter(([, route]) =>
     'user/oauth-unlink',
     'user/mfa-totp-enable',
     'user/mfa-totp-disable',
+    'user/passkeys-register',
+    'user/passkeys-rename',
+    'auth/passkey-sign-in',
   ].includes(route.handler),
 );
