@@ -9,6 +9,7 @@ import { createUser } from '#shared/users/creation';
 import type { Role } from '#shared/users/model';
 import { addSession } from '#shared/users/sessions';
 import { getUser } from '#shared/users/store';
+import { assert, type Credential, register } from '../tests/support/authenticator.ts';
 import { type CallOptions, call, cookieValue } from '../tests/support/client.ts';
 import { multipart } from '../tests/support/multipart.ts';
 
@@ -123,4 +124,33 @@ export async function totpEnrolled(passwordHash: string) {
   });
   if (!written) throw new Error('fixture TOTP enrolment failed');
   return { ...candidate, recoveryCode };
+}
+
+/**
+ * A passkey registered for the user with the cookie, through the API (tests/support/authenticator.ts
+ * answers as a browser at http://localhost:3000, the relying party the benchmark configures).
+ */
+export async function registeredPasskey(cookie: string): Promise<Credential> {
+  const options = await call('POST', '/api/user/passkeys/options', { cookie });
+  const { credential, response } = register(options.body);
+  const added = await call('POST', '/api/user/passkeys', { cookie, json: { response } });
+  if (added.status !== 200) throw new Error(`fixture passkey failed: ${added.text}`);
+  return credential;
+}
+
+/** A registration's body answering fresh options for a new user (a user holds at most 20 passkeys). */
+export async function passkeyRegistration(passwordHash: string): Promise<CallOptions> {
+  const user = await createUser({ username: uniqueName('bench-passkey'), passwordHash, role: 'USER' });
+  const cookie = await freshSessionCookie(user.id);
+  const options = await call('POST', '/api/user/passkeys/options', { cookie });
+  return { cookie, json: { response: register(options.body).response } };
+}
+
+/**
+ * A sign-in's body answering fresh options. Its counter stays 0 (as many platform passkeys report):
+ * requests sent concurrently cannot arrive out of counter order.
+ */
+export async function passkeySignIn(credential: Credential): Promise<CallOptions> {
+  const options = await call('POST', '/api/auth/passkey/options');
+  return { json: assert(credential, options.body, { counter: 0 }) };
 }

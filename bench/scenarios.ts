@@ -12,7 +12,10 @@ import {
   freshSessionCookie,
   madeThumbnail,
   PASSWORD,
+  passkeyRegistration,
+  passkeySignIn,
   presignedUploadAwaitingCompletion,
+  registeredPasskey,
   signedIn,
   totpCandidate,
   totpEnrolled,
@@ -46,6 +49,14 @@ export async function benchScenarios(): Promise<{
     await signedIn('USER', passwordHash),
     await signedIn('USER', passwordHash),
   ];
+  // One user renames its passkey and asks for options with a steady session; the passkey signed in
+  // with is another user's, whose sessions the sign-ins churn.
+  const [passkeyUser, passkeySignInUser] = [
+    await signedIn('USER', passwordHash),
+    await signedIn('USER', passwordHash),
+  ];
+  const passkeyPath = `/api/user/passkeys/${(await registeredPasskey(passkeyUser.cookie)).id.toString('base64url')}`;
+  const passkey = await registeredPasskey(passkeySignInUser.cookie);
   const avatar = `data:image/png;base64,${PNG_1X1.toString('base64')}`;
   const patched = await call('PATCH', '/api/user', { token: user.token, json: { avatar } });
   if (patched.status !== 200) throw new Error(`fixture avatar failed: ${patched.text}`);
@@ -307,6 +318,37 @@ export async function benchScenarios(): Promise<{
       token: user.token,
       json: { provider: 'github' },
     })),
+    // Passkeys: each ceremony with real options and a real answer (made untimed, by the software
+    // authenticator); a registration per fresh user; the delete of an id the caller does not have.
+    scenario('POST /api/user/passkeys/options', 'POST', '/api/user/passkeys/options', 200, () => ({
+      cookie: passkeyUser.cookie,
+    })),
+    scenario('POST /api/user/passkeys (verify and store)', 'POST', '/api/user/passkeys', 200, () =>
+      passkeyRegistration(passwordHash),
+    ),
+    scenario(
+      'PATCH /api/user/passkeys/{id}',
+      'PATCH',
+      '/api/user/passkeys/{id}',
+      200,
+      () => ({
+        cookie: passkeyUser.cookie,
+        json: { name: 'Bench laptop' },
+      }),
+      { url: () => passkeyPath },
+    ),
+    scenario(
+      "DELETE /api/user/passkeys/{id} (not the caller's: 404)",
+      'DELETE',
+      '/api/user/passkeys/{id}',
+      404,
+      () => ({ cookie: user.cookie }),
+      { url: () => passkeyPath },
+    ),
+    scenario('POST /api/auth/passkey/options', 'POST', '/api/auth/passkey/options', 200, () => ({})),
+    scenario('POST /api/auth/passkey (sign-in)', 'POST', '/api/auth/passkey', 200, () =>
+      passkeySignIn(passkey),
+    ),
     scenario('GET /api/nothing (fallback 404)', 'GET', '/api/nothing', 404, () => ({})),
   ];
   // The thumbnail function, as S3 starts it: the event of a 1600×1200 PNG's upload.

@@ -18,6 +18,8 @@ export async function startBenchServices(step: (what: string) => void) {
     { id: 'bench', secret: 'a-benchmark-only-master-key-0123456789abcdef' },
   ]);
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+  // The passkey ceremonies' relying party, as npm start configures it.
+  process.env.PASSKEY_ORIGIN = 'http://localhost:3000';
   const client = localClient(dynamo.endpoint);
   await ensureTable(client, process.env.TABLE_NAME);
   client.destroy();

@@ -195,6 +195,11 @@ export class FileServiceStack extends Stack {
       if (usesBucket(spec)) fn.useBucket(files);
       if (props.allowedOrigins?.length)
         fn.function.addEnvironment('ALLOWED_ORIGINS', props.allowedOrigins.join(','));
+      // The passkey ceremonies' relying party is the dashboard. Your own name is known here; the
+      // distribution's own name is not (a function depending on it would close a cycle through the
+      // API), so without one the functions take the host the distribution reports (http/origin.ts).
+      if (spec.passkeys && props.domain)
+        fn.function.addEnvironment('PASSKEY_ORIGIN', `https://${props.domain.name}`);
       functions.set(spec.handler, fn);
       if (spec.everyMinutes !== undefined) {
         // Not retried: the next run, a minute later, does the same work.

@@ -1,6 +1,7 @@
 import { refuseCrossSite } from '#shared/auth/authenticate';
 import { openedSessionCookie, openSession } from '#shared/auth/session';
 import { defineHandler } from '#shared/http/handler';
+import { relyingParty } from '#shared/http/origin';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
 import { noteUserId } from '#shared/log/logger';
@@ -16,7 +17,7 @@ export const handler = defineHandler(
   async (request) => {
     refuseCrossSite(request);
     const { response } = readJson(request, passkeySignInSchema);
-    const session = await openSession(await verifyPasskeySignIn(response));
+    const session = await openSession(await verifyPasskeySignIn(response, relyingParty(request)));
     noteUserId(request, session.user.id);
     return json(
       200,

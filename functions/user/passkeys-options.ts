@@ -1,5 +1,6 @@
 import { authenticate } from '#shared/auth/authenticate';
 import { defineHandler } from '#shared/http/handler';
+import { relyingParty } from '#shared/http/origin';
 import { json } from '#shared/http/response';
 import { registrationOptions } from '#shared/passkeys/ceremonies';
 import { requireSession } from '#shared/passkeys/sessions';
@@ -8,5 +9,5 @@ import { requireSession } from '#shared/passkeys/sessions';
 export const handler = defineHandler(async (request) => {
   const caller = await authenticate(request, { consistent: true });
   requireSession(caller.via);
-  return json(200, await registrationOptions(caller.user));
+  return json(200, await registrationOptions(caller.user, relyingParty(request)));
 });

@@ -1,5 +1,6 @@
 import { authenticate } from '#shared/auth/authenticate';
 import { defineHandler } from '#shared/http/handler';
+import { relyingParty } from '#shared/http/origin';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
 import { registerPasskey } from '#shared/passkeys/ceremonies';
@@ -12,5 +13,7 @@ export const handler = defineHandler(async (request) => {
   const caller = await authenticate(request, { consistent: true });
   requireSession(caller.via);
   const { response, name } = readJson(request, passkeyRegistrationSchema);
-  return json(200, { user: toUserResource(await registerPasskey(caller.user, response, name)) });
+  return json(200, {
+    user: toUserResource(await registerPasskey(caller.user, response, name, relyingParty(request))),
+  });
 });

@@ -30,6 +30,9 @@ export const memoryOf = (spec: { hashesPasswords: boolean; makesThumbnails?: boo
 
 const CREDENTIAL_PROVIDER = '@aws-sdk/credential-provider-node';
 const LAMBDA_CREDENTIALS = join(PROJECT_ROOT, 'infra', 'lambda', 'credentials.ts');
+/** Attestation certificate checks the passkey registration never asks for (infra/lambda/no-x509.ts). */
+const X509 = '@peculiar/x509';
+const NO_X509 = join(PROJECT_ROOT, 'infra', 'lambda', 'no-x509.ts');
 
 const BCRYPT = '@node-rs/bcrypt';
 /** The Lambda architecture's binary comes from `infra/native` (installed there for linux-arm64). */
@@ -145,7 +148,11 @@ export class ServiceFunction extends Construct {
         // Non-ASCII as itself, not as \u escapes (the `charset` prop is not passed on to esbuild):
         // the username confusables table (unhomoglyph) is a third smaller, which keeps users/delete
         // within the 600 KB budget with the logger in.
-        esbuildArgs: { [`--alias:${CREDENTIAL_PROVIDER}`]: LAMBDA_CREDENTIALS, '--charset': 'utf8' },
+        esbuildArgs: {
+          [`--alias:${CREDENTIAL_PROVIDER}`]: LAMBDA_CREDENTIALS,
+          [`--alias:${X509}`]: NO_X509,
+          '--charset': 'utf8',
+        },
         // Nothing external (the AWS SDK is bundled) except bcrypt, whose .node file esbuild cannot bundle.
         externalModules: props.hashesPasswords ? [BCRYPT] : [],
         ...(props.hashesPasswords || props.makesThumbnails

@@ -8,7 +8,7 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
-import { passkeyConfig } from '#shared/config';
+import { passkeyConfig, type RelyingParty } from '#shared/config';
 import { invalid, ServiceError } from '#shared/errors';
 import { logger } from '#shared/log/logger';
 import {
@@ -47,13 +47,15 @@ async function consumeSigned(clientDataJSON: string, purpose: ChallengePurpose):
   return challenge !== undefined && (await consumeChallenge(challenge, purpose)) ? challenge : undefined;
 }
 
-export async function registrationOptions(user: UserRecord): Promise<PublicKeyCredentialCreationOptionsJSON> {
+export async function registrationOptions(
+  user: UserRecord,
+  party: RelyingParty,
+): Promise<PublicKeyCredentialCreationOptionsJSON> {
   if (user.passkeys.length >= MAX_PASSKEYS)
     throw invalid(`an account has at most ${MAX_PASSKEYS} passkeys: delete one first`);
-  const { rpId, rpName } = passkeyConfig();
   const options = await generateRegistrationOptions({
-    rpName,
-    rpID: rpId,
+    rpName: passkeyConfig().rpName,
+    rpID: party.rpId,
     userName: user.username,
     userID: new TextEncoder().encode(user.id),
     timeout: TIMEOUT_MS,
@@ -74,10 +76,10 @@ export async function registerPasskey(
   user: UserRecord,
   response: RegistrationResponseJSON,
   name: string,
+  party: RelyingParty,
 ): Promise<UserRecord> {
   const challenge = await consumeSigned(response.response.clientDataJSON, { registerFor: user.id });
   if (!challenge) throw invalid(REGISTRATION_EXPIRED);
-  const { rpId, origin } = passkeyConfig();
   let credential: NonNullable<
     Awaited<ReturnType<typeof verifyRegistrationResponse>>['registrationInfo']
   >['credential'];
@@ -85,8 +87,8 @@ export async function registerPasskey(
     const verification = await verifyRegistrationResponse({
       response,
       expectedChallenge: challenge,
-      expectedOrigin: origin,
-      expectedRPID: rpId,
+      expectedOrigin: party.origin,
+      expectedRPID: party.rpId,
       requireUserVerification: true,
     });
     if (!verification.verified || !verification.registrationInfo) throw new Error('not verified');
@@ -104,14 +106,15 @@ export async function registerPasskey(
       publicKey: credential.publicKey,
       counter: credential.counter,
       transports: credential.transports ?? [],
+      rpId: party.rpId,
     },
     name,
   );
 }
 
-export async function signInOptions(): Promise<PublicKeyCredentialRequestOptionsJSON> {
+export async function signInOptions(party: RelyingParty): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const options = await generateAuthenticationOptions({
-    rpID: passkeyConfig().rpId,
+    rpID: party.rpId,
     timeout: TIMEOUT_MS,
     userVerification: 'required',
   });
@@ -130,11 +133,15 @@ const refused = () => new ServiceError('unauthenticated', PASSKEY_SIGN_IN_FAILED
  * conditional update, so a cloned authenticator or a replay racing the original is refused).
  * Returns the user to open a session for.
  */
-export async function verifyPasskeySignIn(response: AuthenticationResponseJSON): Promise<UserRecord> {
+export async function verifyPasskeySignIn(
+  response: AuthenticationResponseJSON,
+  party: RelyingParty,
+): Promise<UserRecord> {
   const challenge = await consumeSigned(response.response.clientDataJSON, 'sign-in');
   if (!challenge) throw refused();
   const credential = await findCredential(response.id);
-  if (!credential) throw refused();
+  // A passkey signs in only where it was registered.
+  if (!credential || credential.rpId !== party.rpId) throw refused();
   const user = await getUser(credential.userId, { consistent: true });
   const handle = response.response.userHandle;
   if (
@@ -144,14 +151,13 @@ export async function verifyPasskeySignIn(response: AuthenticationResponseJSON):
     (handle !== undefined && handle !== Buffer.from(user.id).toString('base64url'))
   )
     throw refused();
-  const { rpId, origin } = passkeyConfig();
   let newCounter: number;
   try {
     const verification = await verifyAuthenticationResponse({
       response,
       expectedChallenge: challenge,
-      expectedOrigin: origin,
-      expectedRPID: rpId,
+      expectedOrigin: party.origin,
+      expectedRPID: party.rpId,
       credential: {
         id: credential.id,
         publicKey: credential.publicKey,

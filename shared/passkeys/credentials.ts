@@ -23,6 +23,8 @@ export interface StoredCredential {
   publicKey: Uint8Array<ArrayBuffer>;
   counter: number;
   transports: string[];
+  /** The relying party it was registered with: it signs in only there. */
+  rpId: string;
 }
 
 /** Keeps the user item small (DynamoDB's 400 KB holds the sessions and links too). */
@@ -57,6 +59,7 @@ export async function addPasskey(
             publicKey: Buffer.from(credential.publicKey).toString('base64url'),
             counter: credential.counter,
             transports: credential.transports,
+            rpId: credential.rpId,
             createdAt: entry.createdAt,
           },
           ConditionExpression: 'attribute_not_exists(pk)',
@@ -163,13 +166,20 @@ export async function findCredential(credentialId: string): Promise<StoredCreden
   const { Item: item } = await documents.send(
     new GetCommand({ TableName: tableName, Key: passkeyKey(credentialId), ConsistentRead: true }),
   );
-  if (!item || typeof item.userId !== 'string' || typeof item.publicKey !== 'string') return undefined;
+  if (
+    !item ||
+    typeof item.userId !== 'string' ||
+    typeof item.publicKey !== 'string' ||
+    typeof item.rpId !== 'string'
+  )
+    return undefined;
   return {
     id: credentialId,
     userId: item.userId,
     publicKey: new Uint8Array(Buffer.from(item.publicKey, 'base64url')),
     counter: Number(item.counter ?? 0),
     transports: Array.isArray(item.transports) ? item.transports.map(String) : [],
+    rpId: item.rpId,
   };
 }
 

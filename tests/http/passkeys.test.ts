@@ -23,6 +23,14 @@ import { signedInUser } from '../support/users.ts';
  * the test processes are configured with), and wrongly on purpose: every refusal leaves the user and
  * its credentials as they were.
  */
+// The dashboard's origin as npm start configures it (read when the first passkey route runs).
+beforeAll(() => {
+  process.env.PASSKEY_ORIGIN = 'http://localhost:3000';
+});
+afterAll(() => {
+  delete process.env.PASSKEY_ORIGIN;
+});
+
 const registrationOptions = (caller: CallOptions) => call('POST', '/api/user/passkeys/options', caller);
 const signInOptions = () => call('POST', '/api/auth/passkey/options');
 const signIn = (json: unknown) => call('POST', '/api/auth/passkey', { json });

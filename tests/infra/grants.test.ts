@@ -7,6 +7,7 @@ import { type FunctionSpec, functionSpecs } from '../../infra/functions.ts';
 import { loadHandler, routeEvent } from '../../infra/local/dispatch.ts';
 import { s3Event } from '../../infra/local/s3.ts';
 import { scheduledEvent } from '../../infra/local/schedules.ts';
+import { assert, register } from '../support/authenticator.ts';
 import {
   type CallOptions,
   call,
@@ -221,7 +222,9 @@ describe('every request the code sends is within its function grant, and every g
   // Every route's flow, bcrypt and image decoding included: over 30 s on the shared, loaded machine.
   beforeAll(async () => {
     provider = await startOidcProvider();
-    Object.assign(process.env, provider.env({ OAUTH_SIGNUP: 'true' }));
+    Object.assign(process.env, provider.env({ OAUTH_SIGNUP: 'true' }), {
+      PASSKEY_ORIGIN: 'http://localhost:3000',
+    });
     // First run: this file's table has no user yet.
     expect((await request('GET', '/api/setup')).body).toEqual({ firstSetup: true });
     // A name whose folded form differs from its lowercase one: the claim checks the pre-folding key too.
@@ -317,6 +320,27 @@ describe('every request the code sends is within its function grant, and every g
     // A linked provider account, freed with the user's deletion below.
     const memberLink = await signInAt(uniqueName('idp-member'), { cookie: memberCookie, link: true });
     expect(memberLink.headers.location).toBe('/settings?linked=oidc');
+    // Passkeys: added, renamed, signed in with, deleted; the member's second one goes with the member.
+    const memberSession = { cookie: memberCookie };
+    const addPasskey = async () => {
+      const options = await request('POST', '/api/user/passkeys/options', memberSession);
+      const { credential, response } = register(options.body);
+      expect(
+        (await request('POST', '/api/user/passkeys', { ...memberSession, json: { response } })).status,
+      ).toBe(200);
+      return credential;
+    };
+    const passkey = await addPasskey();
+    await addPasskey();
+    const passkeyPath = `/api/user/passkeys/${passkey.id.toString('base64url')}`;
+    expect((await request('PATCH', passkeyPath, { ...memberSession, json: { name: 'Laptop' } })).status).toBe(
+      200,
+    );
+    const passkeyOptions = await request('POST', '/api/auth/passkey/options');
+    expect(
+      (await request('POST', '/api/auth/passkey', { json: assert(passkey, passkeyOptions.body) })).status,
+    ).toBe(200);
+    expect((await request('DELETE', passkeyPath, memberSession)).status).toBe(200);
     const { body, contentType } = multipart([
       { fileName: 'a.txt', type: 'text/plain', content: 'first' },
       { fileName: 'b.png', type: 'image/png', content: PNG_1X1 },

@@ -20,7 +20,5 @@ export default async function globalSetup() {
   process.env.BUCKET_NAME = 'test-files';
   const s3 = await startS3Local({ directory: s3Directory, bucketName: process.env.BUCKET_NAME });
   process.env.S3_ENDPOINT = s3.endpoint;
-  // The passkey ceremonies' relying party, for handlers called in the test processes.
-  process.env.PASSKEY_ORIGIN = 'http://localhost:3000';
   Object.assign(globalThis, { dynamoDbLocal: dynamo, s3Local: { ...s3, directory: s3Directory } });
 }
