@@ -276,12 +276,6 @@ export class FileServiceStack extends Stack {
       ...(props.domain ? { domain: props.domain } : {}),
     });
 
-    // The passkey ceremonies' relying party is the dashboard: the browser signs for its origin.
-    const dashboardOrigin = `https://${props.domain?.name ?? dashboard.distribution.distributionDomainName}`;
-    for (const spec of specs)
-      if (spec.passkeys)
-        functions.get(spec.handler)?.function.addEnvironment('PASSKEY_ORIGIN', dashboardOrigin);
-
     const monitoring = new Monitoring(this, 'Monitoring', {
       api,
       table,
@@ -306,7 +300,7 @@ export class FileServiceStack extends Stack {
     });
 
     new CfnOutput(this, 'DashboardUrl', {
-      value: `${dashboardOrigin}/`,
+      value: `https://${props.domain?.name ?? dashboard.distribution.distributionDomainName}/`,
       description: 'The dashboard, and the API under the same origin (/api/..., /raw/...)',
     });
     new CfnOutput(this, 'ApiUrl', { value: stage.url, description: 'Base URL of the API' });
