@@ -67,7 +67,7 @@ export async function measureGrid(s3Local: S3Local): Promise<GridFigures> {
     await page.goto(`${url}/login`);
     await page.getByLabel('Username').fill(username);
     await page.getByLabel(/^Password/).fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.locator('[role=listitem]').nth(14).waitFor();
     await page.mouse.wheel(0, 20_000);
     await page.waitForLoadState('networkidle');

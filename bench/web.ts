@@ -125,7 +125,7 @@ async function visit(browser: Browser, url: string) {
         { capture: true },
       );
     });
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     const shown = await page.waitForFunction(
       (count) => {
         const tab = globalThis as unknown as TimedTab;

@@ -109,7 +109,7 @@ test('settings: username, avatar, link settings after a reload, password', async
   await signOut(dashboard, 'boss');
   await page.getByLabel('Username').fill('boss');
   await page.getByLabel(/^Password/).fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('alert').getByText('invalid username or password').waitFor();
   await signIn(dashboard, 'boss', 'a new password');
 }, 300_000);

@@ -34,7 +34,7 @@ afterAll(async () => {
 const signIn = async (username: string, password: string) => {
   await page.getByLabel('Username').fill(username);
   await page.getByLabel(/^Password/).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 };
 
 test('the runner serves the dashboard beside the API', async () => {

@@ -121,7 +121,7 @@ try {
       await shot('login');
       await page.getByLabel('Username').fill(admin.username);
       await page.getByLabel(/^Password/).fill(admin.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await page
         .getByRole('listitem')
         .nth(EXAMPLES.length - 1)

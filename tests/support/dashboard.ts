@@ -49,7 +49,7 @@ export async function signIn({ page, runner }: Dashboard, username: string, pass
   await page.goto(`${runner.url}/login`);
   await page.getByLabel('Username').fill(username);
   await page.getByLabel(/^Password/).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('heading', { name: 'Files', exact: true }).waitFor();
 }
 

@@ -18,7 +18,9 @@ export interface RequestOptions {
 }
 
 let onUnauthorized = () => {};
-/** Called on any 401 except a refused login: the session expired or was revoked. */
+/** Sign-ins whose 401 is a refused sign-in, not an ended session. */
+const SIGN_IN_PATHS = ['/api/auth/login', '/api/auth/passkey'];
+/** Called on any 401 except a refused sign-in: the session expired or was revoked. */
 export function setUnauthorizedHandler(handler: () => void) {
   onUnauthorized = handler;
 }
@@ -48,7 +50,7 @@ export async function request(path: string, options: RequestOptions = {}): Promi
   const response = await fetch(path, { method: options.method ?? 'GET', headers, body });
   if (!response.ok) {
     const error = await errorOf(response);
-    if (response.status === 401 && path !== '/api/auth/login') onUnauthorized();
+    if (response.status === 401 && !SIGN_IN_PATHS.includes(path)) onUnauthorized();
     throw error;
   }
   return response;

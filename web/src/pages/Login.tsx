@@ -7,6 +7,7 @@ import { safeNext, setupQuery } from '../api/session.ts';
 import type { UserResource } from '../api/types.ts';
 import { AuthCard } from '../components/AuthCard.tsx';
 import { FormError, UsernameInput } from '../components/FormFields.tsx';
+import { PasskeySignInButton } from '../components/PasskeySignIn.tsx';
 import { ProviderSignInButtons, ProviderSignInError } from '../components/ProviderSignIn.tsx';
 import { prefetchLanding, preloadSignedIn } from './signed-in.ts';
 
@@ -32,11 +33,14 @@ export function LoginPage() {
         setNeedsCode(true);
         return;
       }
-      const target = safeNext(params.get('next'));
-      prefetchLanding(queryClient, target);
-      await navigate(target, { replace: true });
+      await enter();
     },
   });
+  const enter = async () => {
+    const target = safeNext(params.get('next'));
+    prefetchLanding(queryClient, target);
+    await navigate(target, { replace: true });
+  };
 
   if (setup.data?.firstSetup) return <Navigate to="/setup" replace />;
 
@@ -75,6 +79,7 @@ export function LoginPage() {
           </Button>
         </Stack>
       </form>
+      <PasskeySignInButton onSignedIn={enter} />
       <ProviderSignInButtons />
     </AuthCard>
   );

@@ -17,6 +17,7 @@ import { errorMessage } from '../../api/client.ts';
 import { describeError, useAvatar } from '../../api/session.ts';
 import type { UserResource } from '../../api/types.ts';
 import { NewPasswordInputs, passwordsDiffer } from '../../components/FormFields.tsx';
+import { PasskeysSection } from './PasskeysSection.tsx';
 import { ProvidersSection } from './ProvidersSection.tsx';
 import { Section } from './Section.tsx';
 
@@ -205,6 +206,7 @@ export function AccountTab({ user }: { user: UserResource }) {
       <UsernameForm user={user} />
       <PasswordForm user={user} />
       <AvatarForm user={user} />
+      <PasskeysSection user={user} />
       <ProvidersSection user={user} />
     </Stack>
   );

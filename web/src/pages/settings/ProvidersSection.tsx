@@ -29,7 +29,7 @@ export function ProvidersSection({ user }: { user: UserResource }) {
   return (
     <Section
       title="Sign-in providers"
-      intro="Sign in with an account you have elsewhere. Unlinking keeps at least one way to sign in: a password or another provider."
+      intro="Sign in with an account you have elsewhere. Unlinking keeps at least one way to sign in: a password, another provider or a passkey."
     >
       <Stack>
         {justLinked && (
