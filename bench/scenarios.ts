@@ -6,7 +6,7 @@ import { s3Event } from '../infra/local/s3.ts';
 import { scheduledEvent } from '../infra/local/schedules.ts';
 import { call } from '../tests/support/client.ts';
 import { PNG_1X1 } from '../tests/support/pixels.ts';
-import { codeAt, stepNow } from '../tests/support/totp.ts';
+import { codeAt, stepNow } from '../tests/support/totp-codes.ts';
 import type { EventScenario } from './cold-start.ts';
 import {
   freshSessionCookie,

@@ -5,6 +5,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/browser.ts';
 import { startRunner, stopRunner } from '../support/runner.ts';
+import { codeAt, stepNow } from '../support/totp-codes.ts';
 
 /**
  * `npm run screenshots`: every dashboard page, light and dark, desktop and phone width, into
@@ -71,6 +72,7 @@ async function shoot(page: Page, name: string) {
 
 const dataDir = mkdtempSync(join(tmpdir(), 'file-service-screenshots-'));
 const admin = { username: 'alex', password: 'a long passphrase' };
+const sam = { username: 'sam', password: 'sam password' };
 const runner = await startRunner(dataDir, { CREATE_ADMIN: 'false' });
 let browser: Browser | undefined;
 try {
@@ -105,7 +107,7 @@ try {
           },
         });
         await page.request.post(`${runner.url}/api/users`, {
-          data: { username: 'sam', password: 'sam password', role: 'ADMIN' },
+          data: { ...sam, role: 'ADMIN' },
         });
         await page.request.post(`${runner.url}/api/users`, {
           data: {
@@ -115,7 +117,20 @@ try {
           },
         });
         await page.request.post(`${runner.url}/api/auth/logout`);
+        // Sam has two-factor sign-in on: the login page's code prompt is shot with Sam.
+        await page.request.post(`${runner.url}/api/auth/login`, { data: sam });
+        const offer = await (await page.request.get(`${runner.url}/api/user/mfa/totp`)).json();
+        await page.request.post(`${runner.url}/api/user/mfa/totp`, {
+          data: { secret: offer.secret, code: codeAt(offer.secret, stepNow()) },
+        });
+        await page.request.post(`${runner.url}/api/auth/logout`);
       }
+      await page.goto(`${runner.url}/login`);
+      await page.getByLabel('Username').fill(sam.username);
+      await page.getByLabel(/^Password/).fill(sam.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('textbox', { name: 'Authentication code' }).waitFor();
+      await shot('login-code');
       await page.goto(`${runner.url}/login`);
       await page.getByRole('heading', { name: 'Sign in' }).waitFor();
       await shot('login');
@@ -151,6 +166,13 @@ try {
         await page.getByRole('heading', { name: 'Settings' }).waitFor();
         await shot(`settings-${tab}`);
       }
+      // Two-factor sign-in being set up: the QR code and the key beside the code field.
+      await page.goto(`${runner.url}/settings?tab=account`);
+      await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
+      const twoFactor = page.getByRole('region', { name: 'Two-factor authentication' });
+      await twoFactor.getByRole('img', { name: 'QR code to scan with your authenticator app' }).waitFor();
+      await twoFactor.scrollIntoViewIfNeeded();
+      await shot('settings-totp');
       await page.goto(`${runner.url}/users`);
       await page.getByRole('row', { name: /robin/ }).waitFor();
       await shot('users');

@@ -4,14 +4,8 @@ import { openTotpSecret } from '#shared/mfa/sealing';
 import { getUser } from '#shared/users/store';
 import { call } from '../support/client.ts';
 import { changedKeys, tableSnapshot } from '../support/snapshot.ts';
-import {
-  codeAt,
-  enrolledUser,
-  enrolledWithoutCodeUsed,
-  freshAddress,
-  login,
-  stepNow,
-} from '../support/totp.ts';
+import { enrolledUser, enrolledWithoutCodeUsed, freshAddress, login } from '../support/totp.ts';
+import { codeAt, stepNow } from '../support/totp-codes.ts';
 import { PASSWORD, signedInUser } from '../support/users.ts';
 
 const THROTTLED = { error: 'too many attempts, try again later', statusCode: 429 };

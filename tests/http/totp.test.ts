@@ -1,6 +1,7 @@
 import { call } from '../support/client.ts';
 import { changedKeys, tableSnapshot } from '../support/snapshot.ts';
-import { atOneStep, codeAt, enrolledUser, enrolledWithoutCodeUsed, login, stepNow } from '../support/totp.ts';
+import { enrolledUser, enrolledWithoutCodeUsed, login } from '../support/totp.ts';
+import { atOneStep, codeAt, stepNow } from '../support/totp-codes.ts';
 import { PASSWORD, signedInUser } from '../support/users.ts';
 
 const INVALID_CODE = { error: 'invalid code', statusCode: 401 };

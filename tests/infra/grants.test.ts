@@ -20,7 +20,7 @@ import { multipart } from '../support/multipart.ts';
 import { type OidcProvider, providerSignIn, startOidcProvider } from '../support/oidc.ts';
 import { PNG_1X1 } from '../support/pixels.ts';
 import { headForbidden, injectS3Fault } from '../support/s3-calls.ts';
-import { codeAt, stepNow } from '../support/totp.ts';
+import { codeAt, stepNow } from '../support/totp-codes.ts';
 
 /**
  * The stack grants each function only what its routes declare (tests/infra/stack.test.ts checks the

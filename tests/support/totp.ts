@@ -1,32 +1,8 @@
-import { Secret, TOTP } from 'otpauth';
 import { offeredSecret, sealTotpSecret } from '#shared/mfa/sealing';
 import { writeEnrolment } from '#shared/mfa/totp-store';
 import { call, type TestResponse } from './client.ts';
+import { codeAt, stepNow } from './totp-codes.ts';
 import { signedInUser } from './users.ts';
-
-/** Codes as an authenticator app computes them, for any moment: tests never wait for a code to change. */
-export const PERIOD_MS = 30_000;
-export const stepNow = () => Math.floor(Date.now() / PERIOD_MS);
-
-export function codeAt(secret: string, step: number): string {
-  return new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({
-    timestamp: step * PERIOD_MS,
-  });
-}
-
-/**
- * Runs `attempt` for the current time step and returns its result once the step did not change
- * while it ran (so the server saw that very step); a step boundary crossed mid-way (at most once per
- * 30 s) starts a fresh attempt. No waiting: a code for any step is computed, never awaited.
- */
-export async function atOneStep<T>(attempt: (step: number) => Promise<T>): Promise<T> {
-  for (let tries = 0; tries < 3; tries++) {
-    const step = stepNow();
-    const result = await attempt(step);
-    if (stepNow() === step) return result;
-  }
-  throw new Error('the time step changed during three attempts in a row');
-}
 
 let addresses = 0;
 /** A fresh client address, so no test uses up another's per-address login budget. */

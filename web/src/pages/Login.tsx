@@ -1,4 +1,4 @@
-import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
@@ -21,6 +21,7 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [needsCode, setNeedsCode] = useState(false);
+  const [recovery, setRecovery] = useState(false);
   const setup = useQuery(setupQuery);
   const login = useMutation({
     mutationFn: () =>
@@ -28,6 +29,8 @@ export function LoginPage() {
         method: 'POST',
         json: { username, password, ...(needsCode ? { code } : {}) },
       }),
+    // A refused code is spent or wrong: the field is cleared for the next one.
+    onError: () => setCode(''),
     onSuccess: async (answer) => {
       if ('totp' in answer) {
         setNeedsCode(true);
@@ -65,14 +68,27 @@ export function LoginPage() {
             onChange={(event) => setPassword(event.currentTarget.value)}
           />
           {needsCode && (
-            <TextInput
-              label="Authentication code"
-              autoComplete="one-time-code"
-              inputMode="numeric"
-              required
-              value={code}
-              onChange={(event) => setCode(event.currentTarget.value)}
-            />
+            <Stack gap={6}>
+              <Text size="sm" role="status">
+                {recovery
+                  ? 'Enter one of the recovery codes you saved when you turned on two-factor authentication.'
+                  : 'Your account has two-factor authentication: enter the code your authenticator app shows.'}
+              </Text>
+              <TextInput
+                key={recovery ? 'recovery' : 'code'}
+                label={recovery ? 'Recovery code' : 'Authentication code'}
+                autoComplete="one-time-code"
+                inputMode={recovery ? 'text' : 'numeric'}
+                maxLength={32}
+                required
+                autoFocus
+                value={code}
+                onChange={(event) => setCode(event.currentTarget.value)}
+              />
+              <Anchor component="button" type="button" size="sm" onClick={() => setRecovery(!recovery)}>
+                {recovery ? 'Use a code from the app' : 'Use a recovery code'}
+              </Anchor>
+            </Stack>
           )}
           <Button type="submit" loading={login.isPending} fullWidth>
             Sign in

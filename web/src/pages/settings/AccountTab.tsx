@@ -20,6 +20,7 @@ import { NewPasswordInputs, passwordsDiffer } from '../../components/FormFields.
 import { PasskeysSection } from './PasskeysSection.tsx';
 import { ProvidersSection } from './ProvidersSection.tsx';
 import { Section } from './Section.tsx';
+import { TwoFactorSection } from './TwoFactorSection.tsx';
 
 const saved = (message: string) => notifications.show({ color: 'teal', message });
 
@@ -205,6 +206,7 @@ export function AccountTab({ user }: { user: UserResource }) {
     <Stack maw={760}>
       <UsernameForm user={user} />
       <PasswordForm user={user} />
+      <TwoFactorSection />
       <AvatarForm user={user} />
       <PasskeysSection user={user} />
       <ProvidersSection user={user} />

@@ -1,6 +1,17 @@
-import { Alert, Button, Group, NumberInput, PasswordInput, Select, Stack, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Group,
+  NumberInput,
+  PasswordInput,
+  Select,
+  Stack,
+  TextInput,
+} from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { errorMessage } from '../../api/client.ts';
+import { api, errorMessage } from '../../api/client.ts';
 import type { Quota, Role, UserResource } from '../../api/types.ts';
 
 export interface UserChange {
@@ -8,6 +19,21 @@ export interface UserChange {
   password?: string;
   role?: Role;
   quota?: Quota | null;
+  /** `null` turns the user's two-factor authentication off. */
+  totpSecret?: null;
+}
+
+/**
+ * Whether the user has TOTP on: the listing cannot tell (its index holds no TOTP state), the user
+ * itself can (`GET /api/users/{id}` shows the `totpSecret` marker).
+ */
+function useTotpOn(user: UserResource | undefined) {
+  const { data } = useQuery({
+    queryKey: ['users', 'one', user?.id],
+    queryFn: () => api<UserResource>(`/api/users/${encodeURIComponent(user?.id ?? '')}`),
+    enabled: user !== undefined,
+  });
+  return data?.totpSecret != null;
 }
 
 interface Props {
@@ -27,6 +53,8 @@ export function UserForm({ user, roles, pending, error, onSubmit, onCancel }: Pr
   const [quotaKind, setQuotaKind] = useState<string>(user?.quota?.filesQuota ?? 'NONE');
   const [maxBytes, setMaxBytes] = useState(user?.quota?.maxBytes ?? '');
   const [maxFiles, setMaxFiles] = useState<string | number>(user?.quota?.maxFiles ?? '');
+  const totpOn = useTotpOn(user);
+  const [turnOffTotp, setTurnOffTotp] = useState(false);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -41,6 +69,7 @@ export function UserForm({ user, roles, pending, error, onSubmit, onCancel }: Pr
     if (password) change.password = password;
     if (!user || role !== user.role) change.role = role;
     if (JSON.stringify(quota) !== JSON.stringify(user?.quota ?? null)) change.quota = quota;
+    if (totpOn && turnOffTotp) change.totpSecret = null;
     onSubmit(change);
   };
 
@@ -105,6 +134,14 @@ export function UserForm({ user, roles, pending, error, onSubmit, onCancel }: Pr
             required
             value={maxFiles}
             onChange={setMaxFiles}
+          />
+        )}
+        {totpOn && (
+          <Checkbox
+            label="Turn off two-factor authentication"
+            description="For a user who lost both the authenticator app and the recovery codes; the password alone then signs in."
+            checked={turnOffTotp}
+            onChange={(event) => setTurnOffTotp(event.currentTarget.checked)}
           />
         )}
         <Group justify="flex-end">

@@ -1,0 +1,25 @@
+import { Secret, TOTP } from 'otpauth';
+
+/** Codes as an authenticator app computes them, for any moment: tests never wait for a code to change. */
+export const PERIOD_MS = 30_000;
+export const stepNow = () => Math.floor(Date.now() / PERIOD_MS);
+
+export function codeAt(secret: string, step: number): string {
+  return new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({
+    timestamp: step * PERIOD_MS,
+  });
+}
+
+/**
+ * Runs `attempt` for the current time step and returns its result once the step did not change
+ * while it ran (so the server saw that very step); a step boundary crossed mid-way (at most once per
+ * 30 s) starts a fresh attempt. No waiting: a code for any step is computed, never awaited.
+ */
+export async function atOneStep<T>(attempt: (step: number) => Promise<T>): Promise<T> {
+  for (let tries = 0; tries < 3; tries++) {
+    const step = stepNow();
+    const result = await attempt(step);
+    if (stepNow() === step) return result;
+  }
+  throw new Error('the time step changed during three attempts in a row');
+}
