@@ -100,3 +100,47 @@ test('turn TOTP on, sign in with a code and with a recovery code, turn it off', 
   await signOut(dashboard, ADMIN.username);
   await signIn(dashboard, ADMIN.username, ADMIN.password);
 });
+
+test('an administrator turns a locked-out user’s TOTP off in the user editor', async () => {
+  const api = (path: string, init: { method?: string; json?: unknown; cookie?: string } = {}) =>
+    fetch(`${dashboard.runner.url}${path}`, {
+      method: init.method ?? 'GET',
+      headers: {
+        'content-type': 'application/json',
+        origin: dashboard.runner.url,
+        ...(init.cookie ? { cookie: init.cookie } : {}),
+      },
+      ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
+    });
+  // A member who turned TOTP on (through the API, as another device would).
+  const member = { username: 'locked-out', password: 'member password' };
+  const created = await page.request.post(`${dashboard.runner.url}/api/users`, {
+    data: member,
+    headers: { origin: dashboard.runner.url },
+  });
+  expect(created.status()).toBe(200);
+  const signedIn = await api('/api/auth/login', { method: 'POST', json: member });
+  const cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0] as string;
+  const { secret } = await (await api('/api/user/mfa/totp', { cookie })).json();
+  const enrolled = await api('/api/user/mfa/totp', {
+    method: 'POST',
+    cookie,
+    json: { secret, code: codeAt(secret, stepNow()) },
+  });
+  expect(enrolled.status).toBe(200);
+  expect(await (await api('/api/auth/login', { method: 'POST', json: member })).json()).toEqual({
+    totp: true,
+  });
+
+  await page.goto(`${dashboard.runner.url}/users`);
+  await page.getByRole('button', { name: `Edit ${member.username}` }).click();
+  const turnOff = page
+    .getByRole('dialog')
+    .getByRole('checkbox', { name: 'Turn off two-factor authentication' });
+  await turnOff.check();
+  await a11y();
+  await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+  const again = await api('/api/auth/login', { method: 'POST', json: member });
+  expect((await again.json()).user.username).toBe(member.username);
+});
