@@ -99,7 +99,7 @@ test('turn TOTP on, sign in with a code and with a recovery code, turn it off', 
   await section().getByRole('button', { name: 'Set up an authenticator app' }).waitFor();
   await signOut(dashboard, ADMIN.username);
   await signIn(dashboard, ADMIN.username, ADMIN.password);
-});
+}, 180_000);
 
 test('an administrator turns a locked-out user’s TOTP off in the user editor', async () => {
   const api = (path: string, init: { method?: string; json?: unknown; cookie?: string } = {}) =>
@@ -143,4 +143,4 @@ test('an administrator turns a locked-out user’s TOTP off in the user editor',
   await page.getByRole('dialog').waitFor({ state: 'detached' });
   const again = await api('/api/auth/login', { method: 'POST', json: member });
   expect((await again.json()).user.username).toBe(member.username);
-});
+}, 120_000);

@@ -121,7 +121,7 @@ function Enrol({
               1. Scan the QR code with an authenticator app (Google Authenticator, Aegis, 1Password, Authy…),
               or type this key into it:
             </Text>
-            <Group gap="xs" wrap="nowrap">
+            <Group gap="xs">
               <Code fz="sm" style={{ wordBreak: 'break-all' }} aria-label="Secret key">
                 {secret.match(/.{1,4}/g)?.join(' ')}
               </Code>
