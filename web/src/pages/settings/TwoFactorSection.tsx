@@ -7,7 +7,6 @@ import {
   CopyButton,
   Group,
   Image,
-  Loader,
   Stack,
   Text,
   TextInput,
@@ -208,7 +207,6 @@ export function TwoFactorSection() {
             </Badge>
           )}
         </Group>
-        {totp.isPending && <Loader size="sm" aria-label="Loading" />}
         {totp.error && (
           <Text c="red" size="sm" role="alert">
             {describeError(totp.error)}
