@@ -128,7 +128,7 @@ try {
       await page.goto(`${runner.url}/login`);
       await page.getByLabel('Username').fill(sam.username);
       await page.getByLabel(/^Password/).fill(sam.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await page.getByRole('textbox', { name: 'Authentication code' }).waitFor();
       await shot('login-code');
       await page.goto(`${runner.url}/login`);

@@ -34,7 +34,7 @@ async function signInUntilCode() {
   await page.goto(`${dashboard.runner.url}/login`);
   await page.getByLabel('Username').fill(ADMIN.username);
   await page.getByLabel(/^Password/).fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('textbox', { name: 'Authentication code' }).waitFor();
 }
 
@@ -75,11 +75,11 @@ test('turn TOTP on, sign in with a code and with a recovery code, turn it off', 
   await signInUntilCode();
   await a11y();
   await page.getByRole('textbox', { name: 'Authentication code' }).fill('000000');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('alert').getByText('invalid code').waitFor();
   const code = codeAt(secret, Math.max(stepNow(), enrolledAt + 1));
   await page.getByRole('textbox', { name: 'Authentication code' }).fill(code);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('heading', { name: 'Files', exact: true }).waitFor();
 
   // A recovery code in place of the code.
@@ -87,7 +87,7 @@ test('turn TOTP on, sign in with a code and with a recovery code, turn it off', 
   await signInUntilCode();
   await page.getByRole('button', { name: 'Use a recovery code' }).click();
   await page.getByRole('textbox', { name: 'Recovery code' }).fill(codes[0] as string);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('heading', { name: 'Files', exact: true }).waitFor();
 
   // Off again with another recovery code; then the password alone signs in.
