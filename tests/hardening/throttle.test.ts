@@ -20,6 +20,7 @@ const { call, uniqueName } = await import('../support/client.ts');
 const { signedInUser, PASSWORD } = await import('../support/users.ts');
 const { changedKeys, tableSnapshot } = await import('../support/snapshot.ts');
 const { config } = await import('#shared/config');
+const { windowTest } = await import('../support/throttle-window.ts');
 
 const limits = config().throttle;
 let addressCounter = 0;
@@ -28,25 +29,6 @@ const freshAddress = () => `198.51.${Math.floor(++addressCounter / 250)}.${addre
 
 const login = (username: string, password: string, sourceIp = freshAddress()) =>
   call('POST', '/api/auth/login', { json: { username, password }, sourceIp });
-
-/** The fixed window the service counts in (`THROTTLE#…`, `WINDOW#<start>`) at this moment. */
-const currentWindow = () => Math.floor(Date.now() / 1000 / limits.windowSeconds);
-
-/**
- * A test of counting within one window. Counters start afresh when their window ends, so a test whose
- * attempts straddle a window boundary is run once more, wholly within the next window (every run
- * uses fresh users and client addresses); a failure within one window fails.
- */
-const windowTest = (name: string, body: () => Promise<void>) =>
-  test(name, async () => {
-    const started = currentWindow();
-    try {
-      await body();
-    } catch (error) {
-      if (currentWindow() === started) throw error;
-      await body();
-    }
-  });
 
 let prefixCounter = 0;
 /** A fresh IPv6 /64 (written as `2001:db8:<n>:<subnet>`), its four-hex-digit group for other spellings. */

@@ -4,14 +4,16 @@ import { openTotpSecret } from '#shared/mfa/sealing';
 import { getUser } from '#shared/users/store';
 import { call } from '../support/client.ts';
 import { changedKeys, tableSnapshot } from '../support/snapshot.ts';
+import { windowTest } from '../support/throttle-window.ts';
 import { enrolledUser, enrolledWithoutCodeUsed, freshAddress, login } from '../support/totp.ts';
 import { codeAt, stepNow } from '../support/totp-codes.ts';
 import { PASSWORD, signedInUser } from '../support/users.ts';
 
 const THROTTLED = { error: 'too many attempts, try again later', statusCode: 429 };
 
+// Each test counts within one throttle window (a run straddling a boundary runs again in the next).
 describe('code guesses count toward the login throttle', () => {
-  test('ten wrong codes lock the username: the right code is then 429 too, and no cookie', async () => {
+  windowTest('ten wrong codes lock the username: the right code is then 429 too, and no cookie', async () => {
     const me = await enrolledWithoutCodeUsed();
     for (let guess = 0; guess < 9; guess++) {
       expect((await login(me.username, PASSWORD, String(100000 + guess))).status).toBe(401);
@@ -24,7 +26,7 @@ describe('code guesses count toward the login throttle', () => {
     expect(locked.cookies).toEqual([]);
   });
 
-  test('a right code clears the count, as a good password login does', async () => {
+  windowTest('a right code clears the count, as a good password login does', async () => {
     const me = await enrolledWithoutCodeUsed();
     for (let guess = 0; guess < 9; guess++) await login(me.username, PASSWORD, String(200000 + guess));
     expect((await login(me.username, PASSWORD, codeAt(me.secret, stepNow() + 1))).status).toBe(200);
@@ -33,7 +35,7 @@ describe('code guesses count toward the login throttle', () => {
     }
   });
 
-  test('codes guessed to turn TOTP off count against the same username', async () => {
+  windowTest('codes guessed to turn TOTP off count against the same username', async () => {
     const me = await enrolledUser();
     for (let guess = 0; guess < 10; guess++) {
       const response = await call('DELETE', '/api/user/mfa/totp', {
