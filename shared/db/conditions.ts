@@ -1,3 +1,9 @@
+/**
+ * The user item exists and is not being deleted (`deletingAt` marks a deletion in progress): the
+ * condition every write that adds to or changes a user's account is made on.
+ */
+export const LIVE_USER = 'attribute_exists(pk) AND attribute_not_exists(deletingAt)';
+
 /** True when DynamoDB refused a write because its ConditionExpression did not hold. */
 export const isConditionFailure = (error: unknown): boolean =>
   error instanceof Error && error.name === 'ConditionalCheckFailedException';

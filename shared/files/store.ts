@@ -1,5 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
+import { LIVE_USER } from '#shared/db/conditions';
 import { EXPIRY_INDEX, fileKey, fileNameKey, userKey } from '#shared/db/keys';
 import { batchGetItems } from '#shared/db/reads';
 import { retry } from '#shared/db/retry';
@@ -39,7 +40,7 @@ export async function transactAsActiveOwner(userId: string, items: TransactItem[
         ConditionCheck: {
           TableName: tableName,
           Key: userKey(userId),
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletingAt)',
+          ConditionExpression: LIVE_USER,
         },
       },
       ...items,

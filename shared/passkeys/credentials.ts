@@ -1,5 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
+import { LIVE_USER } from '#shared/db/conditions';
 import { passkeyKey, userKey } from '#shared/db/keys';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { conflict, invalid, notFound } from '#shared/errors';
@@ -32,8 +33,6 @@ export const MAX_PASSKEYS = 20;
 
 export const PASSKEY_NOT_FOUND = 'passkey not found';
 const CHANGED = 'the account changed meanwhile: reload and try again';
-
-const userChecks = 'attribute_exists(pk) AND attribute_not_exists(deletingAt)';
 
 export async function addPasskey(
   user: UserRecord,
@@ -71,7 +70,7 @@ export async function addPasskey(
           Key: userKey(user.id),
           UpdateExpression:
             'SET #passkeys = list_append(if_not_exists(#passkeys, :none), :entry), #updatedAt = :now',
-          ConditionExpression: `${userChecks} AND (attribute_not_exists(#passkeys) OR size(#passkeys) < :max)`,
+          ConditionExpression: `${LIVE_USER} AND (attribute_not_exists(#passkeys) OR size(#passkeys) < :max)`,
           ExpressionAttributeNames: { '#passkeys': 'passkeys', '#updatedAt': 'updatedAt' },
           ExpressionAttributeValues: {
             ':none': [],
@@ -107,7 +106,7 @@ export async function renamePasskey(user: UserRecord, passkeyId: string, name: s
           TableName: tableName,
           Key: userKey(user.id),
           UpdateExpression: `SET #passkeys[${index}].#name = :name, #updatedAt = :now`,
-          ConditionExpression: `${userChecks} AND #passkeys[${index}].#id = :id`,
+          ConditionExpression: `${LIVE_USER} AND #passkeys[${index}].#id = :id`,
           ExpressionAttributeNames: {
             '#passkeys': 'passkeys',
             '#name': 'name',
@@ -143,7 +142,7 @@ export async function deletePasskey(user: UserRecord, passkeyId: string): Promis
           TableName: tableName,
           Key: userKey(user.id),
           UpdateExpression: `REMOVE #signInPasskeys[${index}] SET #updatedAt = :now`,
-          ConditionExpression: `${userChecks} AND #signInPasskeys[${index}].#id = :id AND ${unchanged.condition}`,
+          ConditionExpression: `${LIVE_USER} AND #signInPasskeys[${index}].#id = :id AND ${unchanged.condition}`,
           ExpressionAttributeNames: { ...unchanged.names, '#id': 'id', '#updatedAt': 'updatedAt' },
           ExpressionAttributeValues: {
             ...unchanged.values,
@@ -216,7 +215,7 @@ export async function recordUse(
           TableName: tableName,
           Key: userKey(user.id),
           UpdateExpression: `SET #passkeys[${index}].#lastUsed = :now`,
-          ConditionExpression: `${userChecks} AND #passkeys[${index}].#id = :id`,
+          ConditionExpression: `${LIVE_USER} AND #passkeys[${index}].#id = :id`,
           ExpressionAttributeNames: { '#passkeys': 'passkeys', '#lastUsed': 'lastUsed', '#id': 'id' },
           ExpressionAttributeValues: { ':now': now, ':id': credential.id },
         },

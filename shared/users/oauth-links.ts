@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
-import { isConditionFailure } from '#shared/db/conditions';
+import { isConditionFailure, LIVE_USER } from '#shared/db/conditions';
 import { oauthFlowKey, oauthIdentityKey, userKey } from '#shared/db/keys';
 import { type TransactItem, TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { conflict, invalid } from '#shared/errors';
@@ -91,8 +91,7 @@ export async function linkIdentity(user: UserRecord, identity: ProviderIdentity)
           Key: userKey(user.id),
           UpdateExpression:
             'SET #links = list_append(if_not_exists(#links, :none), :link), #updatedAt = :now ADD #linked :provider',
-          ConditionExpression:
-            'attribute_exists(pk) AND attribute_not_exists(deletingAt) AND NOT contains(#linked, :providerId)',
+          ConditionExpression: `${LIVE_USER} AND NOT contains(#linked, :providerId)`,
           ExpressionAttributeNames: {
             '#links': 'oauthProviders',
             '#linked': LINKED_SET,
@@ -185,7 +184,7 @@ export async function unlinkIdentity(user: UserRecord, provider: string): Promis
           Key: userKey(user.id),
           UpdateExpression: `REMOVE #links[${index}] SET #updatedAt = :now DELETE #linked :provider`,
           ConditionExpression: [
-            'attribute_exists(pk) AND attribute_not_exists(deletingAt)',
+            LIVE_USER,
             `#links[${index}].provider = :providerId AND #links[${index}].#id = :id`,
             unchanged.condition,
           ].join(' AND '),
