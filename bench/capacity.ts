@@ -76,8 +76,7 @@ const keyOf = (item: Item): Item => ({
 const keyString = (item: Item) => JSON.stringify(keyOf(item));
 
 /**
- * Starts recording; call it before the first request (the item-read client ignores middleware added
- * later). `reader` reads the touched items and is not recorded; `run` tags the calls of a request.
+ * Starts recording. `reader` reads the touched items and is not recorded; `run` tags the calls of a request.
  */
 export function recordCapacity(reader: DynamoDBClient, tableName: string) {
   const tags = new AsyncLocalStorage<string>();

@@ -276,7 +276,7 @@ function dynamoWork(perRequest: readonly RecordedCall[][]): DynamoWork {
  * signing, the socket write, parsing), sequential, after a warm-up: the floor under any route that
  * reads the table, whatever the runner or handler around it does.
  */
-export async function measureSdkCpuPerGetItem(userId: string, count: number): Promise<number> {
+export async function measureGetItemCpu(userId: string, count: number): Promise<number> {
   const read = () => getUser(userId);
   for (let index = 0; index < WARMUP; index++) await read();
   const before = process.cpuUsage();

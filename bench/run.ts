@@ -61,7 +61,7 @@ try {
   const { config } = await import('#shared/config');
   const { benchScenarios } = await import('./scenarios.ts');
   const { measureColdStarts } = await import('./cold-start.ts');
-  const { measureBaseline, measureLatency, measureSdkCpuPerGetItem } = await import('./latency.ts');
+  const { measureBaseline, measureLatency, measureGetItemCpu } = await import('./latency.ts');
   const { measureThroughput } = await import('./throughput.ts');
   const { measureBcrypt, LOGIN_TARGET_MS } = await import('./bcrypt.ts');
   const { costPerMillion } = await import('./cost.ts');
@@ -82,7 +82,7 @@ try {
   const baseline = await measureBaseline(userGet, settings.standard);
   const latency = await measureLatency(scenarios, settings);
   const costs = latency.map(costPerMillion);
-  const sdkCpuMsPerGetItem = await measureSdkCpuPerGetItem(fixtures.userId, settings.standard);
+  const getItemCpuMs = await measureGetItemCpu(fixtures.userId, settings.standard);
 
   step(
     `npm start: ${settings.load.firstMinuteSlices} × ${settings.load.sliceSeconds} s from the start, then ${settings.load.rounds} rounds of it and its floors in turn, ${settings.load.durationSeconds} s each`,
@@ -102,7 +102,7 @@ try {
   const web = await measureWeb(settings.webRuns);
 
   const budgets = [
-    ...checkBudgets({ bundles, latency, costs, throughput, sdkCpuMsPerGetItem, grid }),
+    ...checkBudgets({ bundles, latency, costs, throughput, getItemCpuMs, grid }),
     ...checkWebBudgets(web),
   ];
   const kb = (bytes: number) => (bytes / 1000).toFixed(1);
@@ -217,7 +217,7 @@ try {
       `memory for < ${LOGIN_TARGET_MS} ms: ${bcrypt.memoryForTargetMb ?? 'none (over budget even at a full vCPU)'} MB`,
   );
   console.log(
-    `DynamoDB client: ${sdkCpuMsPerGetItem} ms of CPU per GetItem in this process (sequential, DynamoDB Local)`,
+    `DynamoDB client: ${getItemCpuMs} ms of CPU per GetItem in this process (sequential, DynamoDB Local)`,
   );
   console.log(
     `Files grid of ${grid.images} images (headless Chromium): ${grid.thumbnails} thumbnail requests, ${grid.originals} originals`,
@@ -250,7 +250,7 @@ try {
     latency,
     costs,
     throughput,
-    sdkCpuMsPerGetItem,
+    getItemCpuMs,
     bcrypt,
     grid,
     web,

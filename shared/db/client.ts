@@ -1,7 +1,8 @@
-import { DynamoDBClient, type DynamoDBClientConfig, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { config } from '#shared/config';
+import { createItemReader } from '#shared/db/item-reader';
 import { retry } from '#shared/db/retry';
 
 const { dynamodbEndpoint } = config();
@@ -32,15 +33,12 @@ function leanClient(settings: DynamoDBClientConfig): DynamoDBClient {
 export const dynamodb = leanClient(clientConfig);
 
 /**
- * Reads of one item by key on the request path (every authenticated request reads its user item).
- * `cacheMiddleware` resolves the middleware stack once per command class instead of on every call,
- * about a fifth of the SDK's CPU time per read; lib-dynamodb refuses the option, so this client
- * takes marshalled keys (`getItem`). Middleware added to it after its first request is not used.
+ * Reads of one item by key on the request path (every authenticated request reads its user item):
+ * the same credentials, region, endpoint and attempts as `dynamodb`, without its per-request
+ * middleware (db/item-reader.ts). Tests wrap its attempts with `intercept`, as they add middleware
+ * to `dynamodb`.
  */
-export const itemReads = leanClient({ ...clientConfig, cacheMiddleware: true });
-
-/** Every client that sends requests to the table, for middleware that must see all of them. */
-export const dynamodbClients: readonly DynamoDBClient[] = [dynamodb, itemReads];
+export const itemReader = createItemReader(dynamodb, dynamodbEndpoint);
 
 /** Attempts of a single-item write that meets another request's transaction on the same item. */
 const CONFLICT_ATTEMPTS = 4;
@@ -74,12 +72,10 @@ export async function getItem(
   key: Record<string, string>,
   options: { consistent?: boolean } = {},
 ): Promise<Record<string, unknown> | undefined> {
-  const result = await itemReads.send(
-    new GetItemCommand({
-      TableName: tableName,
-      Key: marshall(key),
-      ConsistentRead: options.consistent === true,
-    }),
-  );
+  const result = await itemReader.read({
+    TableName: tableName,
+    Key: marshall(key),
+    ConsistentRead: options.consistent === true,
+  });
   return result.Item && unmarshall(result.Item);
 }

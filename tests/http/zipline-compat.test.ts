@@ -10,7 +10,6 @@ import { PNG_1X1 } from '../support/pixels.ts';
 import { urlFor } from '../support/routes.ts';
 import { signedInUser } from '../support/users.ts';
 
-// Created before the first request: the item-read client ignores middleware added later.
 const faults = faultInjector();
 afterEach(() => faults.clear());
 

@@ -1,5 +1,5 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { dynamodbClients } from '#shared/db/client';
+import { dynamodb, itemReader } from '#shared/db/client';
 import { PARTITION_PATTERNS, type Partition } from '#shared/db/keys';
 import { SORT_FIELDS } from '#shared/files/model';
 import { bucketName, s3 } from '#shared/s3/client';
@@ -112,15 +112,17 @@ function recordS3(command: string, input: Input): void {
 }
 
 beforeAll(() => {
-  for (const client of dynamodbClients) {
-    client.middlewareStack.add(
-      (next, context) => async (args) => {
-        recordDynamoDb(context.commandName as string, args.input);
-        return next(args);
-      },
-      { step: 'initialize', name: 'recordGrantUse' },
-    );
-  }
+  dynamodb.middlewareStack.add(
+    (next, context) => async (args) => {
+      recordDynamoDb(context.commandName as string, args.input);
+      return next(args);
+    },
+    { step: 'initialize', name: 'recordGrantUse' },
+  );
+  itemReader.intercept((next) => (input) => {
+    recordDynamoDb('GetItemCommand', input);
+    return next(input);
+  });
   s3.middlewareStack.add(
     (next, context) => async (args) => {
       recordS3(context.commandName as string, args.input);

@@ -10,7 +10,6 @@ import { localClient } from '../../infra/local/dynamodb.ts';
  * spent on, pass the current design at 10,000 requests a second, and flag a key made hot on purpose.
  */
 const reader = localClient(process.env.DYNAMODB_ENDPOINT as string);
-// Before the first request: the item-read client ignores middleware added later.
 const recorder = recordCapacity(reader, tableName);
 afterAll(() => reader.destroy());
 

@@ -4,7 +4,7 @@ import {
   TransactionCanceledException,
   TransactionConflictException,
 } from '@aws-sdk/client-dynamodb';
-import { dynamodb, dynamodbClients } from '#shared/db/client';
+import { dynamodb, itemReader } from '#shared/db/client';
 
 /** A failure injected on the wire for the next `times` attempts of one DynamoDB command. */
 export interface Fault {
@@ -18,32 +18,31 @@ export interface Fault {
 }
 
 /**
- * Fault injection on the module-scope DynamoDB clients (the only AWS-client mock the house rules
- * allow): the middleware sits below the SDK's retry step, so it sees every attempt the way a real
- * throttled or timed-out network would, and the SDK's own retry strategy reacts to it. Create it
- * before the first request: the item-read client ignores middleware added later.
+ * Fault injection on the module-scope DynamoDB client and item reader (the only AWS-client mock the
+ * house rules allow): on the client the middleware sits below the SDK's retry step, on the reader it
+ * wraps each attempt, so both see every attempt the way a real throttled or timed-out network would,
+ * and their retries react to it.
  */
 export function faultInjector() {
   const faults: Fault[] = [];
   const attempts: string[] = [];
-  for (const client of dynamodbClients) {
-    client.middlewareStack.add(
-      (next, context) => async (args) => {
-        const command = context.commandName as string;
-        attempts.push(command);
-        const fault = faults.find((candidate) => candidate.command === command && candidate.times > 0);
-        if (!fault) return next(args);
-        if (fault.skip) {
-          fault.skip--;
-          return next(args);
-        }
-        fault.times--;
-        if (fault.afterSend) await next(args);
-        throw fault.error();
-      },
-      { step: 'deserialize', name: 'injectFaults' },
-    );
-  }
+  const attempt = async <Output>(command: string, send: () => Promise<Output>): Promise<Output> => {
+    attempts.push(command);
+    const fault = faults.find((candidate) => candidate.command === command && candidate.times > 0);
+    if (!fault) return send();
+    if (fault.skip) {
+      fault.skip--;
+      return send();
+    }
+    fault.times--;
+    if (fault.afterSend) await send();
+    throw fault.error();
+  };
+  dynamodb.middlewareStack.add(
+    (next, context) => (args) => attempt(context.commandName as string, () => next(args)),
+    { step: 'deserialize', name: 'injectFaults' },
+  );
+  itemReader.intercept((next) => (input) => attempt('GetItemCommand', () => next(input)));
   return {
     /** Command names of every attempt on the wire, retries included. */
     attempts,
@@ -93,8 +92,8 @@ export const singleItemConflict = () =>
 
 /**
  * Fails the `nth` call of a DynamoDB operation once, as an outage halfway through a multi-step
- * operation would; `calls()` tells how many calls of that operation were made. On the document
- * client: the item-read client takes no middleware once it has served a request.
+ * operation would; `calls()` tells how many calls of that operation were made. On the SDK client,
+ * which sends everything but single-item reads.
  */
 export function failNth(operation: string, nth: number) {
   let seen = 0;

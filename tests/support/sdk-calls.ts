@@ -1,5 +1,5 @@
 import type { DeserializeMiddleware, HandlerExecutionContext } from '@smithy/types';
-import { dynamodbClients } from '#shared/db/client';
+import { dynamodb, itemReader } from '#shared/db/client';
 
 /**
  * Times each HTTP exchange alone: added with `ON_THE_WIRE` it is the innermost middleware, inside
@@ -41,10 +41,9 @@ type TimedContext = { roundTripMs?: number };
 export type CallObserver<Observed> = (command: string, input: Record<string, unknown>) => Promise<Observed>;
 
 /**
- * Records every DynamoDB command the handlers send through the shared module-scope client, with the
- * capacity DynamoDB reports (requested via ReturnConsumedCapacity on each call) and its round trip.
- * Call it before the first request: the item-read client ignores middleware added later. `INDEXES`
- * adds what each write cost in every index it touched.
+ * Records every DynamoDB command the handlers send through the shared module-scope client and item
+ * reader, with the capacity DynamoDB reports (requested via ReturnConsumedCapacity on each call) and
+ * its round trip. `INDEXES` adds what each write cost in every index it touched.
  */
 export function recordSdkCalls<Observed = undefined>(
   detail: 'TOTAL' | 'INDEXES' = 'TOTAL',
@@ -54,37 +53,53 @@ export function recordSdkCalls<Observed = undefined>(
   reset(): void;
 } {
   const calls: RecordedCall<Observed>[] = [];
-  for (const client of dynamodbClients) {
-    client.middlewareStack.add(
-      (next, context) => async (args) => {
-        const input = args.input as Record<string, unknown> & { ReturnConsumedCapacity?: string };
-        input.ReturnConsumedCapacity ??= detail;
-        const command = context.commandName as string;
-        const before = observer && (await observer(command, input));
-        // The item-read client shares one context between its calls (cacheMiddleware).
+  const record = async <Output extends { ConsumedCapacity?: unknown }>(
+    command: string,
+    input: Record<string, unknown> & { ReturnConsumedCapacity?: string },
+    send: () => Promise<{ output: Output; roundTripMs: number }>,
+  ): Promise<Output> => {
+    input.ReturnConsumedCapacity ??= detail;
+    const before = observer && (await observer(command, input));
+    const { output, roundTripMs } = await send();
+    const after = observer && (await observer(command, input));
+    calls.push({
+      command,
+      input,
+      consumedCapacity: output.ConsumedCapacity,
+      ...(observer ? { observed: { before: before as Observed, after: after as Observed } } : {}),
+      roundTripMs,
+    });
+    return output;
+  };
+  dynamodb.middlewareStack.add(
+    (next, context) => async (args) => {
+      let result: Awaited<ReturnType<typeof next>> | undefined;
+      await record(context.commandName as string, args.input as Record<string, unknown>, async () => {
         (context as TimedContext).roundTripMs = 0;
-        const result = await next(args);
-        const roundTripMs = (context as TimedContext).roundTripMs ?? 0;
-        const after = observer && (await observer(command, input));
-        calls.push({
-          command,
-          input,
-          consumedCapacity: (result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity,
-          ...(observer ? { observed: { before: before as Observed, after: after as Observed } } : {}),
-          roundTripMs,
-        });
-        return result;
-      },
-      { step: 'initialize', name: 'recordSdkCalls' },
-    );
-    client.middlewareStack.add(
-      timeOnTheWire((context, ms) => {
-        const timed = context as TimedContext;
-        timed.roundTripMs = (timed.roundTripMs ?? 0) + ms;
+        result = await next(args);
+        const output = result.output as { ConsumedCapacity?: unknown };
+        return { output, roundTripMs: (context as TimedContext).roundTripMs ?? 0 };
+      });
+      return result as Awaited<ReturnType<typeof next>>;
+    },
+    { step: 'initialize', name: 'recordSdkCalls' },
+  );
+  dynamodb.middlewareStack.add(
+    timeOnTheWire((context, ms) => {
+      const timed = context as TimedContext;
+      timed.roundTripMs = (timed.roundTripMs ?? 0) + ms;
+    }),
+    { ...ON_THE_WIRE, name: 'timeSdkRoundTrip' },
+  );
+  // The reader's attempts are its exchanges on the wire (signing included, a few microseconds).
+  itemReader.intercept(
+    (next) => (input) =>
+      record('GetItemCommand', input as unknown as Record<string, unknown>, async () => {
+        const started = performance.now();
+        const output = await next(input);
+        return { output, roundTripMs: performance.now() - started };
       }),
-      { ...ON_THE_WIRE, name: 'timeSdkRoundTrip' },
-    );
-  }
+  );
   return {
     calls,
     reset: () => {

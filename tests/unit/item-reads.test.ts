@@ -1,7 +1,9 @@
+import { connect, createServer, type Socket } from 'node:net';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, dynamodbClients, getItem, itemReads, tableName } from '#shared/db/client';
+import { documents, dynamodb, getItem, itemReader, tableName } from '#shared/db/client';
+import { createItemReader, DynamoDbError } from '#shared/db/item-reader';
 
-// The user item is read through its own client (see shared/db/client.ts); everything else goes
+// The user item is read through the item reader (shared/db/item-reader.ts); everything else goes
 // through the document client. Both must see the same item.
 describe('getItem', () => {
   const key = { pk: 'TEST#item-reads', sk: 'ITEM' };
@@ -32,7 +34,7 @@ describe('getItem', () => {
     expect(await getItem({ pk: 'TEST#item-reads', sk: 'NONE' }, { consistent: true })).toBeUndefined();
   });
 
-  test('concurrent reads of different items each get their own answer (the cached handler is shared)', async () => {
+  test('concurrent reads of different items each get their own answer (one pool of connections)', async () => {
     const keys = Array.from({ length: 20 }, (_, index) => ({
       pk: 'TEST#item-reads',
       sk: `PARALLEL#${index}`,
@@ -47,13 +49,97 @@ describe('getItem', () => {
   });
 });
 
-describe('the DynamoDB clients', () => {
-  test('send no logger or user-agent middleware, and the item reader resolves its stack once', () => {
-    for (const client of dynamodbClients) {
-      const names = client.middlewareStack.identify().join('\n');
-      expect(names).not.toContain('loggerMiddleware');
-      expect(names).not.toContain('getUserAgentMiddleware');
+const endpoint = process.env.DYNAMODB_ENDPOINT as string;
+const userKey = { pk: { S: 'TEST#item-reads' }, sk: { S: 'ITEM' } };
+
+/**
+ * A TCP relay to DynamoDB Local that resets the first `resets` connections once they have sent a
+ * request, as a server closing a kept-alive connection under a client does.
+ */
+async function resettingRelay(resets: number) {
+  let connections = 0;
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    if (++connections <= resets) {
+      socket.once('data', () => socket.resetAndDestroy());
+      return;
     }
-    expect(itemReads.config.cacheMiddleware).toBe(true);
+    const target = new URL(endpoint);
+    const upstream = connect(Number(target.port), target.hostname);
+    sockets.add(upstream);
+    socket.pipe(upstream).pipe(socket);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    connections: () => connections,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+describe('the item reader', () => {
+  test('an error DynamoDB answers keeps its name and status, and is not retried', async () => {
+    const reader = createItemReader(dynamodb, endpoint);
+    let attempts = 0;
+    reader.intercept((next) => (input) => {
+      attempts++;
+      return next(input);
+    });
+    const missing = reader.read({ TableName: 'no-such-table', Key: userKey });
+    await expect(missing).rejects.toBeInstanceOf(DynamoDbError);
+    await expect(missing).rejects.toMatchObject({
+      name: 'ResourceNotFoundException',
+      $metadata: { httpStatusCode: 400 },
+    });
+    expect(attempts).toBe(1);
+  });
+
+  test('a connection reset under a request is retried on a new one', async () => {
+    const relay = await resettingRelay(2);
+    try {
+      const reader = createItemReader(dynamodb, relay.url);
+      const read = await reader.read({ TableName: tableName, Key: userKey, ConsistentRead: true });
+      expect(read.Item?.text).toEqual({ S: 'ünïcode ✓' });
+      expect(relay.connections()).toBe(3);
+    } finally {
+      await relay.close();
+    }
+  });
+
+  test('resets on every attempt give up after as many attempts as the SDK client makes, with the network error', async () => {
+    const relay = await resettingRelay(Number.POSITIVE_INFINITY);
+    try {
+      const reader = createItemReader(dynamodb, relay.url);
+      await expect(reader.read({ TableName: tableName, Key: userKey })).rejects.toMatchObject({
+        code: 'ECONNRESET',
+      });
+      expect(relay.connections()).toBe(await dynamodb.config.maxAttempts());
+    } finally {
+      await relay.close();
+    }
+  });
+
+  test('an interceptor added after reads have been served sees the next one', async () => {
+    await getItem({ pk: 'TEST#item-reads', sk: 'ITEM' });
+    const seen: unknown[] = [];
+    itemReader.intercept((next) => (input) => {
+      seen.push(input.Key);
+      return next(input);
+    });
+    await getItem({ pk: 'TEST#item-reads', sk: 'ITEM' });
+    expect(seen).toEqual([userKey]);
+  });
+});
+
+describe('the DynamoDB client', () => {
+  test('sends no logger or user-agent middleware', () => {
+    const names = dynamodb.middlewareStack.identify().join('\n');
+    expect(names).not.toContain('loggerMiddleware');
+    expect(names).not.toContain('getUserAgentMiddleware');
   });
 });

@@ -1,0 +1,186 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { DynamoDBClient, GetItemInput, GetItemOutput } from '@aws-sdk/client-dynamodb';
+import { SignatureV4 } from '@smithy/signature-v4';
+import type { HttpRequest } from '@smithy/types';
+import { retry } from '#shared/db/retry';
+
+/**
+ * GetItem, the read every authenticated request makes, sent without the SDK's per-request
+ * machinery. The SDK spends about 0.35 ms of CPU on each call beyond the HTTP exchange itself
+ * (middleware stack, endpoint rules, schema serde): more than the rest of a `GET /api/user`
+ * (docs/performance.md). This reader takes from the SDK client what must not differ — its credential
+ * provider, region, endpoint rules, attempt count and SigV4 signer — and sends the JSON request
+ * DynamoDB's wire protocol defines, over a keep-alive connection.
+ */
+
+/** One attempt on the wire. */
+export type ItemReadAttempt = (input: GetItemInput) => Promise<GetItemOutput>;
+/** Wraps each attempt, retries included, as SDK middleware below the retry step does. */
+export type ItemReadInterceptor = (next: ItemReadAttempt) => ItemReadAttempt;
+
+export interface ItemReader {
+  read(input: GetItemInput): Promise<GetItemOutput>;
+  intercept(interceptor: ItemReadInterceptor): void;
+}
+
+/** An error DynamoDB answered with, named as the SDK names it (`ProvisionedThroughputExceededException`…). */
+export class DynamoDbError extends Error {
+  readonly $metadata: { httpStatusCode: number };
+  constructor(name: string, message: string, httpStatusCode: number) {
+    super(message);
+    this.name = name;
+    this.$metadata = { httpStatusCode };
+  }
+}
+
+/** What the SDK's standard strategy tries again: throttling, transient service errors, timeouts. */
+const RETRYABLE_NAMES = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'TimeoutError',
+  'RequestTimeout',
+  'RequestTimeoutException',
+]);
+/** A kept-alive connection the server closed meanwhile (or a Lambda sandbox thawed with a dead one). */
+const RETRYABLE_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT']);
+
+function isRetryable(error: unknown): boolean {
+  // Duck-typed: Node's network errors may come from another realm than this module's `Error`.
+  if (typeof error !== 'object' || error === null) return false;
+  const { name, code, $metadata } = error as { name?: string; code?: string } & Partial<DynamoDbError>;
+  const status = $metadata?.httpStatusCode ?? 0;
+  return RETRYABLE_NAMES.has(name ?? '') || status >= 500 || RETRYABLE_CODES.has(code ?? '');
+}
+
+/** The SDK's pause before a retry grows from 100 ms; the jitter spreads competing callers. */
+const RETRY_BASE_MS = 100;
+/** A read answers in milliseconds; a connection silent this long is dead and the attempt is retried. */
+const SOCKET_TIMEOUT_MS = 5_000;
+
+/**
+ * DynamoDB's JSON carries binary values (`B`, `BS`) as base64 strings; the SDK hands them out as
+ * bytes, and so does this. An attribute named `B` holds an object, never a string, so the two
+ * cannot be confused.
+ */
+function reviveBinary(key: string, value: unknown): unknown {
+  if (key === 'B' && typeof value === 'string') return Buffer.from(value, 'base64');
+  if (key === 'BS' && Array.isArray(value) && value.every((each) => typeof each === 'string')) {
+    return value.map((each: string) => Buffer.from(each, 'base64'));
+  }
+  return value;
+}
+
+function bodyOf(response: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    response.on('data', (chunk: Buffer) => chunks.push(chunk));
+    response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    response.on('error', reject);
+  });
+}
+
+function answer(status: number, body: string): GetItemOutput {
+  const parsed = (body ? JSON.parse(body, reviveBinary) : {}) as Record<string, unknown>;
+  if (status === 200) return parsed as GetItemOutput;
+  const type = String(parsed.__type ?? `HTTP${status}`);
+  const message = String(parsed.message ?? parsed.Message ?? '');
+  throw new DynamoDbError(type.slice(type.lastIndexOf('#') + 1), message, status);
+}
+
+interface Wire {
+  endpoint: URL;
+  signer: SignatureV4;
+  attempts: number;
+}
+
+/** Everything the SDK client decides once, read from its resolved configuration. */
+async function wireOf(client: DynamoDBClient, customEndpoint: string | undefined): Promise<Wire> {
+  const { config } = client;
+  const region = await config.region();
+  const endpoint = customEndpoint
+    ? new URL(customEndpoint)
+    : config.endpointProvider({
+        Region: region,
+        UseFIPS: await config.useFipsEndpoint(),
+        UseDualStack: await config.useDualstackEndpoint(),
+      }).url;
+  const signer = new SignatureV4({
+    service: 'dynamodb',
+    region,
+    credentials: config.credentials,
+    sha256: config.sha256,
+    applyChecksum: false,
+  });
+  return { endpoint, signer, attempts: await config.maxAttempts() };
+}
+
+export function createItemReader(client: DynamoDBClient, customEndpoint: string | undefined): ItemReader {
+  let resolved: Promise<Wire> | undefined;
+  // Resolved at the first read, not at import: the credential provider may need the network.
+  const wire = () => {
+    resolved ??= wireOf(client, customEndpoint);
+    return resolved;
+  };
+  const agentOptions = { keepAlive: true, maxSockets: 50 };
+  const agents = { http: new HttpAgent(agentOptions), https: new HttpsAgent(agentOptions) };
+
+  const send: ItemReadAttempt = async (input) => {
+    const { endpoint, signer } = await wire();
+    const body = JSON.stringify(input);
+    const unsigned: HttpRequest = {
+      method: 'POST',
+      protocol: endpoint.protocol,
+      hostname: endpoint.hostname,
+      ...(endpoint.port ? { port: Number(endpoint.port) } : {}),
+      path: endpoint.pathname,
+      query: {},
+      headers: {
+        host: endpoint.host,
+        'content-type': 'application/x-amz-json-1.0',
+        'content-length': String(Buffer.byteLength(body)),
+        'x-amz-target': 'DynamoDB_20120810.GetItem',
+      },
+      body,
+    };
+    const { headers } = await signer.sign(unsigned);
+    const secure = endpoint.protocol === 'https:';
+    const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const request = (secure ? httpsRequest : httpRequest)(
+        {
+          method: 'POST',
+          hostname: endpoint.hostname,
+          port: endpoint.port || undefined,
+          path: endpoint.pathname,
+          headers,
+          agent: secure ? agents.https : agents.http,
+          timeout: SOCKET_TIMEOUT_MS,
+        },
+        (response) =>
+          bodyOf(response).then((text) => resolve({ status: response.statusCode ?? 0, text }), reject),
+      );
+      request.on('timeout', () =>
+        request.destroy(
+          Object.assign(new Error('DynamoDB did not answer in time'), { name: 'TimeoutError' }),
+        ),
+      );
+      request.on('error', reject);
+      request.end(body);
+    });
+    return answer(status, text);
+  };
+
+  let attempt: ItemReadAttempt = send;
+  return {
+    intercept(interceptor) {
+      attempt = interceptor(attempt);
+    },
+    async read(input) {
+      const { attempts } = await wire();
+      return retry({ attempts, baseMs: RETRY_BASE_MS, retryable: isRetryable }, () => attempt(input));
+    },
+  };
+}
