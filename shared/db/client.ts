@@ -38,7 +38,7 @@ export const dynamodb = leanClient(clientConfig);
  * middleware (db/item-reader.ts). Tests wrap its attempts with `intercept`, as they add middleware
  * to `dynamodb`.
  */
-export const itemReader = createItemReader(dynamodb, dynamodbEndpoint);
+export const itemReader = createItemReader(dynamodb);
 
 /** Attempts of a single-item write that meets another request's transaction on the same item. */
 const CONFLICT_ATTEMPTS = 4;

@@ -98,16 +98,21 @@ interface Wire {
 }
 
 /** Everything the SDK client decides once, read from its resolved configuration. */
-async function wireOf(client: DynamoDBClient, customEndpoint: string | undefined): Promise<Wire> {
+async function wireOf(client: DynamoDBClient): Promise<Wire> {
   const { config } = client;
   const region = await config.region();
-  const endpoint = customEndpoint
-    ? new URL(customEndpoint)
-    : config.endpointProvider({
-        Region: region,
-        UseFIPS: await config.useFipsEndpoint(),
-        UseDualStack: await config.useDualstackEndpoint(),
-      }).url;
+  // The SDK's precedence: an endpoint given to the client, then one configured for the service in
+  // the environment (`AWS_ENDPOINT_URL_DYNAMODB`), then its endpoint rules for the region.
+  const given = await config.endpoint?.();
+  const configured = given
+    ? `${given.protocol}//${given.hostname}${given.port ? `:${given.port}` : ''}${given.path}`
+    : await config.serviceConfiguredEndpoint?.();
+  const endpoint = config.endpointProvider({
+    Region: region,
+    UseFIPS: await config.useFipsEndpoint(),
+    UseDualStack: await config.useDualstackEndpoint(),
+    ...(configured ? { Endpoint: configured } : {}),
+  }).url;
   const signer = new SignatureV4({
     service: 'dynamodb',
     region,
@@ -118,11 +123,11 @@ async function wireOf(client: DynamoDBClient, customEndpoint: string | undefined
   return { endpoint, signer, attempts: await config.maxAttempts() };
 }
 
-export function createItemReader(client: DynamoDBClient, customEndpoint: string | undefined): ItemReader {
+export function createItemReader(client: DynamoDBClient): ItemReader {
   let resolved: Promise<Wire> | undefined;
   // Resolved at the first read, not at import: the credential provider may need the network.
   const wire = () => {
-    resolved ??= wireOf(client, customEndpoint);
+    resolved ??= wireOf(client);
     return resolved;
   };
   const agentOptions = { keepAlive: true, maxSockets: 50 };

@@ -1,7 +1,9 @@
 import { connect, createServer, type Socket } from 'node:net';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, dynamodb, getItem, itemReader, tableName } from '#shared/db/client';
 import { createItemReader, DynamoDbError } from '#shared/db/item-reader';
+import { localClient } from '../../infra/local/dynamodb.ts';
 
 // The user item is read through the item reader (shared/db/item-reader.ts); everything else goes
 // through the document client. Both must see the same item.
@@ -84,7 +86,7 @@ async function resettingRelay(resets: number) {
 
 describe('the item reader', () => {
   test('an error DynamoDB answers keeps its name and status, and is not retried', async () => {
-    const reader = createItemReader(dynamodb, endpoint);
+    const reader = createItemReader(dynamodb);
     let attempts = 0;
     reader.intercept((next) => (input) => {
       attempts++;
@@ -102,7 +104,7 @@ describe('the item reader', () => {
   test('a connection reset under a request is retried on a new one', async () => {
     const relay = await resettingRelay(2);
     try {
-      const reader = createItemReader(dynamodb, relay.url);
+      const reader = createItemReader(localClient(relay.url));
       const read = await reader.read({ TableName: tableName, Key: userKey, ConsistentRead: true });
       expect(read.Item?.text).toEqual({ S: 'ünïcode ✓' });
       expect(relay.connections()).toBe(3);
@@ -114,12 +116,29 @@ describe('the item reader', () => {
   test('resets on every attempt give up after as many attempts as the SDK client makes, with the network error', async () => {
     const relay = await resettingRelay(Number.POSITIVE_INFINITY);
     try {
-      const reader = createItemReader(dynamodb, relay.url);
+      const reader = createItemReader(localClient(relay.url));
       await expect(reader.read({ TableName: tableName, Key: userKey })).rejects.toMatchObject({
         code: 'ECONNRESET',
       });
       expect(relay.connections()).toBe(await dynamodb.config.maxAttempts());
     } finally {
+      await relay.close();
+    }
+  });
+
+  test('a client whose endpoint comes from AWS_ENDPOINT_URL_DYNAMODB: the reader goes there too', async () => {
+    const relay = await resettingRelay(0);
+    process.env.AWS_ENDPOINT_URL_DYNAMODB = relay.url;
+    try {
+      const client = new DynamoDBClient({
+        region: 'local',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      });
+      const read = await createItemReader(client).read({ TableName: tableName, Key: userKey });
+      expect(read.Item?.count).toEqual({ N: '42' });
+      expect(relay.connections()).toBe(1);
+    } finally {
+      delete process.env.AWS_ENDPOINT_URL_DYNAMODB;
       await relay.close();
     }
   });
