@@ -12,6 +12,7 @@ import { getUser } from '#shared/users/store';
 import { assert, type Credential, register } from '../tests/support/authenticator.ts';
 import { type CallOptions, call, cookieValue } from '../tests/support/client.ts';
 import { multipart } from '../tests/support/multipart.ts';
+import { VIEWER_HOST, VIEWER_ORIGIN } from './services.ts';
 
 /** The benchmark's untimed setup: signed-in users, fresh sessions, uploaded files. */
 
@@ -128,11 +129,14 @@ export async function totpEnrolled(passwordHash: string) {
 
 /**
  * A passkey registered for the user with the cookie, through the API (tests/support/authenticator.ts
- * answers as a browser at http://localhost:3000, the relying party the benchmark configures).
+ * answers as a browser at the dashboard's origin the benchmark configures, `VIEWER_ORIGIN`).
  */
+/** What CloudFront adds to a passkey ceremony's request: the relying party of a cold-started bundle. */
+export const VIEWER = { 'x-viewer-host': VIEWER_HOST };
+
 export async function registeredPasskey(cookie: string): Promise<Credential> {
   const options = await call('POST', '/api/user/passkeys/options', { cookie });
-  const { credential, response } = register(options.body);
+  const { credential, response } = register(options.body, { origin: VIEWER_ORIGIN });
   const added = await call('POST', '/api/user/passkeys', { cookie, json: { response } });
   if (added.status !== 200) throw new Error(`fixture passkey failed: ${added.text}`);
   return credential;
@@ -143,7 +147,11 @@ export async function passkeyRegistration(passwordHash: string): Promise<CallOpt
   const user = await createUser({ username: uniqueName('bench-passkey'), passwordHash, role: 'USER' });
   const cookie = await freshSessionCookie(user.id);
   const options = await call('POST', '/api/user/passkeys/options', { cookie });
-  return { cookie, json: { response: register(options.body).response } };
+  return {
+    cookie,
+    headers: VIEWER,
+    json: { response: register(options.body, { origin: VIEWER_ORIGIN }).response },
+  };
 }
 
 /**
@@ -152,5 +160,5 @@ export async function passkeyRegistration(passwordHash: string): Promise<CallOpt
  */
 export async function passkeySignIn(credential: Credential): Promise<CallOptions> {
   const options = await call('POST', '/api/auth/passkey/options');
-  return { json: assert(credential, options.body, { counter: 0 }) };
+  return { headers: VIEWER, json: assert(credential, options.body, { counter: 0, origin: VIEWER_ORIGIN }) };
 }

@@ -23,6 +23,7 @@ import {
   uploadFile,
   uploadOptions,
   uploadPicture,
+  VIEWER,
 } from './fixtures.ts';
 import { type Scenario, scenario } from './scenario.ts';
 
@@ -322,6 +323,7 @@ export async function benchScenarios(): Promise<{
     // authenticator); a registration per fresh user; the delete of an id the caller does not have.
     scenario('POST /api/user/passkeys/options', 'POST', '/api/user/passkeys/options', 200, () => ({
       cookie: passkeyUser.cookie,
+      headers: VIEWER,
     })),
     scenario('POST /api/user/passkeys (verify and store)', 'POST', '/api/user/passkeys', 200, () =>
       passkeyRegistration(passwordHash),
@@ -345,7 +347,9 @@ export async function benchScenarios(): Promise<{
       () => ({ cookie: user.cookie }),
       { url: () => passkeyPath },
     ),
-    scenario('POST /api/auth/passkey/options', 'POST', '/api/auth/passkey/options', 200, () => ({})),
+    scenario('POST /api/auth/passkey/options', 'POST', '/api/auth/passkey/options', 200, () => ({
+      headers: VIEWER,
+    })),
     scenario('POST /api/auth/passkey (sign-in)', 'POST', '/api/auth/passkey', 200, () =>
       passkeySignIn(passkey),
     ),

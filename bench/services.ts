@@ -5,6 +5,13 @@ import { ensureTable, localClient, startDynamoDbLocal } from '../infra/local/dyn
 import { type S3Local, startS3Local } from '../infra/local/s3.ts';
 
 /**
+ * The dashboard's host as the stack's CloudFront distribution reports it to the functions
+ * (`x-viewer-host`): the passkey scenarios send it, as every request through CloudFront carries it.
+ */
+export const VIEWER_HOST = 'files.bench.test';
+export const VIEWER_ORIGIN = `https://${VIEWER_HOST}`;
+
+/**
  * What every benchmark run measures against: DynamoDB Local in memory with the table, and s3rver over
  * a temporary directory with the bucket, their endpoints and the service's configuration in the
  * environment. Start it before anything imports the service's modules (they read it at import).
@@ -18,8 +25,9 @@ export async function startBenchServices(step: (what: string) => void) {
     { id: 'bench', secret: 'a-benchmark-only-master-key-0123456789abcdef' },
   ]);
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-  // The passkey ceremonies' relying party, as npm start configures it.
-  process.env.PASSKEY_ORIGIN = 'http://localhost:3000';
+  // The passkey ceremonies' relying party: in-process as a deployment with this domain configures it,
+  // in the cold-started bundles (which get no PASSKEY_ORIGIN) from CloudFront's `x-viewer-host`.
+  process.env.PASSKEY_ORIGIN = VIEWER_ORIGIN;
   const client = localClient(dynamo.endpoint);
   await ensureTable(client, process.env.TABLE_NAME);
   client.destroy();
