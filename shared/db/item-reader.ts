@@ -64,7 +64,8 @@ const SOCKET_TIMEOUT_MS = 5_000;
 /**
  * DynamoDB's JSON carries binary values (`B`, `BS`) as base64 strings; the SDK hands them out as
  * bytes, and so does this. An attribute named `B` holds an object, never a string, so the two
- * cannot be confused.
+ * cannot be confused. Only an answer that mentions one is parsed with the reviver, which costs a
+ * call per value.
  */
 function reviveBinary(key: string, value: unknown): unknown {
   if (key === 'B' && typeof value === 'string') return Buffer.from(value, 'base64');
@@ -73,6 +74,9 @@ function reviveBinary(key: string, value: unknown): unknown {
   }
   return value;
 }
+
+const parseWire = (body: string): Record<string, unknown> =>
+  body.includes('"B') ? JSON.parse(body, reviveBinary) : JSON.parse(body);
 
 function bodyOf(response: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -84,7 +88,7 @@ function bodyOf(response: IncomingMessage): Promise<string> {
 }
 
 function answer(status: number, body: string): GetItemOutput {
-  const parsed = (body ? JSON.parse(body, reviveBinary) : {}) as Record<string, unknown>;
+  const parsed = body ? parseWire(body) : {};
   if (status === 200) return parsed as GetItemOutput;
   const type = String(parsed.__type ?? `HTTP${status}`);
   const message = String(parsed.message ?? parsed.Message ?? '');
