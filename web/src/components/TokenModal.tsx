@@ -21,7 +21,7 @@ function TokenPanel() {
       <Group justify="flex-end">
         <CopyButton value={token ?? ''}>
           {({ copied, copy }) => (
-            <Button onClick={copy} disabled={!token} color={copied ? 'teal' : undefined}>
+            <Button onClick={copy} disabled={!token}>
               {copied ? 'Copied' : 'Copy'}
             </Button>
           )}

@@ -73,7 +73,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
       <Group>
         <CopyButton value={text}>
           {({ copied, copy }) => (
-            <Button variant="default" onClick={copy} color={copied ? 'teal' : undefined}>
+            <Button variant="default" onClick={copy}>
               {copied ? 'Copied' : 'Copy codes'}
             </Button>
           )}

@@ -93,7 +93,7 @@ export function UploadersTab() {
           <Group>
             <CopyButton value={value}>
               {({ copied, copy }) => (
-                <Button onClick={copy} disabled={!value} color={copied ? 'teal' : undefined}>
+                <Button onClick={copy} disabled={!value}>
                   {copied ? 'Copied' : 'Copy token'}
                 </Button>
               )}
