@@ -12,7 +12,7 @@ import { getUser } from '#shared/users/store';
 import { assert, type Credential, register } from '../tests/support/authenticator.ts';
 import { type CallOptions, call, cookieValue } from '../tests/support/client.ts';
 import { multipart } from '../tests/support/multipart.ts';
-import { VIEWER_HOST, VIEWER_ORIGIN } from './services.ts';
+import { VIEWER, VIEWER_ORIGIN } from './services.ts';
 
 /** The benchmark's untimed setup: signed-in users, fresh sessions, uploaded files. */
 
@@ -131,9 +131,6 @@ export async function totpEnrolled(passwordHash: string) {
  * A passkey registered for the user with the cookie, through the API (tests/support/authenticator.ts
  * answers as a browser at the dashboard's origin the benchmark configures, `VIEWER_ORIGIN`).
  */
-/** What CloudFront adds to a passkey ceremony's request: the relying party of a cold-started bundle. */
-export const VIEWER = { 'x-viewer-host': VIEWER_HOST };
-
 export async function registeredPasskey(cookie: string): Promise<Credential> {
   const options = await call('POST', '/api/user/passkeys/options', { cookie });
   const { credential, response } = register(options.body, { origin: VIEWER_ORIGIN });

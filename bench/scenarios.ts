@@ -23,9 +23,9 @@ import {
   uploadFile,
   uploadOptions,
   uploadPicture,
-  VIEWER,
 } from './fixtures.ts';
 import { type Scenario, scenario } from './scenario.ts';
+import { VIEWER } from './services.ts';
 
 /** Files of the listing fixture: more than one page of 15. */
 const LISTED_FILES = 40;

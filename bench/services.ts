@@ -10,6 +10,8 @@ import { type S3Local, startS3Local } from '../infra/local/s3.ts';
  */
 export const VIEWER_HOST = 'files.bench.test';
 export const VIEWER_ORIGIN = `https://${VIEWER_HOST}`;
+/** What CloudFront adds to a passkey ceremony's request: the relying party of a cold-started bundle. */
+export const VIEWER = { 'x-viewer-host': VIEWER_HOST };
 
 /**
  * What every benchmark run measures against: DynamoDB Local in memory with the table, and s3rver over

@@ -4,6 +4,7 @@ import type { DynamoDBClient, GetItemInput, GetItemOutput } from '@aws-sdk/clien
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { HttpRequest } from '@smithy/types';
 import { retry } from '#shared/db/retry';
+import { TRANSIENT_AWS_ERRORS } from '#shared/db/transient-errors';
 
 /**
  * GetItem, the read every authenticated request makes, sent without the SDK's per-request
@@ -34,17 +35,8 @@ export class DynamoDbError extends Error {
   }
 }
 
-/** What the SDK's standard strategy tries again: throttling, transient service errors, timeouts. */
-const RETRYABLE_NAMES = new Set([
-  'ProvisionedThroughputExceededException',
-  'ThrottlingException',
-  'RequestLimitExceeded',
-  'InternalServerError',
-  'ServiceUnavailable',
-  'TimeoutError',
-  'RequestTimeout',
-  'RequestTimeoutException',
-]);
+/** What the SDK's standard strategy tries again: the transient errors, and its name for a timeout at the service. */
+const RETRYABLE_NAMES = new Set([...TRANSIENT_AWS_ERRORS, 'RequestTimeoutException']);
 /** A kept-alive connection the server closed meanwhile (or a Lambda sandbox thawed with a dead one). */
 const RETRYABLE_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT']);
 

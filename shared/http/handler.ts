@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { isCancelledByContention } from '#shared/db/cancellation';
+import { TRANSIENT_AWS_ERRORS } from '#shared/db/transient-errors';
 import { type FailureKind, ServiceError } from '#shared/errors';
 import { type HttpRequest, toHttpRequest } from '#shared/http/request';
 import { errorResponse, type HttpResult } from '#shared/http/response';
@@ -18,18 +19,6 @@ export const STATUS_BY_KIND: Record<FailureKind, number> = {
   rate_limited: 429,
   unavailable: 503,
 };
-
-/** AWS error names that mean "try again later", not "the service is broken". */
-const TRANSIENT_AWS_ERRORS = new Set([
-  'ProvisionedThroughputExceededException',
-  'ThrottlingException',
-  'RequestLimitExceeded',
-  'TransactionConflictException',
-  'InternalServerError',
-  'ServiceUnavailable',
-  'TimeoutError',
-  'RequestTimeout',
-]);
 
 export interface HandlerOptions {
   /** Largest accepted request body in bytes (decoded). */
