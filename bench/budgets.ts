@@ -36,6 +36,8 @@ export const BUDGETS = {
   minThroughputPerFloor: 0.7,
   /** The runner holds s3rver, the dashboard's files and the schedules besides the API. */
   maxRunnerRssMb: 200,
+  /** DynamoDB Local's JVM under the same load: 333 MB with the serial collector, 639 MB with G1. */
+  maxDynamoRssMb: 450,
   viewScenario: 'GET /view/{name} (image page)',
   maxViewReadRequests: 2,
   maxViewWriteRequests: 1,
@@ -192,6 +194,12 @@ export function checkRunnerBudgets(report: ThroughputReport): BudgetCheck[] {
       limit: `≤ ${BUDGETS.maxRunnerRssMb} MB`,
       measured: `${report.memory.runnerPeakRssMb} MB`,
       ok: report.memory.runnerPeakRssMb <= BUDGETS.maxRunnerRssMb,
+    },
+    {
+      budget: "npm start: peak RSS of DynamoDB Local's JVM",
+      limit: `≤ ${BUDGETS.maxDynamoRssMb} MB`,
+      measured: `${report.memory.dynamoPeakRssMb} MB`,
+      ok: report.memory.dynamoPeakRssMb <= BUDGETS.maxDynamoRssMb,
     },
     {
       budget: 'npm start: a log line per request at the default level, and no errors',
