@@ -82,4 +82,4 @@ test('link from settings, sign in with the provider, unlink', async () => {
     async () => (await (await fetch('/api/user')).json()).user.oauthProviders,
   );
   expect(stored).toEqual([]);
-});
+}, 120_000);
