@@ -32,8 +32,12 @@ export interface Config {
     loginPerAddress: number;
     setupPerAddress: number;
     tokenResetsPerUser: number;
-    /** Wrong `?pw=` guesses per file name (unknown names alike). */
+    /** Wrong file-password guesses per file name (unknown names alike). */
     filePasswordPerFile: number;
+    /** File-password checks (bcrypt compares, right or wrong, any name) per client address. */
+    filePasswordPerAddress: number;
+    /** Checks per client address at a name whose own limit is used up (its viewers still get in). */
+    filePasswordPerAddressAtThrottledName: number;
     renamesPerUser: number;
   };
   /** Origins (besides the service's own) whose browser pages may write with the session cookie. */
@@ -67,6 +71,8 @@ export function config(): Config {
       setupPerAddress: readInteger('SETUP_LIMIT_PER_ADDRESS', 10, 1, 10000),
       tokenResetsPerUser: readInteger('TOKEN_RESET_LIMIT_PER_USER', 10, 1, 10000),
       filePasswordPerFile: readInteger('FILE_PASSWORD_LIMIT_PER_FILE', 10, 1, 10000),
+      filePasswordPerAddress: readInteger('FILE_PASSWORD_LIMIT_PER_ADDRESS', 30, 1, 100000),
+      filePasswordPerAddressAtThrottledName: readInteger('FILE_PASSWORD_LIMIT_AT_THROTTLED_NAME', 3, 1, 100),
       renamesPerUser: readInteger('RENAME_LIMIT_PER_USER', 10, 1, 10000),
     },
     allowedOrigins: originList('ALLOWED_ORIGINS'),

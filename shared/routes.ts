@@ -225,8 +225,9 @@ const ACCESS = {
   raw: { items: { GetItem: ['FILENAME', 'USER'], UpdateItem: ['USER', 'THROTTLE'] } },
   // The name claim; the owner's view settings with the file (one BatchGetItem); the view count.
   viewPage: { items: { GetItem: ['FILENAME'], BatchGetItem: ['USER'], UpdateItem: ['USER'] } },
-  // The view page's password form: the page's reads, and guesses counted per name as on /raw?pw=.
-  viewUnlock: { items: { GetItem: ['FILENAME', 'USER'], UpdateItem: ['USER', 'THROTTLE'] } },
+  // The view page's password form: the page's reads, and guesses counted per address and per name
+  // as on /raw?pw=.
+  viewUnlock: { items: { GetItem: ['FILENAME'], BatchGetItem: ['USER'], UpdateItem: ['USER', 'THROTTLE'] } },
   oembed: { items: { GetItem: ['FILENAME'], BatchGetItem: ['USER'] } },
   // The provider account's claim and its user; the flow's state recorded once (OAUTHFLOW); a new
   // session (UpdateItem USER); a link (the claim and the user's list in one transaction), or a

@@ -11,14 +11,17 @@ import { PUBLIC_NAME, pathId } from '#shared/validation/ids';
  * the view and redirects to a presigned URL valid for a minute; the bytes never pass through Lambda.
  * `?download=true` (download buttons) makes it an attachment; HEAD counts nothing. A protected file
  * needs `?pw=<password>`; without it, or with a wrong one, the answer is the 404 of an unknown name.
+ * Guesses are counted per client address and per name (`unlockWithPassword`).
  */
 export const handler = defineHandler(async (request) => {
   const name = pathId(request, 'name', PUBLIC_NAME);
   const query = validate(rawQuerySchema, request.query);
-  const location = await openDownload(
-    name,
-    { attachment: query.download, head: request.method === 'HEAD', password: query.pw },
-    verifyPassword,
-  );
+  const location = await openDownload(name, {
+    attachment: query.download,
+    head: request.method === 'HEAD',
+    ...(query.pw === undefined
+      ? {}
+      : { password: { value: query.pw, sourceIp: request.sourceIp, check: verifyPassword } }),
+  });
   return { statusCode: 302, headers: { ...BASE_HEADERS, location } };
 });

@@ -11,7 +11,8 @@ import { renderViewPage } from '#shared/view/page';
 /**
  * The view page's password form (`POST /view/{name}`, `password=...`): the right password shows the
  * page and counts its view; a wrong one, or any name that would not be shown, gets the same refusal
- * as an unknown name. Guesses are counted per name with `/raw?pw=`'s (one gate, `unlockWithPassword`).
+ * as an unknown name. Guesses are counted per client address and per name with `/raw?pw=`'s (one
+ * gate, `unlockWithPassword`).
  */
 export const handler = defineHandler((request) =>
   withRefusalPage(request, { triedPassword: true }, async () => {
@@ -19,7 +20,7 @@ export const handler = defineHandler((request) =>
     const { password } = readForm(request, viewPasswordFormSchema);
     const page = await openViewPage(name, {
       head: false,
-      password: { value: password, check: verifyPassword },
+      password: { value: password, sourceIp: request.sourceIp, check: verifyPassword },
     });
     const { html: body, csp } = renderViewPage(page, viewPageUrls(request, name));
     return html(200, body, csp);

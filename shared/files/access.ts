@@ -3,13 +3,13 @@ import { thumbnailObjectKey } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';
 import { type DownloadOptions, deleteFileObject, presignDownload } from '#shared/files/objects';
 import { deleteFileRecord } from '#shared/files/store';
-import { type PasswordCheck, unlockWithPassword } from '#shared/files/unlock';
+import { type PasswordGuess, unlockWithPassword } from '#shared/files/unlock';
 import { countView, findDownloadable } from '#shared/files/views';
 
 export interface DownloadRequest extends Pick<DownloadOptions, 'attachment'> {
   head?: boolean;
-  /** `?pw=`: the password of a protected file. */
-  password?: string;
+  /** `?pw=`: the password of a protected file, with who gave it and how to check it. */
+  password?: PasswordGuess;
 }
 
 /**
@@ -19,12 +19,8 @@ export interface DownloadRequest extends Pick<DownloadOptions, 'attachment'> {
  * no view: it downloads nothing. (This module touches the bytes, so it loads the S3 client: only
  * functions given a bucket may import it.)
  */
-export async function openDownload(
-  name: string,
-  request: DownloadRequest,
-  checkPassword: PasswordCheck,
-): Promise<string> {
-  const file = await unlock(name, request, checkPassword);
+export async function openDownload(name: string, request: DownloadRequest): Promise<string> {
+  const file = await unlock(name, request);
   if (!file) throw notFound('file not found');
   return presignFile(file, { attachment: request.attachment, method: request.head ? 'HEAD' : 'GET' });
 }
@@ -42,17 +38,13 @@ export const presignFile = (file: FileRecord, options: DownloadOptions = {}): Pr
  * The file a download may serve, its view counted. Without a password this costs what it always did
  * (the conditional view count itself refuses a protected file). With one, `unlockWithPassword`.
  */
-async function unlock(
-  name: string,
-  request: DownloadRequest,
-  checkPassword: PasswordCheck,
-): Promise<FileRecord | undefined> {
+async function unlock(name: string, request: DownloadRequest): Promise<FileRecord | undefined> {
   if (request.password === undefined) {
     if (!request.head) return countView(name, null);
     const file = await findDownloadable(name);
     return file?.passwordHash === null ? file : undefined;
   }
-  const file = await unlockWithPassword(name, await findDownloadable(name), request.password, checkPassword);
+  const file = await unlockWithPassword(name, request.password, () => findDownloadable(name));
   if (!file || request.head) return file;
   return countView(name, file.passwordHash);
 }

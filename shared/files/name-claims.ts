@@ -16,6 +16,15 @@ export async function findNameClaim(name: string): Promise<{ userId: string; fil
   return { userId: String(claim.Item.userId), fileId: String(claim.Item.fileId) };
 }
 
+/**
+ * A claim that leads to nothing (no user has the nil UUID): a password guess at an unknown name reads
+ * the items a known name's guess reads, at these keys, so that the two cost the same reads.
+ */
+export const STAND_IN_CLAIM = {
+  userId: '00000000-0000-0000-0000-000000000000',
+  fileId: '00000000000000000000000000',
+} as const;
+
 /** The attributes of a partition's items that `releaseFileNames` needs besides the keys. */
 export const NAME_CLAIM_ATTRIBUTES = ['name'];
 

@@ -5,18 +5,19 @@ import { fileKey } from '#shared/db/keys';
 import { viewsIndexKey } from '#shared/files/indexing';
 import { fromFileItem } from '#shared/files/items';
 import { type FileRecord, isExpired } from '#shared/files/model';
-import { findNameClaim } from '#shared/files/name-claims';
+import { findNameClaim, STAND_IN_CLAIM } from '#shared/files/name-claims';
 import { getFile } from '#shared/files/store';
 
 /** Downloads and view pages: finding a public file and counting its views within its limits. */
 
 /**
  * The file published under `name` when a download would be served now (known, not past its
- * `deletesAt`, views left), without counting a view; undefined otherwise.
+ * `deletesAt`, views left), without counting a view; undefined otherwise. An unknown name reads as
+ * much as a known one (its file at `STAND_IN_CLAIM`): the time taken does not tell them apart.
  */
 export async function findDownloadable(name: string, now = new Date()): Promise<FileRecord | undefined> {
-  const claim = await findNameClaim(name);
-  return claim && downloadableFile(claim.userId, claim.fileId, now);
+  const claim = (await findNameClaim(name)) ?? STAND_IN_CLAIM;
+  return downloadableFile(claim.userId, claim.fileId, now);
 }
 
 /** The file when a download of it would be served now, without counting a view. */

@@ -14,6 +14,8 @@ export interface Limit {
     | 'setup-address'
     | 'token-reset-user'
     | 'file-password'
+    | 'file-password-address'
+    | 'file-password-throttled-name'
     | 'rename-user';
   subject: string;
   /** Attempts allowed per window. */

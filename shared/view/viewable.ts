@@ -1,10 +1,9 @@
 import { notFound } from '#shared/errors';
 import type { FileRecord } from '#shared/files/model';
-import { findNameClaim } from '#shared/files/name-claims';
-import { type PasswordCheck, unlockWithPassword } from '#shared/files/unlock';
-import { countFileView, downloadableFile } from '#shared/files/views';
+import { findNameClaim, STAND_IN_CLAIM } from '#shared/files/name-claims';
+import { type PasswordGuess, unlockWithPassword } from '#shared/files/unlock';
+import { countFileView } from '#shared/files/views';
 import type { UserRecord, ViewSettings } from '#shared/users/model';
-import { getUser } from '#shared/users/store';
 import { countSeenView, getFileAndOwner, isServable } from '#shared/view/page-view';
 
 /** What a view page and its embed know of the file's owner. */
@@ -16,26 +15,24 @@ export interface ViewOwner {
 /** The name that downloads carry, and so the page: the original name only when the upload asked. */
 export const shownName = (file: FileRecord) => (file.downloadAsOriginalName ? file.originalName : file.name);
 
-/** A password given on the page's form, and how to check it (bcrypt: only that function loads it). */
-export interface GivenPassword {
-  value: string;
-  check: PasswordCheck;
-}
+/** A password given on the page's form: the guess `/raw?pw=`'s gate counts and checks. */
+export type GivenPassword = PasswordGuess;
 
 /**
  * The file published under `name` and its owner, when the owner has view pages on (and, with
  * `embed`, embeds too) and a download would be served now; else the download's own 404. `count`
  * counts the view (a GET of the page, or a POST of its password form); otherwise nothing is counted.
  * A protected file needs `password`: without it, it is the 404 of an unknown name. With it, every
- * outcome goes through `unlockWithPassword`, the gate `/raw?pw=` uses: the guess is counted per name
- * and bcrypt runs whatever else refused, so the form is no oracle either.
+ * outcome goes through `unlockWithPassword`, the gate `/raw?pw=` uses: the guess is counted per
+ * address and per name before any read, and bcrypt runs whatever else refused, so the form is no
+ * oracle either.
  */
 export async function findViewable(
   name: string,
   options: { count: boolean; embed?: boolean; password?: GivenPassword },
 ): Promise<{ file: FileRecord; owner: ViewOwner }> {
+  if (options.password) return unlockViewable(name, options, options.password);
   const claim = await findNameClaim(name);
-  if (options.password) return unlockViewable(name, claim, options, options.password);
   // Two reads (the claim, then the owner and the file together) and at most the count's one write.
   const { file: seen, owner } = claim ? await getFileAndOwner(claim.userId, claim.fileId) : {};
   if (!claim || !owner || !isShown(owner, options) || !seen) throw notFound('file not found');
@@ -53,25 +50,27 @@ const isShown = (owner: UserRecord, options: { embed?: boolean }) =>
 
 /**
  * The password form's way in: every outcome goes through `unlockWithPassword`, the gate `/raw?pw=`
- * uses, so a guess is counted per name and bcrypt runs whatever else refused (no oracle).
+ * uses. The page's reads (the claim, then owner and file in one batch) come after the guess is
+ * counted, and an unknown name reads as much (at `STAND_IN_CLAIM`), so nothing tells names apart.
  */
 async function unlockViewable(
   name: string,
-  claim: { userId: string; fileId: string } | undefined,
   options: { count: boolean; embed?: boolean },
   password: GivenPassword,
 ): Promise<{ file: FileRecord; owner: ViewOwner }> {
-  const owner = claim && (await getUser(claim.userId));
-  if (!claim || !owner || !isShown(owner, options)) {
-    await unlockWithPassword(name, undefined, password.value, password.check);
-    throw notFound('file not found');
-  }
-  const candidate = await downloadableFile(claim.userId, claim.fileId);
-  const unlocked = await unlockWithPassword(name, candidate, password.value, password.check);
-  const file =
-    unlocked && options.count
-      ? await countFileView(claim.userId, claim.fileId, unlocked.passwordHash)
-      : unlocked;
+  let found: { claim: { userId: string; fileId: string }; owner: UserRecord } | undefined;
+  const unlocked = await unlockWithPassword(name, password, async () => {
+    const claim = (await findNameClaim(name)) ?? STAND_IN_CLAIM;
+    const { file, owner } = await getFileAndOwner(claim.userId, claim.fileId);
+    if (!owner || !isShown(owner, options) || !file || !isServable(file)) return undefined;
+    found = { claim, owner };
+    return file;
+  });
+  if (!unlocked || !found) throw notFound('file not found');
+  const { claim, owner } = found;
+  const file = options.count
+    ? await countFileView(claim.userId, claim.fileId, unlocked.passwordHash)
+    : unlocked;
   if (!file) throw notFound('file not found');
   return { file, owner: { username: owner.username, view: owner.view } };
 }

@@ -7,11 +7,12 @@ import { signedInUser } from '../support/users.ts';
 const BROWSER = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 const SECRET = 'open sesame';
 
-/** The form as a browser submits it. */
-const submit = (name: string, password: string) =>
+/** The form as a browser submits it (from the test client's address unless given). */
+const submit = (name: string, password: string, sourceIp?: string) =>
   call('POST', `/view/${name}`, {
     headers: { ...BROWSER, 'content-type': 'application/x-www-form-urlencoded' },
     raw: new URLSearchParams({ password }).toString(),
+    ...(sourceIp ? { sourceIp } : {}),
   });
 
 async function protectedImage(headers: Record<string, string> = {}) {
@@ -91,25 +92,31 @@ test('a protected file with maxViews: 1 opens exactly once, whatever the page lo
   expect(await views()).toBe(1);
 });
 
-test('guesses are throttled per name together with /raw?pw=; the right password gives its attempt back', async () => {
+test('guesses are throttled per name together with /raw?pw=; the right password keeps working for viewers', async () => {
   const { name } = await protectedImage();
+  // Each party its own address: the per-address limit is tests/hardening/file-password-guesses.test.ts's.
+  const [viewer, stranger, another] = ['198.51.100.31', '198.51.100.32', '198.51.100.33'];
   // Right passwords any number of times: never limited.
-  for (let look = 0; look < 12; look++) expect((await submit(name, SECRET)).status).toBe(200);
-  for (let guess = 0; guess < 5; guess++) expect((await submit(name, `guess ${guess}`)).status).toBe(404);
+  for (let look = 0; look < 12; look++) expect((await submit(name, SECRET, viewer)).status).toBe(200);
+  for (let guess = 0; guess < 5; guess++)
+    expect((await submit(name, `guess ${guess}`, stranger)).status).toBe(404);
   for (let guess = 5; guess < 10; guess++)
-    expect((await call('GET', `/raw/${name}?pw=guess%20${guess}`)).status).toBe(404);
-  const limited = await submit(name, 'guess 10');
+    expect((await call('GET', `/raw/${name}?pw=guess%20${guess}`, { sourceIp: stranger })).status).toBe(404);
+  const limited = await submit(name, 'guess 10', stranger);
   expect(limited.status).toBe(429);
   expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
   expect(limited.headers['content-type']).toBe('text/html; charset=utf-8');
   expect(limited.text).toMatch(/Too many wrong passwords for this link\. Try again in \d+ minutes?\./);
-  // Once limited, the right password waits too, on both routes.
-  expect((await submit(name, SECRET)).status).toBe(429);
-  expect((await call('GET', `/raw/${name}?pw=${encodeURIComponent(SECRET)}`)).status).toBe(429);
+  // The stranger's guesses did not close the file: its viewers' right password opens it on both routes.
+  expect((await submit(name, SECRET, viewer)).status).toBe(200);
+  expect(
+    (await call('GET', `/raw/${name}?pw=${encodeURIComponent(SECRET)}`, { sourceIp: viewer })).status,
+  ).toBe(302);
   // Unknown names are limited alike (no oracle); other names are not affected.
   const missing = unknownName();
-  for (let guess = 0; guess < 10; guess++) expect((await submit(missing, `guess ${guess}`)).status).toBe(404);
-  expect((await submit(missing, 'guess 10')).status).toBe(429);
+  for (let guess = 0; guess < 10; guess++)
+    expect((await submit(missing, `guess ${guess}`, another)).status).toBe(404);
+  expect((await submit(missing, 'guess 10', another)).status).toBe(429);
 });
 
 test('a view-pages-off owner, an expired file and an open file: the form refuses or shows as GET would', async () => {
