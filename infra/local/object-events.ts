@@ -9,6 +9,27 @@ import { loadHandler } from './dispatch.ts';
  */
 const RETRY_DELAYS_MS = [200, 1000];
 
+type ObjectEventHandler = (event: S3Event) => Promise<unknown>;
+
+export interface ObjectEventFeedOptions {
+  /** The handler module's `handler` (the runner's own loader; tests give their own). */
+  load?: (handler: string) => Promise<ObjectEventHandler>;
+  retryDelaysMs?: readonly number[];
+}
+
+/**
+ * Runs tasks one after another in the order given: a queue with one worker. A task's failure is its
+ * own caller's; the next task runs all the same.
+ */
+function oneAtATime(): <T>(task: () => Promise<T>) => Promise<T> {
+  let last: Promise<unknown> = Promise.resolve();
+  return (task) => {
+    const run = last.then(task, task);
+    last = run.catch(() => undefined);
+    return run;
+  };
+}
+
 export interface ObjectEventFeed {
   /** Feeds one S3 notification to every function subscribed to its records' event types and keys. */
   handle(event: S3Event): void;
@@ -32,19 +53,37 @@ const keyOf = (record: S3Event['Records'][number]) =>
  * (`objectEventFunctions`), for the same event types and prefix, with the same event, retried as
  * Lambda retries. Nothing here waits for them: an upload has answered already, and a failure is
  * logged, never the upload's.
+ *
+ * Each function gets its events one at a time, in a queue (retries take their turn again after
+ * their delay). In AWS every invocation has a sandbox and memory of its own; here they all share the
+ * runner's process, which answers the API too, so two images decoding at once would add up (the
+ * thumbnail function's pixel limit bounds one decode: docs/files.md#thumbnails).
  */
-export function createObjectEventFeed(log: (line: string) => void = console.log): ObjectEventFeed {
+export function createObjectEventFeed(
+  log: (line: string) => void = console.log,
+  {
+    load = (handler) => loadHandler(handler) as unknown as Promise<ObjectEventHandler>,
+    retryDelaysMs = RETRY_DELAYS_MS,
+  }: ObjectEventFeedOptions = {},
+): ObjectEventFeed {
   const inFlight = new Set<Promise<void>>();
+  const queues = new Map<string, ReturnType<typeof oneAtATime>>();
+  const queueOf = (handler: string) => {
+    const queue = queues.get(handler) ?? oneAtATime();
+    queues.set(handler, queue);
+    return queue;
+  };
   const deliver = async (handler: string, event: S3Event) => {
-    const invoke = (await loadHandler(handler)) as unknown as (event: S3Event) => Promise<unknown>;
+    const handle = await load(handler);
+    const inTurn = queueOf(handler);
     for (let attempt = 0; ; attempt++) {
       try {
-        const result = await invoke(event);
+        const result = await inTurn(() => handle(event));
         log(`${handler} ${event.Records.map(keyOf).join(', ')}: ${JSON.stringify(result)}`);
         return;
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        const delay = RETRY_DELAYS_MS[attempt];
+        const delay = retryDelaysMs[attempt];
         if (delay === undefined) {
           log(`${handler} ${event.Records.map(keyOf).join(', ')}: failed, not retried again: ${message}`);
           return;

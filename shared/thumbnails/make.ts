@@ -5,14 +5,12 @@ import { deleteObjects, putObject, readObjectStart } from '#shared/files/objects
 import { getUpload, uploadedFile } from '#shared/files/pending';
 import { getFile } from '#shared/files/store';
 import { recordThumbnail } from '#shared/files/thumbnail-record';
+import {
+  THUMBNAIL_MAX_INPUT_PIXELS,
+  THUMBNAIL_PIXELS,
+  THUMBNAIL_SOURCE_MAX_BYTES,
+} from '#shared/thumbnails/limits';
 import { FILE_ID } from '#shared/validation/ids';
-
-/** The longer side of a thumbnail, in pixels. */
-export const THUMBNAIL_PIXELS = 320;
-/** Larger images are not read (memory and time of one invocation); their files keep `thumbnail: null`. */
-export const THUMBNAIL_SOURCE_MAX_BYTES = 50 * 1024 * 1024;
-/** Decoding stops past this many pixels (a small file can claim a huge canvas). */
-const MAX_INPUT_PIXELS = 100_000_000;
 
 /** Raster types sharp decodes; SVG is never rasterised here (its bytes are the uploader's script). */
 const SOURCE_TYPES = new Set([
@@ -94,7 +92,7 @@ export async function makeThumbnail(objectKey: string, eventName: string): Promi
   let webp: { data: Buffer; info: OutputInfo };
   try {
     const bytes = await readObjectStart(objectKey, file.size);
-    webp = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
+    webp = await sharp(bytes, { limitInputPixels: THUMBNAIL_MAX_INPUT_PIXELS })
       .rotate()
       .resize(THUMBNAIL_PIXELS, THUMBNAIL_PIXELS, { fit: 'inside', withoutEnlargement: true })
       .webp({ quality: 70, effort: 4 })

@@ -1,8 +1,10 @@
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
+import { THUMBNAIL_MAX_INPUT_PIXELS } from '#shared/thumbnails/limits';
 import { call } from '../support/client.ts';
 import { download, upload } from '../support/files.ts';
 import { feedLog, objectEvents } from '../support/object-events.ts';
+import { pngBomb } from '../support/pixels.ts';
 import { signedInUser } from '../support/users.ts';
 
 type User = Awaited<ReturnType<typeof signedInUser>>;
@@ -110,6 +112,27 @@ test('no thumbnail for what is not a raster image, and a thumbnail failure never
   expect(feedLog.some((line) => line.includes('"failed"'))).toBe(true);
   const fetched = await download(files[2]?.url as string);
   expect(fetched.bytes?.equals(broken)).toBe(true);
+});
+
+test("decompression bombs get no thumbnail, and an image beside them still does (one pixel limit, the Lambda function's)", async () => {
+  const user = await signedInUser();
+  // The issue's bomb: 292 KB that claim 10,000×10,000 pixels (Adam7-interlaced: libvips would hold
+  // them all), and one just past the limit.
+  const bomb = await pngBomb(10_000, 10_000, { interlaced: true });
+  expect(bomb.length).toBeLessThan(300_000);
+  const justOver = await pngBomb(10_000, Math.floor(THUMBNAIL_MAX_INPUT_PIXELS / 10_000) + 1);
+  const files = await uploadAndSettle(user, [
+    { fileName: 'bomb.png', type: 'image/png', content: bomb },
+    { fileName: 'bomb-again.png', type: 'image/png', content: bomb },
+    { fileName: 'just-over.png', type: 'image/png', content: justOver },
+    { fileName: 'photo.png', type: 'image/png', content: await photo(640, 480) },
+  ]);
+  const thumbnails = await Promise.all(files.map(async (file) => (await fileOf(user, file.id)).thumbnail));
+  expect(thumbnails.slice(0, 3)).toEqual([null, null, null]);
+  expect(thumbnails[3]).toBe(`/api/user/files/${files[3]?.id}/thumbnail`);
+  expect(feedLog.filter((line) => line.includes('exceeds pixel limit'))).toHaveLength(3);
+  // The uploads stand: the bomb downloads as it was sent.
+  expect((await download(files[0]?.url as string)).bytes?.equals(bomb)).toBe(true);
 });
 
 test('the view page embeds the thumbnail as og:image with its type and size; the page alone counts the view', async () => {

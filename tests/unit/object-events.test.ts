@@ -1,0 +1,57 @@
+import type { S3Event } from 'aws-lambda';
+import { createObjectEventFeed } from '../../infra/local/object-events.ts';
+
+/** An S3 notification of one object created under `files/`, as the local S3 server reports it. */
+const created = (key: string): S3Event =>
+  ({
+    Records: [{ eventName: 'ObjectCreated:Put', s3: { object: { key } } }],
+  }) as unknown as S3Event;
+
+/** A promise the test settles when it chooses. */
+function deferred() {
+  let resolve = () => {};
+  const promise = new Promise<void>((settle) => {
+    resolve = settle;
+  });
+  return { promise, resolve };
+}
+
+const turns = async (count: number) => {
+  for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
+};
+
+test('the runner hands a function its events one at a time, as a queue (thumbnails decode in its process)', async () => {
+  const started: string[] = [];
+  const releases = new Map<string, ReturnType<typeof deferred>>();
+  let running = 0;
+  let mostAtOnce = 0;
+  const handler = async (event: S3Event) => {
+    const key = event.Records[0]?.s3.object.key as string;
+    started.push(key);
+    running++;
+    mostAtOnce = Math.max(mostAtOnce, running);
+    const release = deferred();
+    releases.set(key, release);
+    await release.promise;
+    running--;
+    // The first one fails once: its retry waits its turn like any other event.
+    if (key === 'files/u/a' && started.filter((k) => k === key).length === 1) throw new Error('not yet');
+    return { ok: key };
+  };
+  const log: string[] = [];
+  const feed = createObjectEventFeed((line) => log.push(line), {
+    load: async () => handler as never,
+    retryDelaysMs: [0],
+  });
+  for (const key of ['files/u/a', 'files/u/b', 'files/u/c']) feed.handle(created(key));
+  await turns(20);
+  expect(started).toEqual(['files/u/a']);
+  for (const expected of [['a'], ['a', 'b'], ['a', 'b', 'c'], ['a', 'b', 'c', 'a']]) {
+    await turns(20);
+    expect(started).toEqual(expected.map((key) => `files/u/${key}`));
+    releases.get(started.at(-1) as string)?.resolve();
+  }
+  await feed.settled();
+  expect(mostAtOnce).toBe(1);
+  expect(log.filter((line) => line.includes('"ok"'))).toHaveLength(3);
+});
