@@ -24,10 +24,11 @@ const ADMIN_PASSWORD = 'benchmark-admin-password';
 /**
  * `npm start` as a user runs it: package.json's start script (same launcher, bundle and flags), a
  * fresh persistent DATA_DIR, the default log level, stdout to a pipe this process drains. Only the
- * port and the first administrator's password are set; nothing the benchmark itself configured for
- * its other measurements (table, keys, endpoints) reaches it.
+ * port and the first administrator's password are set (and what a measurement names in `settings`,
+ * such as a limit); nothing the benchmark itself configured for its other measurements (table,
+ * keys, endpoints) reaches it.
  */
-export async function startAsUsersDo(): Promise<StartedService> {
+export async function startAsUsersDo(settings: Record<string, string> = {}): Promise<StartedService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'file-service-bench-data-'));
   const port = await freePort();
   const child = spawn(process.execPath, npmStartArguments(), {
@@ -39,6 +40,7 @@ export async function startAsUsersDo(): Promise<StartedService> {
       PORT: String(port),
       ADMIN_PASSWORD,
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      ...settings,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -16,7 +16,7 @@ export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', 
 
 /**
  * Memory per function class: bcrypt and image decoding are CPU-bound and Lambda's CPU share grows
- * with memory (decoding also needs the room: up to 100 megapixels).
+ * with memory (decoding also needs the room: up to 50 megapixels, `THUMBNAIL_MAX_INPUT_PIXELS`).
  */
 export const MEMORY_MB = { standard: 256, passwordHashing: 1024, imageProcessing: 1024 } as const;
 
