@@ -124,6 +124,30 @@ export async function oauthClientSecret(provider: string): Promise<string | unde
   return (await oauthSecrets)[provider];
 }
 
+/**
+ * First-run setup's one-time code (`POST /api/setup` needs it): in AWS a generated Secrets Manager
+ * secret (`SETUP_CODE_SECRET_ARN`, set by the stack), locally `SETUP_CODE` when given (`npm start`
+ * asks for none: whoever runs it is its operator).
+ */
+export const setupCodeRequired = (): boolean =>
+  Boolean(process.env.SETUP_CODE || process.env.SETUP_CODE_SECRET_ARN);
+
+let setupCodeValue: Promise<string> | undefined;
+
+/** The setup code, loaded once per process; undefined when none is required. */
+export async function setupCode(): Promise<string | undefined> {
+  if (!setupCodeRequired()) return undefined;
+  const inline = process.env.SETUP_CODE;
+  if (inline) return inline;
+  setupCodeValue ??= readSecret(process.env.SETUP_CODE_SECRET_ARN as string, 'setup code').catch(
+    (error: unknown) => {
+      setupCodeValue = undefined;
+      throw error;
+    },
+  );
+  return setupCodeValue;
+}
+
 let cached: Promise<ServiceKeys> | undefined;
 
 /** Loaded once per process (cold start); a failed load is retried by the next request. */
