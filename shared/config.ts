@@ -243,3 +243,11 @@ export function publicOrigin(): string | undefined {
   publicOriginValue = { origin: origins[0] };
   return origins[0];
 }
+
+/**
+ * First-run setup needs a one-time code (`POST /api/setup`): in AWS always (`SETUP_CODE_SECRET_ARN`,
+ * a secret the stack generates), locally when `SETUP_CODE` is given (`npm start` asks for none:
+ * whoever runs it is its operator). The code itself is a secret: `keys.ts`.
+ */
+export const setupCodeRequired = (): boolean =>
+  Boolean(process.env.SETUP_CODE || process.env.SETUP_CODE_SECRET_ARN);

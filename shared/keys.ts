@@ -1,5 +1,6 @@
 import { hkdfSync } from 'node:crypto';
 import * as v from 'valibot';
+import { setupCodeRequired } from '#shared/config';
 
 /**
  * The service's secrets come from one value: a master key, or a list of them for rotation (the first
@@ -124,17 +125,12 @@ export async function oauthClientSecret(provider: string): Promise<string | unde
   return (await oauthSecrets)[provider];
 }
 
-/**
- * First-run setup's one-time code (`POST /api/setup` needs it): in AWS a generated Secrets Manager
- * secret (`SETUP_CODE_SECRET_ARN`, set by the stack), locally `SETUP_CODE` when given (`npm start`
- * asks for none: whoever runs it is its operator).
- */
-export const setupCodeRequired = (): boolean =>
-  Boolean(process.env.SETUP_CODE || process.env.SETUP_CODE_SECRET_ARN);
-
 let setupCodeValue: Promise<string> | undefined;
 
-/** The setup code, loaded once per process; undefined when none is required. */
+/**
+ * First-run setup's one-time code, loaded once per process; undefined when none is required
+ * (`setupCodeRequired`): `SETUP_CODE` itself, or the Secrets Manager secret the stack generates.
+ */
 export async function setupCode(): Promise<string | undefined> {
   if (!setupCodeRequired()) return undefined;
   const inline = process.env.SETUP_CODE;

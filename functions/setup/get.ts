@@ -1,6 +1,6 @@
+import { setupCodeRequired } from '#shared/config';
 import { defineHandler } from '#shared/http/handler';
 import { json } from '#shared/http/response';
-import { setupCodeRequired } from '#shared/keys';
 import { isSetupDone } from '#shared/users/creation';
 
 /** Whether setup is still open, and whether it needs the deployment's one-time code (in AWS it does). */

@@ -119,3 +119,27 @@ describe('per-address limits count the viewer behind the distribution, the conne
     expect(await attempt(taken, caller, { 'x-viewer-address': fresh() })).toBe(429);
   });
 });
+
+describe("where a sign-in provider sends the browser back is the configured origin, not a request's", () => {
+  const DASHBOARD = 'https://files.example.com';
+  beforeAll(() => {
+    // Read once, at the first sign-in request of this file (as a function's cold start reads them).
+    process.env.OAUTH_GITHUB_CLIENT_ID = 'github-client';
+    process.env.PUBLIC_ORIGIN = DASHBOARD;
+  });
+  afterAll(() => {
+    delete process.env.OAUTH_GITHUB_CLIENT_ID;
+    delete process.env.PUBLIC_ORIGIN;
+  });
+
+  test.each([...WRONG_SECRETS, ORIGIN_SECRET])(
+    'secret %p: redirect_uri is on the dashboard origin',
+    async (secret) => {
+      const started = await call('GET', '/api/auth/oauth/github', { headers: forged(secret) });
+      expect(started.status).toBe(302);
+      const location = new URL(started.headers.location as string);
+      expect(location.origin).toBe('https://github.com');
+      expect(location.searchParams.get('redirect_uri')).toBe(`${DASHBOARD}/api/auth/oauth/github/callback`);
+    },
+  );
+});
