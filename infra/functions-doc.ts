@@ -67,14 +67,15 @@ export function functionRows(reports: readonly BundleReport[]): string[][] {
   });
 }
 
-export function markdownTable(rows: readonly (readonly string[])[]): string {
-  const all = [FUNCTION_COLUMNS as readonly string[], ...rows];
-  const widths = FUNCTION_COLUMNS.map((_, column) =>
-    Math.max(3, ...all.map((row) => (row[column] ?? '').length)),
-  );
+export const markdownTable = (rows: readonly (readonly string[])[]) => alignedTable(FUNCTION_COLUMNS, rows);
+
+/** A markdown table with its columns padded to their widest cell, as the formatter leaves it. */
+export function alignedTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const all = [header, ...rows];
+  const widths = header.map((_, column) => Math.max(3, ...all.map((row) => (row[column] ?? '').length)));
   const line = (row: readonly string[]) =>
     `| ${row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join(' | ')} |`;
-  return [line(all[0] ?? []), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
+  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
 }
 
 /** The rows of the generated table in a document (empty when the markers are missing). */

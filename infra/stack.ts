@@ -260,6 +260,9 @@ export class FileServiceStack extends Stack {
       const fn = functions.get(spec.handler)?.function;
       if (!fn || spec.everyMinutes !== undefined || spec.objectEvents) continue;
       fn.addEnvironment('ORIGIN_SECRET', originSecretValue);
+      // Updated after the distribution, so that on the deploy that brings the origin secret no
+      // function insists on it before CloudFront sends it (cookie writes would be refused meanwhile).
+      fn.node.addDependency(dashboard.distribution);
       if (spec.passkeys) fn.addEnvironment('PASSKEY_ORIGIN', dashboardOrigin);
       if (oauth && spec.oauth) fn.addEnvironment('PUBLIC_ORIGIN', dashboardOrigin);
     }
