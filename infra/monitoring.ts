@@ -25,7 +25,9 @@ import type { ServiceFunction } from './constructs/service-function.ts';
 /**
  * The API's access log line. Status and latency are bare numbers (API Gateway always fills them),
  * so metric filters can compare and aggregate them; the query string is left out on purpose: it can
- * carry a file password (`/raw/{name}?pw=`).
+ * carry a file password (`/raw/{name}?pw=`). `ip` is the address of the connection API Gateway
+ * received: CloudFront's edge for every request through the distribution, the client's only on the
+ * API's own URL; the viewer's address is in the functions' request lines (`clientIp`).
  */
 export const ACCESS_LOG_FORMAT = `{${[
   '"requestId":"$context.requestId"',
