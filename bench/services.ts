@@ -6,7 +6,8 @@ import { type S3Local, startS3Local } from '../infra/local/s3.ts';
 
 /**
  * The dashboard's host as the stack's CloudFront distribution reports it to the functions
- * (`x-viewer-host`): the passkey scenarios send it, as every request through CloudFront carries it.
+ * (`x-viewer-host`): the passkey scenarios send it, as every request through CloudFront carries it
+ * (without the distribution's origin secret the functions drop it; the relying party is configured).
  */
 export const VIEWER_HOST = 'files.bench.test';
 export const VIEWER_ORIGIN = `https://${VIEWER_HOST}`;
@@ -27,8 +28,8 @@ export async function startBenchServices(step: (what: string) => void) {
     { id: 'bench', secret: 'a-benchmark-only-master-key-0123456789abcdef' },
   ]);
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-  // The passkey ceremonies' relying party: in-process as a deployment with this domain configures it,
-  // in the cold-started bundles (which get no PASSKEY_ORIGIN) from CloudFront's `x-viewer-host`.
+  // The passkey ceremonies' relying party, configured as the stack configures every ceremony function
+  // (in-process, and in the cold-started bundles, whose environment takes it from here).
   process.env.PASSKEY_ORIGIN = VIEWER_ORIGIN;
   const client = localClient(dynamo.endpoint);
   await ensureTable(client, process.env.TABLE_NAME);

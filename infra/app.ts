@@ -2,11 +2,15 @@ import { App } from 'aws-cdk-lib';
 import { LOG_LEVELS, type LogLevelName, type OAuthSettings } from './constructs/service-function.ts';
 import type { DashboardDomain } from './dashboard.ts';
 import { checkPolicies } from './policy-checks.ts';
-import { FileServiceStack } from './stack.ts';
+import { DEFAULT_STACK_NAME, FileServiceStack } from './stack.ts';
 
 /**
  * `cdk synth|deploy|destroy` entry point. Environment-agnostic (no account or region lookups), so
  * synth runs offline without credentials. Context (`-c name=value`, all optional):
+ * - `stackName=FileService`: the CloudFormation stack's name; a second deployment in the same
+ *   account (another region, or beside the first) takes another one (docs/deploy.md);
+ * - `reservedConcurrency=false`: no reserved concurrency for the background functions (an account
+ *   whose Lambda concurrency quota is under 111; infra/background.ts);
  * - `retainData=false` lets `destroy` delete the table and the bucket;
  * - `allowedOrigins=https://a.example,https://b.example`: other pages allowed to make cookie writes;
  * - `alarmEmail=ops@example.com`: subscribed to the alarm topic;
@@ -64,7 +68,11 @@ const logLevel = context('logLevel')?.toUpperCase();
 if (logLevel !== undefined && !(LOG_LEVELS as readonly string[]).includes(logLevel))
   throw new Error(`-c logLevel must be one of ${LOG_LEVELS.join(', ')}`);
 const domain = domainFromContext();
-new FileServiceStack(app, 'FileService', {
+const stackName = context('stackName') ?? DEFAULT_STACK_NAME;
+// CloudFormation's rule for stack names (it also names the metrics, the alarms and the dashboard).
+if (!/^[A-Za-z][A-Za-z0-9-]{0,127}$/.test(stackName))
+  throw new Error('-c stackName must start with a letter and hold only letters, digits and hyphens');
+new FileServiceStack(app, stackName, {
   retainData:
     app.node.tryGetContext('retainData') !== 'false' && app.node.tryGetContext('retainData') !== false,
   allowedOrigins: context('allowedOrigins')?.split(',').filter(Boolean) ?? [],
@@ -73,6 +81,7 @@ new FileServiceStack(app, 'FileService', {
   functionAlarms: context('functionAlarms') !== 'false',
   ...(domain ? { domain } : {}),
   oauth: oauthFromContext(),
+  reserveConcurrency: context('reservedConcurrency') !== 'false',
 });
 checkPolicies(app);
 app.synth();

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Annotations, Duration, Fn } from 'aws-cdk-lib';
+import { Annotations, Aws, Duration, Fn, Stack } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
@@ -27,11 +27,19 @@ import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
 import type { Bucket, IBucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, type ISource, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
+import { ORIGIN_SECRET_HEADER } from '#shared/http/distribution';
+import { cloudfrontCode } from './cloudfront-code.ts';
 import { privateBucket } from './constructs/private-bucket.ts';
-import { PROJECT_ROOT } from './constructs/service-function.ts';
 
 /** Paths CloudFront passes to the HTTP API, uncached; everything else is the dashboard. */
 export const API_PATHS = ['/api/*', '/raw/*', '/view/*'] as const;
+
+/**
+ * Every status CloudFront can cache as an error. Cached for 0 s: otherwise CloudFront keeps an
+ * error answer to a GET for 10 s, keyed by URL only, whatever the API said (a transient 503 on
+ * `GET /api/user` served to every dashboard at that edge, a USER's 403 to an admin).
+ */
+export const UNCACHED_ERROR_STATUSES = [400, 403, 404, 405, 414, 416, 500, 501, 502, 503, 504] as const;
 
 /** Where Vite puts content-hashed files (its default `assetsDir`): cached for good. */
 export const HASHED_ASSETS = 'assets/*';
@@ -55,8 +63,6 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const CLOUDFRONT_FUNCTIONS = join(PROJECT_ROOT, 'infra', 'cloudfront');
-
 /** Your own name for the distribution (`-c domainName=files.example.com -c certificateArn=...`). */
 export interface DashboardDomain {
   name: string;
@@ -73,14 +79,19 @@ export interface DashboardProps {
   /** Where the assets bucket's S3 access logs go. */
   accessLogBucket: IBucket;
   domain?: DashboardDomain;
+  /**
+   * Sent to the API with every request (`x-origin-secret`): the functions believe the viewer
+   * headers only beside it. A dynamic reference, resolved by CloudFormation at deploy.
+   */
+  originSecret: string;
 }
 
 /**
  * One CloudFront distribution in front of everything: the built dashboard from a private bucket
  * (origin access control), the API's paths passed through uncached with everything but Host, HTTPS
- * only, security headers on every answer. The distribution depends on the API, never the other
- * way: the functions learn the dashboard's origin from each request (x-viewer-host, set by a
- * viewer-request function), so no function needs the distribution's domain in its configuration.
+ * only, security headers on every answer, no error answer cached. The API's requests carry the
+ * origin secret and the viewer's host and address (x-viewer-host, x-viewer-address, set by a
+ * viewer-request function); with a custom domain every other name redirects to it.
  */
 export class Dashboard extends Construct {
   readonly distribution: Distribution;
@@ -95,7 +106,9 @@ export class Dashboard extends Construct {
       serverAccessLogsPrefix: 'dashboard/',
     });
 
+    // Policy names are account-wide (CloudFront is global): the stack's name and region make it unique.
     const headers = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
+      responseHeadersPolicyName: `${Stack.of(this).stackName}-${Aws.REGION}-security-headers`,
       comment: 'File service: CSP, HSTS, nosniff, no framing, referrer policy',
       securityHeadersBehavior: {
         // A response with its own policy keeps it: the view page's (no script at all) is stricter.
@@ -114,11 +127,12 @@ export class Dashboard extends Construct {
         },
       },
     });
+    const domain = props.domain;
     const viewerRequest = (name: string, file: string) => [
       {
         eventType: FunctionEventType.VIEWER_REQUEST,
         function: new EdgeFunction(this, name, {
-          code: FunctionCode.fromFile({ filePath: join(CLOUDFRONT_FUNCTIONS, file) }),
+          code: FunctionCode.fromInline(cloudfrontCode(file, domain?.name)),
           runtime: FunctionRuntime.JS_2_0,
         }),
       },
@@ -128,6 +142,8 @@ export class Dashboard extends Construct {
     // apiEndpoint is `https://<id>.execute-api.<region>.<suffix>`: its host is the third part.
     const apiOrigin = new HttpOrigin(Fn.select(2, Fn.split('/', props.api.apiEndpoint)), {
       protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+      // Replaces any header of that name the viewer sent: only the distribution can present it.
+      customHeaders: { [ORIGIN_SECRET_HEADER]: props.originSecret },
     });
     const api: BehaviorOptions = {
       origin: apiOrigin,
@@ -138,7 +154,6 @@ export class Dashboard extends Construct {
       responseHeadersPolicy: headers,
       functionAssociations: viewerRequest('ViewerHost', 'viewer-host.js'),
     };
-    const domain = props.domain;
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'File service: dashboard and API',
       httpVersion: HttpVersion.HTTP2_AND_3,
@@ -150,6 +165,7 @@ export class Dashboard extends Construct {
           }
         : {}),
       defaultRootObject: 'index.html',
+      errorResponses: UNCACHED_ERROR_STATUSES.map((httpStatus) => ({ httpStatus, ttl: Duration.seconds(0) })),
       // index.html and the app's routes: never cached, so a deploy shows at once.
       defaultBehavior: {
         origin: site,
@@ -165,6 +181,7 @@ export class Dashboard extends Construct {
           viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
           cachePolicy: CachePolicy.CACHING_OPTIMIZED,
           responseHeadersPolicy: headers,
+          ...(domain ? { functionAssociations: viewerRequest('CanonicalHost', 'canonical-only.js') } : {}),
         },
       },
     });

@@ -58,22 +58,24 @@ export function functionRows(reports: readonly BundleReport[]): string[][] {
       `${memoryOf(spec)} MB`,
       tableCell(spec),
       bucketCell(spec),
-      // The service keys; the callback also reads the sign-in providers' client secrets.
-      `${spec.usesKeys ? 'yes' : 'no'}${spec.oauth === 'secrets' ? ' + OAuth client secrets' : ''}`,
+      // The service keys; the callback also reads the sign-in providers' client secrets, first-run
+      // setup its one-time code.
+      `${spec.usesKeys ? 'yes' : 'no'}${spec.oauth === 'secrets' ? ' + OAuth client secrets' : ''}${spec.setupCode === 'checks' ? ' + setup code' : ''}`,
       kib(report.codeBytes),
       kib(report.totalBytes),
     ];
   });
 }
 
-export function markdownTable(rows: readonly (readonly string[])[]): string {
-  const all = [FUNCTION_COLUMNS as readonly string[], ...rows];
-  const widths = FUNCTION_COLUMNS.map((_, column) =>
-    Math.max(3, ...all.map((row) => (row[column] ?? '').length)),
-  );
+export const markdownTable = (rows: readonly (readonly string[])[]) => alignedTable(FUNCTION_COLUMNS, rows);
+
+/** A markdown table with its columns padded to their widest cell, as the formatter leaves it. */
+export function alignedTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const all = [header, ...rows];
+  const widths = header.map((_, column) => Math.max(3, ...all.map((row) => (row[column] ?? '').length)));
   const line = (row: readonly string[]) =>
     `| ${row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join(' | ')} |`;
-  return [line(all[0] ?? []), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
+  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
 }
 
 /** The rows of the generated table in a document (empty when the markers are missing). */
@@ -94,10 +96,14 @@ export function documentedRows(document: string): string[][] {
     );
 }
 
-export function withFunctionTable(document: string, table: string): string {
-  const start = document.indexOf(TABLE_START);
-  const end = document.indexOf(TABLE_END);
+export const withFunctionTable = (document: string, table: string) =>
+  withSection(document, TABLE_START, TABLE_END, table);
+
+/** The document with what lies between two marker lines replaced (a generated section). */
+export function withSection(document: string, startMarker: string, endMarker: string, body: string): string {
+  const start = document.indexOf(startMarker);
+  const end = document.indexOf(endMarker);
   if (start < 0 || end < start)
-    throw new Error(`the document has no "${TABLE_START}" … "${TABLE_END}" section`);
-  return `${document.slice(0, start + TABLE_START.length)}\n\n${table}\n\n${document.slice(end)}`;
+    throw new Error(`the document has no "${startMarker}" … "${endMarker}" section`);
+  return `${document.slice(0, start + startMarker.length)}\n\n${body}\n\n${document.slice(end)}`;
 }

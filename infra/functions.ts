@@ -8,6 +8,7 @@ import {
   type Route,
   routes,
   type ScheduledFunction,
+  type SetupCodeAccess,
   type SignInProviderAccess,
   scheduledFunctions,
   type TableAccess,
@@ -32,6 +33,8 @@ export interface FunctionSpec {
   oauth: SignInProviderAccess | undefined;
   /** Runs a passkey ceremony: gets the dashboard's origin (`PASSKEY_ORIGIN`). */
   passkeys: boolean;
+  /** Knows first-run setup's code (`announces`: that there is one; `checks`: reads it). */
+  setupCode: SetupCodeAccess | undefined;
   /** Carries sharp's native module (the thumbnail function only). */
   makesThumbnails: boolean;
   /** S3 starts it on these events for objects under this prefix (no API route). */
@@ -84,6 +87,7 @@ const bareSpec = (handler: string): FunctionSpec => ({
   usesKeys: false,
   oauth: undefined,
   passkeys: false,
+  setupCode: undefined,
   makesThumbnails: false,
 });
 
@@ -106,6 +110,7 @@ export function functionSpecs(
     spec.usesKeys ||= route.usesKeys;
     spec.passkeys ||= route.passkeys === true;
     if (route.oauth && spec.oauth !== 'secrets') spec.oauth = route.oauth;
+    if (route.setupCode && spec.setupCode !== 'checks') spec.setupCode = route.setupCode;
     byHandler.set(route.handler, spec);
   }
   return [

@@ -1,4 +1,4 @@
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Aws, Duration, Stack } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   Alarm,
@@ -18,13 +18,16 @@ import { Operation, type Table } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterPattern, type IFilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { ServiceFunction } from './constructs/service-function.ts';
 
 /**
  * The API's access log line. Status and latency are bare numbers (API Gateway always fills them),
  * so metric filters can compare and aggregate them; the query string is left out on purpose: it can
- * carry a file password (`/raw/{name}?pw=`).
+ * carry a file password (`/raw/{name}?pw=`). `ip` is the address of the connection API Gateway
+ * received: CloudFront's edge for every request through the distribution, the client's only on the
+ * API's own URL; the viewer's address is in the functions' request lines (`clientIp`).
  */
 export const ACCESS_LOG_FORMAT = `{${[
   '"requestId":"$context.requestId"',
@@ -78,6 +81,8 @@ export interface MonitoringProps {
   thresholds?: Partial<AlarmThresholds>;
   /** One errors-and-throttles alarm per function ($0.20 a month each); the API 5xx alarm stays. */
   functionAlarms?: boolean;
+  /** Where a background function's events go once Lambda gave up on them: each gets an alarm. */
+  failedEventQueues?: { id: string; queue: IQueue }[];
 }
 
 const FIVE_MINUTES = Duration.minutes(5);
@@ -136,6 +141,17 @@ export class Monitoring extends Construct {
         });
       return failures;
     });
+
+    for (const { id: functionId, queue } of props.failedEventQueues ?? [])
+      this.alarm(`${functionId}FailedEvents`, {
+        metric: queue.metricApproximateNumberOfMessagesVisible({
+          period: FIVE_MINUTES,
+          statistic: 'Maximum',
+        }),
+        threshold: 1,
+        evaluationPeriods: 1,
+        alarmDescription: `${functionId}: an event failed three times and waits in its queue (docs/operations.md)`,
+      });
 
     const tableMetric = (metricName: string) =>
       new Metric({
@@ -205,7 +221,8 @@ export class Monitoring extends Construct {
     });
 
     this.dashboard = new Dashboard(this, 'Dashboard', {
-      dashboardName: `${namespace}-operations`,
+      // Dashboard names are account-wide: the stack's name and region make it unique.
+      dashboardName: `${namespace}-${Aws.REGION}-operations`,
       widgets: [
         [
           new TextWidget({

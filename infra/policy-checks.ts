@@ -15,9 +15,13 @@ export const ACKNOWLEDGED = {
   APIG4:
     'Every route authenticates in its handler (session cookie or API token, one shared module); public routes are public by design',
   SMG4: 'Rotating the master key is a manual, documented step (docs/operations.md, key rotation): an automatic one would end every session and token',
+  'SMG4 (origin secret)':
+    'It only tells CloudFront’s requests from direct ones; a new value takes a deploy that changes both (docs/security.md)',
+  'SMG4 (setup code)': 'Used once, for the first account; worthless once setup is done',
   'SMG4 (OAuth client secrets)':
     'The providers issue their client secrets: they are rotated at the provider and put into the secret by hand (docs/deploy.md)',
   SNS2: 'Alarm notices carry no data; CloudWatch cannot publish to a topic under the AWS-managed SNS key, and a customer key costs $1/month',
+  SQS3: 'This queue is itself where a background function’s failed events end (its on-failure destination), behind an alarm',
   S1: 'This is the access-log bucket itself: logging it into itself would loop',
   CFR1: 'Who may fetch shared links is the owner’s choice; geo restriction stays an operator option',
   CFR2: 'WAF costs at least $5/month plus per request; the API has its own stage throttle and login throttle (docs/operations.md)',
@@ -54,10 +58,14 @@ const objectsOf = (bucket: IConstruct, prefix: string) =>
 export interface AcknowledgedParts {
   stack: Stack;
   serviceKeys: IConstruct;
+  originSecret: IConstruct;
+  setupCode: IConstruct;
   /** The sign-in providers' client secrets, when a provider is configured. */
   oauthClientSecrets: IConstruct | undefined;
   distribution: IConstruct;
   alarmTopic: IConstruct;
+  /** Background functions' on-failure destinations (themselves the dead letters). */
+  failedEventQueues: Iterable<IConstruct>;
   accessLogBucket: IConstruct;
   filesBucket: IConstruct;
   dashboardBucket: IConstruct;
@@ -73,8 +81,11 @@ export function acknowledgeFindings(parts: AcknowledgedParts): void {
   const { stack, distribution } = parts;
   acknowledge(stack, 'APIG4');
   acknowledge(parts.serviceKeys, 'SMG4');
+  acknowledge(parts.originSecret, 'SMG4 (origin secret)');
+  acknowledge(parts.setupCode, 'SMG4 (setup code)');
   if (parts.oauthClientSecrets) acknowledge(parts.oauthClientSecrets, 'SMG4 (OAuth client secrets)');
   acknowledge(parts.alarmTopic, 'SNS2');
+  for (const queue of parts.failedEventQueues) acknowledge(queue, 'SQS3');
   acknowledge(parts.accessLogBucket, 'S1');
   for (const rule of ['CFR1', 'CFR2', 'CFR3'] as const) acknowledge(distribution, rule);
   if (!parts.customDomain) acknowledge(distribution, 'CFR4');

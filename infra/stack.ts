@@ -10,16 +10,14 @@ import {
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { type AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
-import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
-import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { EventType, HttpMethods } from 'aws-cdk-lib/aws-s3';
-import { LambdaDestination } from 'aws-cdk-lib/aws-s3-notifications';
-import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { HttpMethods } from 'aws-cdk-lib/aws-s3';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { type IndexDefinition, type KeyAttribute, tableDefinition } from '#shared/db/table';
 import { PENDING_TAG } from '#shared/files/layout';
-import { corsPolicy, FALLBACK_HANDLER, methodsOf, type ObjectEventType } from '#shared/routes';
+import { corsPolicy, FALLBACK_HANDLER, methodsOf } from '#shared/routes';
+import { startBackgroundFunction } from './background.ts';
 import { AccessRole, accessClassOf } from './constructs/access-role.ts';
 import { privateBucket } from './constructs/private-bucket.ts';
 import {
@@ -32,6 +30,7 @@ import { Dashboard, type DashboardDomain } from './dashboard.ts';
 import { functionSpecs, usesBucket, usesTable } from './functions.ts';
 import { ACCESS_LOG_FORMAT, type AlarmThresholds, Monitoring } from './monitoring.ts';
 import { acknowledgeFindings } from './policy-checks.ts';
+import { serviceSecrets } from './secrets.ts';
 
 export interface FileServiceStackProps extends StackProps {
   /** Keep the table and the keys secret when the stack is deleted, and protect the table (default). */
@@ -56,13 +55,12 @@ export interface FileServiceStackProps extends StackProps {
   domain?: DashboardDomain;
   /** Sign-in providers (none by default): their client ids here, their client secrets in a secret. */
   oauth?: OAuthSettings;
+  /**
+   * Reserve concurrency for the background functions (default; background.ts). `false` for an
+   * account whose concurrency quota is under 111 (`-c reservedConcurrency=false`).
+   */
+  reserveConcurrency?: boolean;
 }
-
-/** The route table's S3 event names as CDK's notification types. */
-const S3_EVENT_TYPES: Record<ObjectEventType, EventType> = {
-  's3:ObjectCreated:*': EventType.OBJECT_CREATED,
-  's3:ObjectTagging:Put': EventType.OBJECT_TAGGING_PUT,
-};
 
 const attribute = (key: KeyAttribute) => ({ name: key.name, type: key.type as AttributeType });
 
@@ -71,6 +69,9 @@ function projection(index: IndexDefinition) {
   if (index.projection === 'KEYS_ONLY') return { projectionType: ProjectionType.KEYS_ONLY };
   return { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: index.projection };
 }
+
+/** The stack's name unless `-c stackName=` gives another (construct id and stack name alike). */
+export const DEFAULT_STACK_NAME = 'FileService';
 
 /**
  * The whole service: the table from the shared definition, the service keys secret, one function per
@@ -106,17 +107,12 @@ export class FileServiceStack extends Stack {
       });
     }
 
-    // The shape `parseServiceKeys` accepts; the session and token keys are derived from it.
-    const serviceKeys = new Secret(this, 'ServiceKeys', {
-      description: 'Master key of the file service (session seal password and token key derive from it)',
-      generateSecretString: {
-        secretStringTemplate: JSON.stringify({ id: '1' }),
-        generateStringKey: 'secret',
-        passwordLength: 64,
-        excludePunctuation: true,
-      },
-      removalPolicy: dataRemovalPolicy,
+    const oauth = props.oauth?.providers.length ? props.oauth : undefined;
+    const { serviceKeys, oauthClientSecrets, originSecret, setupCode } = serviceSecrets(this, {
+      dataRemovalPolicy,
+      signInProviders: oauth !== undefined,
     });
+    const originSecretValue = originSecret.secretValue.unsafeUnwrap();
 
     // File bytes: private, encrypted, TLS only; objects of presigned uploads that never became a
     // file (still tagged `upload=pending`) expire after a day, as does what earlier versions left
@@ -150,30 +146,18 @@ export class FileServiceStack extends Stack {
       ],
     });
 
-    // Only with a provider configured: the client secrets, by provider id. Its value is set after the
-    // deploy (docs/deploy.md); until then the callback answers that the provider is not set up.
-    const oauth = props.oauth?.providers.length ? props.oauth : undefined;
-    const oauthClientSecrets =
-      oauth &&
-      new Secret(this, 'OAuthClientSecrets', {
-        description:
-          'Client secrets of the sign-in providers: {"<provider id>": "<client secret>", ...} (docs/deploy.md)',
-        // Generated, so the template holds no secret value: `{"placeholder": "<random>"}` until the
-        // providers' secrets are put in.
-        generateSecretString: { secretStringTemplate: '{}', generateStringKey: 'placeholder' },
-        removalPolicy: dataRemovalPolicy,
-      });
-
     const specs = functionSpecs();
     const functions = new Map<string, ServiceFunction>();
+    const failedEventQueues: { id: string; queue: Queue }[] = [];
     const integrations = new Map<string, HttpLambdaIntegration>();
     // One role per access class, named after the first function of the class.
     const roles = new Map<string, AccessRole>();
-    const resources = { table, bucket: files, serviceKeys, oauthClientSecrets };
+    const resources = { table, bucket: files, serviceKeys, oauthClientSecrets, setupCode };
     for (const spec of specs) {
       const grants = {
         ...spec,
         readsClientSecrets: oauthClientSecrets !== undefined && spec.oauth === 'secrets',
+        readsSetupCode: spec.setupCode === 'checks',
       };
       const accessClass = accessClassOf(grants);
       const access = roles.get(accessClass) ?? new AccessRole(this, `${spec.id}Access`, grants, resources);
@@ -193,29 +177,20 @@ export class FileServiceStack extends Stack {
       if (spec.usesKeys) fn.useServiceKeys(serviceKeys);
       if (oauth && spec.oauth) fn.useOAuth(oauth, spec.oauth === 'secrets' ? oauthClientSecrets : undefined);
       if (usesBucket(spec)) fn.useBucket(files);
+      // Both setup functions learn that a code is needed; only the one that checks it may read it.
+      if (spec.setupCode) fn.useSetupCode(setupCode);
       if (props.allowedOrigins?.length)
         fn.function.addEnvironment('ALLOWED_ORIGINS', props.allowedOrigins.join(','));
-      // The passkey ceremonies' relying party is the dashboard. Your own name is known here; the
-      // distribution's own name is not (a function depending on it would close a cycle through the
-      // API), so without one the functions take the host the distribution reports (http/origin.ts).
-      if (spec.passkeys && props.domain)
-        fn.function.addEnvironment('PASSKEY_ORIGIN', `https://${props.domain.name}`);
       functions.set(spec.handler, fn);
-      if (spec.everyMinutes !== undefined) {
-        // Not retried: the next run, a minute later, does the same work.
-        new Rule(this, `${spec.id}Schedule`, {
-          schedule: Schedule.rate(Duration.minutes(spec.everyMinutes)),
-          targets: [new LambdaFunction(fn.function, { retryAttempts: 0 })],
+      if (spec.everyMinutes !== undefined || spec.objectEvents) {
+        const failed = startBackgroundFunction(this, {
+          spec,
+          fn: fn.function,
+          access,
+          bucket: files,
+          reserveConcurrency: props.reserveConcurrency !== false,
         });
-        continue;
-      }
-      if (spec.objectEvents) {
-        // S3 invokes it asynchronously (Lambda retries a failed invocation twice): a file not yet
-        // recorded when its bytes' event arrives is picked up again.
-        const { prefix, events } = spec.objectEvents;
-        for (const event of events) {
-          files.addEventNotification(S3_EVENT_TYPES[event], new LambdaDestination(fn.function), { prefix });
-        }
+        if (failed) failedEventQueues.push({ id: spec.id, queue: failed });
         continue;
       }
       // One invoke permission per function for this API (not one per route: a resource each).
@@ -271,10 +246,26 @@ export class FileServiceStack extends Stack {
 
     const dashboard = new Dashboard(this, 'Dashboard', {
       api,
+      originSecret: originSecretValue,
       assetsDir: props.dashboardAssets ?? join(PROJECT_ROOT, 'web', 'dist'),
       accessLogBucket,
       ...(props.domain ? { domain: props.domain } : {}),
     });
+
+    // The dashboard's origin: the relying party of every passkey ceremony and where the providers
+    // send the browser back. Configured, never taken from a request; the functions depend on the
+    // distribution, which depends on the API only (no cycle: tests/infra/dashboard.test.ts).
+    const dashboardOrigin = `https://${props.domain?.name ?? dashboard.distribution.distributionDomainName}`;
+    for (const spec of specs) {
+      const fn = functions.get(spec.handler)?.function;
+      if (!fn || spec.everyMinutes !== undefined || spec.objectEvents) continue;
+      fn.addEnvironment('ORIGIN_SECRET', originSecretValue);
+      // Updated after the distribution, so that on the deploy that brings the origin secret no
+      // function insists on it before CloudFront sends it (cookie writes would be refused meanwhile).
+      fn.node.addDependency(dashboard.distribution);
+      if (spec.passkeys) fn.addEnvironment('PASSKEY_ORIGIN', dashboardOrigin);
+      if (oauth && spec.oauth) fn.addEnvironment('PUBLIC_ORIGIN', dashboardOrigin);
+    }
 
     const monitoring = new Monitoring(this, 'Monitoring', {
       api,
@@ -284,13 +275,17 @@ export class FileServiceStack extends Stack {
       ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}),
       ...(props.alarmThresholds ? { thresholds: props.alarmThresholds } : {}),
       functionAlarms: props.functionAlarms !== false,
+      failedEventQueues,
     });
     acknowledgeFindings({
       stack: this,
       serviceKeys,
+      originSecret,
+      setupCode,
       oauthClientSecrets,
       distribution: dashboard.distribution,
       alarmTopic: monitoring.topic,
+      failedEventQueues: failedEventQueues.map(({ queue }) => queue),
       accessLogBucket,
       filesBucket: files,
       dashboardBucket: dashboard.bucket,
@@ -303,10 +298,17 @@ export class FileServiceStack extends Stack {
       value: `https://${props.domain?.name ?? dashboard.distribution.distributionDomainName}/`,
       description: 'The dashboard, and the API under the same origin (/api/..., /raw/...)',
     });
-    new CfnOutput(this, 'ApiUrl', { value: stage.url, description: 'Base URL of the API' });
+    new CfnOutput(this, 'ApiUrl', {
+      value: stage.url,
+      description: "The API's own URL, for token clients (ShareX, CLIs); browsers use DashboardUrl",
+    });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'BucketName', { value: files.bucketName });
     new CfnOutput(this, 'ServiceKeysSecretArn', { value: serviceKeys.secretArn });
+    new CfnOutput(this, 'SetupCodeCommand', {
+      value: `aws secretsmanager get-secret-value --secret-id ${setupCode.secretArn} --query SecretString --output text`,
+      description: 'Prints the one-time code the first-run page asks for',
+    });
     if (oauthClientSecrets)
       new CfnOutput(this, 'OAuthClientSecretsArn', {
         value: oauthClientSecrets.secretArn,

@@ -1,5 +1,6 @@
 import { hkdfSync } from 'node:crypto';
 import * as v from 'valibot';
+import { setupCodeRequired } from '#shared/config';
 
 /**
  * The service's secrets come from one value: a master key, or a list of them for rotation (the first
@@ -122,6 +123,25 @@ export async function oauthClientSecret(provider: string): Promise<string | unde
     throw error;
   });
   return (await oauthSecrets)[provider];
+}
+
+let setupCodeValue: Promise<string> | undefined;
+
+/**
+ * First-run setup's one-time code, loaded once per process; undefined when none is required
+ * (`setupCodeRequired`): `SETUP_CODE` itself, or the Secrets Manager secret the stack generates.
+ */
+export async function setupCode(): Promise<string | undefined> {
+  if (!setupCodeRequired()) return undefined;
+  const inline = process.env.SETUP_CODE;
+  if (inline) return inline;
+  setupCodeValue ??= readSecret(process.env.SETUP_CODE_SECRET_ARN as string, 'setup code').catch(
+    (error: unknown) => {
+      setupCodeValue = undefined;
+      throw error;
+    },
+  );
+  return setupCodeValue;
 }
 
 let cached: Promise<ServiceKeys> | undefined;

@@ -65,7 +65,12 @@ export interface Route {
   oauth?: SignInProviderAccess;
   /** Runs a passkey ceremony: knows the relying party (`PASSKEY_ORIGIN`, the dashboard's origin). */
   passkeys?: true;
+  /** First-run setup's one-time code: says whether one is needed, or also checks it (reads it). */
+  setupCode?: SetupCodeAccess;
 }
+
+/** `announces`: knows whether setup needs a code (`GET /api/setup`); `checks`: reads it (`POST`). */
+export type SetupCodeAccess = 'announces' | 'checks';
 
 /**
  * A function's knowledge of the OAuth providers: `providers` their configuration (client ids, issuer,
@@ -95,6 +100,7 @@ interface Needs {
   oauth?: SignInProviderAccess;
   /** Runs a passkey ceremony (`passkeys`). */
   webauthn?: true;
+  setupCode?: SetupCodeAccess;
 }
 
 /** One route: a line of the table, so a search for method and path finds its handler too. */
@@ -109,6 +115,7 @@ function route(method: HttpMethod, path: string, handler: string, needs: Needs =
     ...(needs.bucket ? { bucket: needs.bucket } : {}),
     ...(needs.oauth ? { oauth: needs.oauth } : {}),
     ...(needs.webauthn ? { passkeys: true } : {}),
+    ...(needs.setupCode ? { setupCode: needs.setupCode } : {}),
   };
 }
 
@@ -318,8 +325,8 @@ export const routes: readonly Route[] = [
   }),
   route('POST', '/api/auth/logout', 'auth/logout', { keys: true, table: ACCESS.logout }),
   route('GET', '/api/auth/logout', 'auth/logout', { keys: true, table: ACCESS.logout }),
-  route('GET', '/api/setup', 'setup/get', { table: ACCESS.setupCheck }),
-  route('POST', '/api/setup', 'setup/post', { bcrypt: true, table: ACCESS.setup }),
+  route('GET', '/api/setup', 'setup/get', { table: ACCESS.setupCheck, setupCode: 'announces' }),
+  route('POST', '/api/setup', 'setup/post', { bcrypt: true, table: ACCESS.setup, setupCode: 'checks' }),
   route('GET', '/api/user', 'user/get', AUTHENTICATED),
   route('PATCH', '/api/user', 'user/patch', { keys: true, bcrypt: true, table: ACCESS.userPatch }),
   route('GET', '/api/user/avatar', 'user/avatar', { keys: true, table: ACCESS.avatar }),
@@ -331,10 +338,12 @@ export const routes: readonly Route[] = [
   route('DELETE', '/api/user/mfa/totp', 'user/mfa-totp-disable', { keys: true, table: ACCESS.totpDisable }),
   route('POST', '/api/user/passkeys/options', 'user/passkeys-options', {
     keys: true,
+    webauthn: true,
     table: ACCESS.passkeyOptions,
   }),
   route('POST', '/api/user/passkeys', 'user/passkeys-register', {
     keys: true,
+    webauthn: true,
     table: ACCESS.passkeyRegister,
   }),
   route('PATCH', '/api/user/passkeys/{id}', 'user/passkeys-rename', {

@@ -8,13 +8,18 @@ import { addressSubject } from '#shared/throttle/address';
 import { countAttempt } from '#shared/throttle/counter';
 import { createUser, isSetupDone } from '#shared/users/creation';
 import { toUserResource } from '#shared/users/model';
+import { checkSetupCode } from '#shared/users/setup-code';
 import { setupSchema } from '#shared/validation/user';
 
-/** Creates the first user (SUPERADMIN). The setup marker's conditional write decides races. */
+/**
+ * Creates the first user (SUPERADMIN), given the deployment's setup code when it has one. The setup
+ * marker's conditional write decides races.
+ */
 export const handler = defineHandler(async (request) => {
-  const { username, password } = readJson(request, setupSchema);
+  const { username, password, code } = readJson(request, setupSchema);
   // Cheap refusal before bcrypt once setup is done; the transaction still decides a race.
   if (await isSetupDone()) throw forbidden('setup has already been done');
+  await checkSetupCode(code);
   // Each attempt hashes a password: limit them per address so setup cannot be used to burn CPU.
   await countAttempt({
     scope: 'setup-address',

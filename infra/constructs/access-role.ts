@@ -3,6 +3,7 @@ import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { PARTITION_PATTERNS, type Partition } from '#shared/db/keys';
 import type { BucketAccess, TableAccess } from '#shared/routes';
@@ -14,6 +15,8 @@ export interface Access {
   usesKeys: boolean;
   /** Reads the sign-in providers' client secrets (the OAuth callback, when a provider is set up). */
   readsClientSecrets?: boolean;
+  /** Reads first-run setup's one-time code (`POST /api/setup`). */
+  readsSetupCode?: boolean;
 }
 
 /** The stack's resources a role's grants name. */
@@ -23,6 +26,7 @@ export interface AccessResources {
   serviceKeys: ISecret;
   /** Only with a sign-in provider configured. */
   oauthClientSecrets?: ISecret | undefined;
+  setupCode: ISecret;
 }
 
 /**
@@ -37,6 +41,7 @@ export const accessClassOf = (access: Access): string =>
     canonical(access.bucket),
     access.usesKeys,
     access.readsClientSecrets === true,
+    access.readsSetupCode === true,
   ]);
 
 function canonical(value: unknown): unknown {
@@ -57,6 +62,7 @@ export class AccessRole extends Construct {
   /** The key prefixes its object grants end in (cdk-nag's IAM5 findings, acknowledged). */
   readonly objectPrefixes: string[];
   private readonly logs = new PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'] });
+  private readonly grants: PolicyDocument | undefined;
 
   constructor(scope: Construct, id: string, access: Access, resources: AccessResources) {
     super(scope, id);
@@ -68,16 +74,30 @@ export class AccessRole extends Construct {
       ...(access.readsClientSecrets && resources.oauthClientSecrets
         ? [readSecret(resources.oauthClientSecrets)]
         : []),
+      ...(access.readsSetupCode ? [readSecret(resources.setupCode)] : []),
     ];
+    this.grants = grants.length ? new PolicyDocument({ statements: grants }) : undefined;
     // Inline policies, part of the role's own resource (no AWS::IAM::Policy beside it), and not the
     // managed AWSLambdaBasicExecutionRole (logs:* on every log group).
     this.role = new Role(this, 'Role', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       inlinePolicies: {
         Logs: new PolicyDocument({ statements: [this.logs] }),
-        ...(grants.length ? { Access: new PolicyDocument({ statements: grants }) } : {}),
+        ...(this.grants ? { Access: this.grants } : {}),
       },
     });
+  }
+
+  /**
+   * Lets the class's functions' failed events go to a queue (Lambda sends an on-failure destination
+   * its record with the function's role), as a statement of the role's own: CDK's destination would
+   * add a policy resource beside the role.
+   */
+  sendsFailedEventsTo(queue: IQueue): void {
+    if (!this.grants) throw new Error('a function with no grants has no failure destination');
+    this.grants.addStatements(
+      new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn] }),
+    );
   }
 
   /** Lets the class's functions write to a log group (one of theirs). */

@@ -203,6 +203,12 @@ export class ServiceFunction extends Construct {
     this.function.addEnvironment('SERVICE_KEYS_SECRET_ARN', secret.secretArn);
     this.function.addEnvironment('SERVICE_KEYS', LOCAL_ONLY);
   }
+
+  /** First-run setup's code: its secret's ARN (only the checking function's role may read it). */
+  useSetupCode(secret: ISecret): void {
+    this.function.addEnvironment('SETUP_CODE_SECRET_ARN', secret.secretArn);
+    this.function.addEnvironment('SETUP_CODE', LOCAL_ONLY);
+  }
 }
 
 /** The sign-in providers a deployment offers (stack context; docs/deploy.md). */

@@ -38,7 +38,8 @@ export const DEFAULT_BODY_LIMIT = 16 * 1024;
  * Wraps a route's function as a payload-2.0 Lambda handler: builds the request view, maps
  * ServiceErrors to their status with their message, and turns anything else into a generic
  * 500/503 that is logged with the request id but never shown to the caller. Every request ends
- * with one log line (request id, route, status, latency, caller, cold start) and its metrics.
+ * with one log line (request id, route, status, latency, caller, client address, cold start) and
+ * its metrics.
  */
 export function defineHandler(
   run: (request: HttpRequest) => Promise<HttpResult>,
@@ -67,6 +68,9 @@ export function defineHandler(
       status: result.statusCode,
       latencyMs: latencyMsSince(started),
       userId: request && requestUserId(request),
+      // The address per-address limits count (the viewer's behind the distribution): the access
+      // log's `ip` is then CloudFront's edge (docs/security.md).
+      clientIp: request?.sourceIp,
       coldStart,
     });
     coldStart = false;

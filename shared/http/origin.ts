@@ -1,13 +1,13 @@
-import { passkeyConfig, type RelyingParty, relyingPartyOf } from '#shared/config';
+import { passkeyConfig, publicOrigin, type RelyingParty, relyingPartyOf } from '#shared/config';
 import { invalid } from '#shared/errors';
 import type { HttpRequest } from '#shared/http/request';
 
 /**
  * The host the client addressed. Behind the stack's CloudFront distribution the request reaches the
  * API with the API's own Host, and the distribution's viewer-request function puts the viewer's
- * host (the dashboard's) in `x-viewer-host`, replacing whatever the viewer sent there. Straight
- * to the API, a client could send that header itself, but a browser page of another site cannot
- * (it is no CORS-allowed request header, so the preflight fails), which is what the CSRF check needs.
+ * host (the dashboard's) in `x-viewer-host`, replacing whatever the viewer sent there. A request
+ * that does not carry the distribution's origin secret has lost that header before any handler
+ * sees it (`http/distribution.ts`): straight to the API, the host is the API's own.
  */
 export function requestHost(request: HttpRequest): string | undefined {
   return request.headers['x-viewer-host'] ?? request.headers.host;
@@ -18,15 +18,22 @@ export function requestOrigin(request: HttpRequest, host = requestHost(request) 
   return `${request.secure ? 'https' : 'http'}://${host}`;
 }
 
+/**
+ * Where a sign-in provider sends the browser back: the configured dashboard origin (in AWS always
+ * set), else the request's own origin (the local runner's).
+ */
+export function callbackOrigin(request: HttpRequest): string {
+  return publicOrigin() ?? requestOrigin(request);
+}
+
 export const NO_RELYING_PARTY =
   "passkeys work only at the dashboard's address (locally http://localhost:<port>, not an IP address)";
 
 /**
- * The relying party of a passkey ceremony: the configured dashboard origin, or else the dashboard's
- * host as the stack's CloudFront distribution reports it (`x-viewer-host`, which its viewer-request
- * function sets over HTTPS). A request that came another way (the API's own URL) has none: 400.
- * A client that sends the header itself gains nothing: a passkey signs for the relying party it
- * was registered with, and a sign-in must name the same one (`passkeys/ceremonies.ts`).
+ * The relying party of a passkey ceremony: the configured dashboard origin (the stack sets it on
+ * every ceremony function), or else the dashboard's host as the stack's CloudFront distribution
+ * reports it (`x-viewer-host`, kept only beside the distribution's origin secret, over HTTPS). A
+ * request that came another way (the API's own URL) has none: 400.
  */
 export function relyingParty(request: HttpRequest): RelyingParty {
   const { fixed } = passkeyConfig();

@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import * as v from 'valibot';
 import { invalid, ServiceError } from '#shared/errors';
+import { viewerOf } from '#shared/http/distribution';
 
 /** What handlers see of a request: payload 2.0 normalised, header names lowercased. */
 export interface HttpRequest {
@@ -11,6 +12,10 @@ export interface HttpRequest {
   pathParameters: Record<string, string>;
   cookies: Record<string, string>;
   body: Buffer | undefined;
+  /**
+   * The client's address, as per-address limits count it: the viewer's when the request came
+   * through the stack's distribution (verified: `http/distribution.ts`), else the connection's.
+   */
   sourceIp: string;
   requestId: string;
   /** True when the client reached the service over HTTPS (always in AWS). */
@@ -36,6 +41,7 @@ export function toHttpRequest(event: APIGatewayProxyEventV2, bodyLimit: number):
   if ((event.rawQueryString ?? '').length > MAX_QUERY_BYTES) throw invalid('query string is too long');
   if (Object.keys(query).length > MAX_QUERY_PARAMETERS) throw invalid('too many query parameters');
 
+  const sourceIp = viewerOf(headers, event.requestContext.http.sourceIp);
   const body = decodeBody(event, bodyLimit);
   const forwardedProto = headers['x-forwarded-proto'];
   return {
@@ -46,7 +52,7 @@ export function toHttpRequest(event: APIGatewayProxyEventV2, bodyLimit: number):
     pathParameters: copyDefined(event.pathParameters),
     cookies: parseCookies(event.cookies ?? (headers.cookie ? [headers.cookie] : [])),
     body,
-    sourceIp: event.requestContext.http.sourceIp,
+    sourceIp,
     requestId: event.requestContext.requestId,
     secure: forwardedProto === undefined ? true : forwardedProto === 'https',
   };

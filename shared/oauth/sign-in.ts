@@ -4,7 +4,7 @@ import { authenticate } from '#shared/auth/authenticate';
 import { openedSessionCookie, openSession } from '#shared/auth/session';
 import { type OAuthProviderConfig, oauthConfig } from '#shared/config';
 import { conflict, ServiceError } from '#shared/errors';
-import { requestOrigin } from '#shared/http/origin';
+import { callbackOrigin } from '#shared/http/origin';
 import type { HttpRequest } from '#shared/http/request';
 import { logger } from '#shared/log/logger';
 import { clearedFlowCookie, flowCookie, newFlow, readFlow } from '#shared/oauth/flow';
@@ -58,8 +58,8 @@ export async function startSignIn(
     if (!linkUserId)
       return { location: withError(LOGIN_PAGE, 'sign in first, then link the provider'), cookies: [] };
   }
-  // The provider sends the browser back to the origin it was sent from (behind CloudFront, the dashboard's).
-  const flow = newFlow(provider.id, `${requestOrigin(request)}${callbackPath(provider)}`, linkUserId);
+  // The provider sends the browser back to the dashboard's configured origin, never a request's choice.
+  const flow = newFlow(provider.id, `${callbackOrigin(request)}${callbackPath(provider)}`, linkUserId);
   try {
     const url = await authorizationUrl(provider, flow);
     return { location: url.href, cookies: [await flowCookie(flow, request.secure)] };

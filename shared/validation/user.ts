@@ -73,7 +73,12 @@ export const loginSchema = v.strictObject(
 );
 
 export const setupSchema = v.strictObject(
-  { username: usernameSchema, password: passwordSchema },
+  {
+    username: usernameSchema,
+    password: passwordSchema,
+    /** The deployment's one-time setup code, when it has one (users/setup-code.ts). */
+    code: v.optional(v.pipe(v.string(), v.maxLength(200))),
+  },
   strictMessage,
 );
 

@@ -193,7 +193,7 @@ describe('setup throttling per client address', () => {
       expectThrottled(await setup());
       expect(bcryptCalls.hash).toBe(hashes);
       expect(changedKeys(before, await tableSnapshot())).toEqual([]);
-      expect((await call('GET', '/api/setup')).body).toEqual({ firstSetup: true });
+      expect((await call('GET', '/api/setup')).body).toEqual({ firstSetup: true, codeRequired: false });
     },
   );
 });

@@ -1,13 +1,24 @@
+import { ORIGIN_SECRET_HEADER } from '#shared/http/distribution';
 import { call } from '../support/client.ts';
 import { upload } from '../support/files.ts';
 import { signedInUser } from '../support/users.ts';
 
-// Behind the stack's CloudFront distribution, the API sees its own Host; the distribution's
-// viewer-request function puts the dashboard's host in x-viewer-host (infra/cloudfront).
+// Behind the stack's CloudFront distribution, the API sees its own Host; the distribution adds its
+// origin secret, and its viewer-request function puts the dashboard's host in x-viewer-host
+// (infra/cloudfront). The functions get the secret as ORIGIN_SECRET (read at the first request).
+const ORIGIN_SECRET = 'Or1G1nS3cr3tV4lu3-0f-the-D1str1but10n';
+beforeAll(() => {
+  process.env.ORIGIN_SECRET = ORIGIN_SECRET;
+});
+afterAll(() => {
+  delete process.env.ORIGIN_SECRET;
+});
+
 const API_HOST = 'abc123.execute-api.eu-west-1.amazonaws.com';
 const DASHBOARD = 'd111111abcdef8.cloudfront.net';
 const throughCloudFront = (origin: string, site: string) => ({
   host: API_HOST,
+  [ORIGIN_SECRET_HEADER]: ORIGIN_SECRET,
   'x-viewer-host': DASHBOARD,
   'x-forwarded-proto': 'https',
   origin,
@@ -34,6 +45,7 @@ describe('cookie writes from the dashboard served by CloudFront', () => {
     const me = await signedInUser();
     const [file] = await upload(me.token, [{ fileName: 'a.txt', type: 'text/plain', content: 'x' }], {
       host: API_HOST,
+      [ORIGIN_SECRET_HEADER]: ORIGIN_SECRET,
       'x-viewer-host': DASHBOARD,
     });
     expect(file?.url).toMatch(new RegExp(`^https://${DASHBOARD.replaceAll('.', '\\.')}/raw/`));

@@ -5,7 +5,7 @@ describe('first run', () => {
   test('GET /api/setup reports a first setup while no user exists', async () => {
     const response = await call('GET', '/api/setup');
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ firstSetup: true });
+    expect(response.body).toEqual({ firstSetup: true, codeRequired: false });
   });
 
   test('bad input is a 400 and does not complete the setup', async () => {
@@ -16,7 +16,7 @@ describe('first run', () => {
     ]) {
       expect((await call('POST', '/api/setup', { json })).status).toBe(400);
     }
-    expect((await call('GET', '/api/setup')).body).toEqual({ firstSetup: true });
+    expect((await call('GET', '/api/setup')).body).toEqual({ firstSetup: true, codeRequired: false });
   });
 
   test('of racing POST /api/setup calls exactly one creates the SUPERADMIN; the rest get 403', async () => {
@@ -45,7 +45,7 @@ describe('first run', () => {
   });
 
   test('afterwards GET says so and POST is refused', async () => {
-    expect((await call('GET', '/api/setup')).body).toEqual({ firstSetup: false });
+    expect((await call('GET', '/api/setup')).body).toEqual({ firstSetup: false, codeRequired: false });
     const again = await call('POST', '/api/setup', { json: { username: 'late', password: 'late password' } });
     expect(again.status).toBe(403);
   });

@@ -240,6 +240,8 @@ describe('bundles answer like the local runner', () => {
         route: 'POST /api/auth/login',
         status: 401,
         latencyMs: expect.any(Number),
+        // The client's address, which the access log does not have behind CloudFront.
+        clientIp: '203.0.113.7',
         coldStart: true,
       }),
     ]);

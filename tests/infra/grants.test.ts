@@ -228,7 +228,7 @@ describe('every request the code sends is within its function grant, and every g
       PASSKEY_ORIGIN: 'http://localhost:3000',
     });
     // First run: this file's table has no user yet.
-    expect((await request('GET', '/api/setup')).body).toEqual({ firstSetup: true });
+    expect((await request('GET', '/api/setup')).body).toEqual({ firstSetup: true, codeRequired: false });
     // A name whose folded form differs from its lowercase one: the claim checks the pre-folding key too.
     const admin = `Straße-${uniqueName('admin')}`;
     expect((await request('POST', '/api/setup', { json: { username: admin, password } })).status).toBe(200);

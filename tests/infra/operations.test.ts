@@ -140,8 +140,8 @@ describe('alarms, topic and dashboard', () => {
     }
   });
 
-  test('without per-function alarms only the five service-wide ones remain', () => {
-    Template.fromStack(withDomain.stack).resourceCountIs('AWS::CloudWatch::Alarm', 5);
+  test("without per-function alarms only the five service-wide ones and the thumbnails' failed events remain", () => {
+    Template.fromStack(withDomain.stack).resourceCountIs('AWS::CloudWatch::Alarm', 6);
   });
 
   test('API 5xx rate, DynamoDB throttles and system errors, GET /api/user p99, refused logins', () => {

@@ -197,6 +197,8 @@ describe('least privilege', () => {
   const tableId = ofType('AWS::DynamoDB::Table')[0]?.[0] as string;
   const bucketId = filesBucketId;
   const secretId = ofType('AWS::SecretsManager::Secret')[0]?.[0] as string;
+  const setupCodeId = ofType('AWS::SecretsManager::Secret').find(([id]) => id.startsWith('SetupCode'))?.[0];
+  const failedEventsId = ofType('AWS::SQS::Queue')[0]?.[0];
   const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
 
   /** A statement's grants as `action on resource [if condition]` strings, one per combination. */
@@ -218,6 +220,8 @@ describe('least privilege', () => {
     const text = JSON.stringify(resource);
     if (text === JSON.stringify(tableArn)) return 'table';
     if (text === JSON.stringify({ Ref: secretId })) return 'secret';
+    if (text === JSON.stringify({ Ref: setupCodeId })) return 'setup code';
+    if (text === JSON.stringify({ 'Fn::GetAtt': [failedEventsId, 'Arn'] })) return 'failed events queue';
     if (text === JSON.stringify({ 'Fn::GetAtt': [bucketId, 'Arn'] })) return 'bucket';
     const joined = (resource as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join']?.[1];
     if (joined && JSON.stringify(joined[0]) === JSON.stringify(tableArn)) return `table${joined[1]}`;
@@ -238,6 +242,10 @@ describe('least privilege', () => {
       ...(spec.usesKeys
         ? ['secretsmanager:DescribeSecret on secret', 'secretsmanager:GetSecretValue on secret']
         : []),
+      ...(spec.setupCode === 'checks'
+        ? ['secretsmanager:DescribeSecret on setup code', 'secretsmanager:GetSecretValue on setup code']
+        : []),
+      ...(spec.objectEvents ? ['sqs:SendMessage on failed events queue'] : []),
       ...Object.entries(spec.bucket).flatMap(([action, prefixes]) =>
         action === 'ListBucket'
           ? [
@@ -323,6 +331,7 @@ describe('least privilege', () => {
       's3:DeleteObject on bucket/thumbnails/*',
       's3:GetObject on bucket/files/*',
       's3:PutObject on bucket/thumbnails/*',
+      'sqs:SendMessage on failed events queue',
     ]);
   });
 
@@ -508,9 +517,17 @@ describe('service keys', () => {
       expect(variables.SERVICE_KEYS ?? '').toBe('');
       expect(variables.SERVICE_KEYS_SECRET_ARN).toEqual(spec.usesKeys ? { Ref: secretId } : undefined);
     }
-    // Neither a dynamic reference to the value nor a literal SecretString anywhere in the template.
+    // No literal SecretString anywhere in the template, and no dynamic reference to any value but
+    // the origin secret's (CloudFront's origin header and the API functions' check: docs/security.md).
     const text = JSON.stringify(template.toJSON());
-    expect(/resolve:secretsmanager|"SecretString"\s*:/.exec(text)).toBeNull();
+    expect(/"SecretString"\s*:/.exec(text)).toBeNull();
+    const originSecretId = ofType('AWS::SecretsManager::Secret').find(([id]) =>
+      id.startsWith('OriginSecret'),
+    )?.[0];
+    const count = (part: string) => text.split(part).length - 1;
+    const references = count('{{resolve:secretsmanager:');
+    expect(references).toBeGreaterThan(0);
+    expect(count(`{{resolve:secretsmanager:",{"Ref":"${originSecretId}"}`)).toBe(references);
   });
 });
 
@@ -527,7 +544,9 @@ describe('sign-in providers', () => {
   });
 
   test('none by default: no client secret, no provider configuration in any function', () => {
-    expect(ofType('AWS::SecretsManager::Secret')).toHaveLength(1);
+    expect(
+      ofType('AWS::SecretsManager::Secret').filter(([id]) => id.startsWith('OAuthClientSecrets')),
+    ).toEqual([]);
     for (const spec of specs) {
       const variables = resources[functionLogicalId(spec.handler)]?.Properties.Environment.Variables;
       expect(Object.keys(variables).filter((name) => name.startsWith('OAUTH_'))).toEqual([]);

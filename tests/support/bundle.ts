@@ -27,6 +27,11 @@ function localValues(): Record<string, string | undefined> {
     SERVICE_KEYS: process.env.SERVICE_KEYS,
     BUCKET_NAME: process.env.BUCKET_NAME,
     S3_ENDPOINT: process.env.S3_ENDPOINT,
+    // The dashboard's origin as this process has it (empty: none), not the distribution's name,
+    // and no setup code, as under `npm start` (docs/deploy.md, `sam local`'s env.json).
+    PASSKEY_ORIGIN: process.env.PASSKEY_ORIGIN ?? '',
+    PUBLIC_ORIGIN: process.env.PUBLIC_ORIGIN ?? '',
+    SETUP_CODE_SECRET_ARN: process.env.SETUP_CODE_SECRET_ARN ?? '',
   };
 }
 

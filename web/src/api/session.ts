@@ -10,10 +10,13 @@ export const currentUserQuery = {
 
 export const useCurrentUser = () => useQuery(currentUserQuery);
 
-/** `GET /api/setup`: true only until the first account exists, so once false it stays false. */
+/**
+ * `GET /api/setup`: true only until the first account exists, so once false it stays false; with
+ * `codeRequired` (in AWS) the first account needs the deployment's one-time setup code.
+ */
 export const setupQuery = {
   queryKey: ['setup'],
-  queryFn: () => api<{ firstSetup: boolean }>('/api/setup'),
+  queryFn: () => api<{ firstSetup: boolean; codeRequired?: boolean }>('/api/setup'),
   staleTime: Number.POSITIVE_INFINITY,
 };
 

@@ -1,4 +1,4 @@
-import { Button, Stack } from '@mantine/core';
+import { Button, Stack, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router';
@@ -15,10 +15,13 @@ export function SetupPage() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
+  const [code, setCode] = useState('');
   const setup = useQuery(setupQuery);
+  const codeRequired = setup.data?.codeRequired === true;
   const create = useMutation({
     mutationFn: async () => {
-      await api('/api/setup', { method: 'POST', json: { username, password } });
+      const json = codeRequired ? { username, password, code } : { username, password };
+      await api('/api/setup', { method: 'POST', json });
       await api('/api/auth/login', { method: 'POST', json: { username, password } });
     },
     onSuccess: async () => {
@@ -45,6 +48,17 @@ export function SetupPage() {
       <form onSubmit={submit}>
         <Stack>
           <FormError error={create.error} title="Setup failed" />
+          {codeRequired && (
+            <TextInput
+              label="Setup code"
+              description="The deployment's one-time code: run the command in the deploy's SetupCodeCommand output"
+              value={code}
+              onChange={(event) => setCode(event.currentTarget.value)}
+              autoComplete="off"
+              spellCheck={false}
+              required
+            />
+          )}
           <UsernameInput value={username} onChange={setUsername} />
           <NewPasswordInputs
             password={password}
