@@ -175,13 +175,21 @@ test('the detail view previews an image and UTF-8 text, and deletes after asking
   await a11y();
   // Opening the preview counted no view.
   await dialog().getByRole('row', { name: 'Views 0' }).waitFor();
-  await dialog().getByRole('button', { name: 'Delete' }).click();
+  // Edit details opens over the detail view, which shows the change once saved.
+  await dialog().getByRole('button', { name: 'Edit details' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit gruesse.txt' });
+  await edit.getByLabel(/^Name/).fill('grüße.txt');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await edit.waitFor({ state: 'detached' });
+  const detail = page.getByRole('dialog', { name: 'grüße.txt', exact: true });
+  await detail.waitFor();
+  await detail.getByRole('button', { name: 'Delete' }).click();
   await page
     .getByRole('dialog', { name: 'Delete this file?' })
     .getByRole('button', { name: 'Delete' })
     .click();
   await page.getByRole('dialog').first().waitFor({ state: 'detached' });
-  expect((await filesByName()).has('gruesse.txt')).toBe(false);
+  expect((await filesByName()).has('grüße.txt')).toBe(false);
 }, 300_000);
 
 test('on a phone the filters wait behind a button, and the bulk bar stays in view while scrolling', async () => {

@@ -123,7 +123,8 @@ export function useUploadOptions() {
           label="Downloads keep the original file name"
           checked={form.keepOriginalName}
           onChange={(event) => change({ keepOriginalName: event.currentTarget.checked })}
-          mt={{ sm: 30 }}
+          // Beside a field (a date was chosen), level with its input; else on a row of its own.
+          mt={{ sm: form.expiry === CUSTOM ? 30 : 0 }}
         />
       </SimpleGrid>
     </Paper>

@@ -32,6 +32,7 @@ function TextPreview({ file }: { file: FileResource }) {
       mah="60vh"
       bg="var(--mantine-color-default-hover)"
       style={{
+        alignSelf: 'start',
         overflow: 'auto',
         whiteSpace: 'pre-wrap',
         wordBreak: 'break-word',

@@ -21,7 +21,7 @@ import { ApiError, api, errorMessage, request } from '../../api/client.ts';
 import { formatDate } from '../../api/format.ts';
 import { useCurrentUser } from '../../api/session.ts';
 import { ROLES_BELOW, type UserResource } from '../../api/types.ts';
-import { type ListedUser, quotaText, usageText } from './columns.ts';
+import { type ListedUser, quotaText, UsageCell } from './columns.tsx';
 import { type UserChange, UserForm } from './UserForm.tsx';
 
 const PAGE_SIZE = 25;
@@ -120,7 +120,7 @@ export default function UsersPage() {
               <Table.Th>Username</Table.Th>
               <Table.Th>Role</Table.Th>
               <Table.Th>Usage</Table.Th>
-              <Table.Th>Quota</Table.Th>
+              <Table.Th visibleFrom="sm">Quota</Table.Th>
               <Table.Th visibleFrom="sm">Created</Table.Th>
               <Table.Th w={90}>
                 <VisuallyHidden>Actions</VisuallyHidden>
@@ -132,12 +132,15 @@ export default function UsersPage() {
               <Table.Tr key={user.id}>
                 <Table.Td fw={500}>{user.username}</Table.Td>
                 <Table.Td>
-                  <Badge variant="light" color={user.role === 'USER' ? 'gray' : 'blue'}>
+                  {/* Whole on a phone: the table narrows the usage before the badge. */}
+                  <Badge variant="light" color={user.role === 'USER' ? 'gray' : 'blue'} miw="max-content">
                     {user.role}
                   </Badge>
                 </Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{usageText(user)}</Table.Td>
-                <Table.Td>{quotaText(user)}</Table.Td>
+                <Table.Td>
+                  <UsageCell user={user} />
+                </Table.Td>
+                <Table.Td visibleFrom="sm">{quotaText(user)}</Table.Td>
                 <Table.Td visibleFrom="sm">{formatDate(user.createdAt)}</Table.Td>
                 <Table.Td>
                   <Group gap={0} wrap="nowrap">

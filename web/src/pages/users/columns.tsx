@@ -1,3 +1,4 @@
+import { Text } from '@mantine/core';
 import { formatBytes } from '../../api/format.ts';
 import type { UserResource } from '../../api/types.ts';
 
@@ -18,8 +19,21 @@ export function quotaText(user: UserResource) {
 }
 
 /** "3 files · 4.2 MB"; a dash when the API did not say (an older deployment). */
-export function usageText(user: ListedUser) {
+function usageText(user: ListedUser) {
   if (!user.usage) return '–';
   const { files, bytes } = user.usage;
-  return `${files} ${files === 1 ? 'file' : 'files'} · ${formatBytes(bytes)}`;
+  // No-break spaces: a narrow column wraps after the dot, never between a number and its unit.
+  return `${files}\u00a0${files === 1 ? 'file' : 'files'} · ${formatBytes(bytes).replace(' ', '\u00a0')}`;
+}
+
+/** The usage; on a phone, which has no room for the quota's own column, the quota under it. */
+export function UsageCell({ user }: { user: ListedUser }) {
+  return (
+    <>
+      <Text size="sm">{usageText(user)}</Text>
+      <Text size="xs" c="dimmed" hiddenFrom="sm">
+        Quota: {quotaText(user)}
+      </Text>
+    </>
+  );
 }
