@@ -59,7 +59,7 @@ export function FileDetail({ initial, onClose }: { initial: FileResource; onClos
   const { data } = useQuery({ ...fileQuery(initial.id), placeholderData: initial });
   const file = data ?? initial;
   const { patch, remove } = useFileMutations();
-  const remove1 = () =>
+  const deleteAfterAsking = () =>
     confirmDelete(1, file.originalName, () =>
       remove.mutate([file.id], {
         onSuccess: () => {
@@ -104,7 +104,7 @@ export function FileDetail({ initial, onClose }: { initial: FileResource; onClos
             <Button
               color="red"
               leftSection={<IconTrash size={16} />}
-              onClick={remove1}
+              onClick={deleteAfterAsking}
               loading={remove.isPending}
             >
               Delete
