@@ -158,7 +158,8 @@ const ACCESS = {
   // off is counted as a login guess (THROTTLE).
   totpEnable: { items: { GetItem: SIGNED_IN, UpdateItem: ['USER'] } },
   totpDisable: { items: { GetItem: SIGNED_IN, UpdateItem: ['USER', 'THROTTLE'] } },
-  usersList: { items: { GetItem: SIGNED_IN }, indexes: [USERS_INDEX] },
+  // The listed users' file counters (FILESTATS, in their partitions) come in one BatchGetItem.
+  usersList: { items: { GetItem: SIGNED_IN, BatchGetItem: ['USER'] }, indexes: [USERS_INDEX] },
   usersCreate: {
     items: {
       GetItem: SIGNED_IN,

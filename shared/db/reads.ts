@@ -5,6 +5,9 @@ import { isWorkLeft, retry, WorkLeft } from '#shared/db/retry';
 
 /** Reads that any entity's listing uses: batched gets by key, and single query pages. */
 
+/** An item's identity: one partition's items differ by `sk`, but a batch may span partitions. */
+const keyOf = (key: Record<string, unknown>) => `${String(key.pk)}\u0000${String(key.sk)}`;
+
 /** Items per BatchGetItem, and how many of those run at once. */
 const BATCH_GET_SIZE = 100;
 const BATCH_GET_CONCURRENCY = 8;
@@ -37,14 +40,14 @@ export async function batchGetItems(
       const result = await documents.send(
         new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ...projection } } }),
       );
-      for (const item of result.Responses?.[tableName] ?? []) found.set(String(item.sk), item);
+      for (const item of result.Responses?.[tableName] ?? []) found.set(keyOf(item), item);
       pending = result.UnprocessedKeys?.[tableName]?.Keys ?? [];
       if (pending.length > 0) throw new WorkLeft();
     });
   };
   await forEachConcurrently(batches, BATCH_GET_CONCURRENCY, readBatch);
-  return keys.flatMap(({ sk }) => {
-    const item = found.get(String(sk));
+  return keys.flatMap((key) => {
+    const item = found.get(keyOf(key));
     return item ? [item] : [];
   });
 }

@@ -1,6 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
 import { fileStatsKey } from '#shared/db/keys';
+import { batchGetItems } from '#shared/db/reads';
 import type { TransactItem } from '#shared/db/transact';
 import { ServiceError } from '#shared/errors';
 import { type FileRecord, type FileStats, isMedia } from '#shared/files/model';
@@ -108,7 +109,29 @@ export function statsUpdate(
 /** The counters of recorded files (pending uploads left out). */
 export async function getFileStats(userId: string): Promise<FileStats> {
   const result = await documents.send(new GetCommand({ TableName: tableName, Key: fileStatsKey(userId) }));
-  const item = result.Item ?? {};
+  return recordedStats(result.Item ?? {});
+}
+
+/** What a user's files take: how many, and their bytes. */
+export type FileUsage = Pick<FileStats, 'files' | 'bytes'>;
+
+const USAGE_ATTRIBUTES = ['files', 'bytes', 'pendingFiles', 'pendingBytes'];
+
+/**
+ * The usage of each user (the users listing's column): their counters in one BatchGetItem per 100
+ * users; a user who never stored a file has no counters item and uses nothing.
+ */
+export async function getFileUsage(userIds: string[]): Promise<Map<string, FileUsage>> {
+  const items = await batchGetItems(userIds.map(fileStatsKey), USAGE_ATTRIBUTES);
+  const usage = new Map(userIds.map((id): [string, FileUsage] => [id, { files: 0, bytes: 0 }]));
+  for (const item of items) {
+    const { files, bytes } = recordedStats(item);
+    usage.set(String(item.pk).slice('USER#'.length), { files, bytes });
+  }
+  return usage;
+}
+
+function recordedStats(item: Record<string, unknown>): FileStats {
   return {
     files: Number(item.files ?? 0) - Number(item.pendingFiles ?? 0),
     bytes: Number(item.bytes ?? 0) - Number(item.pendingBytes ?? 0),

@@ -72,6 +72,8 @@ test('settings: username, avatar, link settings after a reload, password', async
     `data:image/png;base64,${PNG_1X1.toString('base64')}`,
   );
   await page.getByRole('button', { name: 'Remove avatar' }).click();
+  await dialog().getByText('Remove your avatar?').waitFor();
+  await dialog().getByRole('button', { name: 'Remove avatar' }).click();
   await page.getByRole('button', { name: 'Choose image' }).waitFor();
   await page.getByRole('img', { name: 'Your avatar' }).waitFor({ state: 'detached' });
 
@@ -115,13 +117,15 @@ test('settings: username, avatar, link settings after a reload, password', async
 }, 300_000);
 
 test('the token from the user menu works with fetch; after a reset it is refused', async () => {
+  // "Copy token" copies at once and says so; no dialog in between.
+  await page.evaluate(() => navigator.clipboard.writeText('nothing yet'));
   await page.getByRole('button', { name: 'User menu for boss' }).click();
   await page.getByRole('menuitem', { name: 'Copy token' }).click();
-  await dialog().getByRole('button', { name: 'Copy' }).click();
-  await dialog().getByRole('button', { name: 'Copied' }).waitFor();
+  await page.getByText('API token copied').waitFor();
+  expect(await dialog().count()).toBe(0);
   await a11y();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
-  await page.keyboard.press('Escape');
+  expect(copied).not.toBe('nothing yet');
   const me = await fetch(`${runner.url}/api/user`, { headers: { authorization: copied } });
   expect(me.status).toBe(200);
   expect(((await me.json()) as { user: { username: string } }).user.username).toBe('boss');
@@ -186,7 +190,9 @@ test('an ADMIN creates, edits and deletes a USER, who sees no users page', async
   await page.getByRole('option', { name: 'Limit by number of files' }).click();
   await dialog().getByLabel('Maximum files').fill('5');
   await dialog().getByRole('button', { name: 'Save' }).click();
-  await page.getByRole('row', { name: /robin/ }).getByText('5 files').waitFor();
+  await page.getByRole('row', { name: /robin/ }).getByText('5 files', { exact: true }).waitFor();
+  // Its usage beside the quota: nothing stored yet.
+  await page.getByRole('row', { name: /robin/ }).getByText('0 files · 0 B').waitFor();
 
   // The USER: no users page in the menu, and its address shows the 403 as what it is.
   await signOut(dashboard, 'sam');

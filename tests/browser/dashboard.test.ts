@@ -36,7 +36,7 @@ const rows = () => page.locator('tbody tr');
 
 const shownNames = () =>
   page.evaluate(() =>
-    [...document.querySelectorAll('tbody tr td:nth-child(2) a')].map((cell) => cell.textContent),
+    [...document.querySelectorAll('tbody tr td:nth-child(2) button')].map((cell) => cell.textContent),
   );
 
 /** Waits until the table shows exactly these original names (in this order). */
@@ -45,7 +45,7 @@ async function tableShows(names: string[]) {
     await page.waitForFunction(
       (expected) =>
         JSON.stringify(
-          [...document.querySelectorAll('tbody tr td:nth-child(2) a')].map((cell) => cell.textContent),
+          [...document.querySelectorAll('tbody tr td:nth-child(2) button')].map((cell) => cell.textContent),
         ) === JSON.stringify(expected),
       names,
     );
@@ -133,7 +133,7 @@ test('upload, browse, change and delete files', async () => {
   await page.getByRole('combobox', { name: 'Sort by' }).click();
   await page.getByRole('option', { name: 'Size' }).click();
   await page.waitForFunction(
-    () => document.querySelector('tbody tr td:nth-child(2) a')?.textContent === 'big.bin',
+    () => document.querySelector('tbody tr td:nth-child(2) button')?.textContent === 'big.bin',
   );
   await page.getByRole('button', { name: 'Sort ascending' }).click();
   await tableShows([

@@ -73,7 +73,13 @@ test('add a passkey, rename it, sign out, sign in with it, delete it', async () 
   ]);
 
   await page.goto(`${runner.url}/settings`);
+  // Deleting asks first: Cancel keeps it, the red button deletes it.
   await passkeys.getByRole('button', { name: 'Delete Home laptop' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+  await passkeys.getByText('Home laptop').waitFor();
+  await passkeys.getByRole('button', { name: 'Delete Home laptop' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete passkey' }).click();
   await passkeys.getByText('No passkeys yet.').waitFor();
   const credentials = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
   // The authenticator still holds it: the service no longer knows it, so it signs nobody in.

@@ -54,7 +54,13 @@ function picture(from: number[], to: number[]): Buffer {
 const EXAMPLES: [string, string, Buffer][] = [
   ['quarterly-report.pdf', 'application/pdf', Buffer.alloc(182_000, 1)],
   ['team-photo.png', 'image/png', picture([34, 139, 230], [190, 75, 219])],
-  ['notes.md', 'text/markdown', Buffer.from('# Notes\n')],
+  [
+    'notes.md',
+    'text/markdown',
+    Buffer.from(
+      '# Notes\n\nGrüße aus Köln: the trip is on for Saturday.\n\n- Train at 08:12 from platform 4\n- Tickets in the shared folder\n- Bring the camera (and its charger)\n',
+    ),
+  ],
   ['sunset.png', 'image/png', picture([250, 82, 82], [253, 126, 20])],
   ['screen-recording.mp4', 'video/mp4', Buffer.alloc(2_400_000, 2)],
   ['forest.png', 'image/png', picture([18, 184, 134], [55, 178, 77])],
@@ -63,6 +69,13 @@ const EXAMPLES: [string, string, Buffer][] = [
   ['backup.zip', 'application/zip', Buffer.alloc(3_100_000, 4)],
   ['screenshot-2026-11-22.png', 'image/png', picture([73, 80, 87], [134, 142, 150])],
 ];
+
+/** Upload headers of some examples, so the files show their badges: protected, out of views, expiring soon. */
+const EXAMPLE_HEADERS: Record<string, Record<string, string>> = {
+  'sunset.png': { 'x-zipline-password': 'golden hour' },
+  'quarterly-report.pdf': { 'x-zipline-max-views': '1' },
+  'backup.zip': { 'x-zipline-deletes-at': '5h' },
+};
 
 async function shoot(page: Page, name: string) {
   await page.waitForLoadState('networkidle');
@@ -90,9 +103,12 @@ try {
         await page.request.post(`${runner.url}/api/setup`, { data: admin });
         await page.request.post(`${runner.url}/api/auth/login`, { data: admin });
         for (const [name, type, bytes] of EXAMPLES) {
-          await page.request.post(`${runner.url}/api/upload`, {
+          const answer = await page.request.post(`${runner.url}/api/upload`, {
+            headers: EXAMPLE_HEADERS[name] ?? {},
             multipart: { file: { name, mimeType: type, buffer: bytes } },
           });
+          // The report's one view is used up.
+          if (name === 'quarterly-report.pdf') await page.request.get((await answer.json()).files[0].url);
         }
         // Link settings in use, so the settings page shows its embed preview filled in.
         await page.request.patch(`${runner.url}/api/user`, {
@@ -146,6 +162,19 @@ try {
       await page.goto(`${runner.url}/files?view=table`);
       await page.locator('tbody tr').first().waitFor();
       await shot('files-table');
+      // The detail view of an image, and of a text file.
+      await page.goto(`${runner.url}/files`);
+      await page.getByRole('button', { name: 'team-photo.png', exact: true }).click();
+      await page.waitForFunction(() => {
+        const image = document.querySelector<HTMLImageElement>('[role=dialog] img');
+        return image?.complete && image.naturalWidth > 0;
+      });
+      await shot('file-detail');
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
+      await page.getByRole('button', { name: 'notes.md', exact: true }).click();
+      await page.getByLabel('Contents of notes.md').getByText('Grüße aus Köln', { exact: false }).waitFor();
+      await shot('file-detail-text');
       await page.goto(`${runner.url}/upload`);
       await page.locator('input[type=file]').setInputFiles([
         { name: 'holiday.png', mimeType: 'image/png', buffer: picture([250, 176, 5], [240, 62, 62]) },

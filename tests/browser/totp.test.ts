@@ -42,6 +42,14 @@ test('turn TOTP on, sign in with a code and with a recovery code, turn it off', 
   await signIn(dashboard, ADMIN.username, ADMIN.password);
   await page.goto(`${dashboard.runner.url}/settings`);
   await section().getByText('Off', { exact: true }).waitFor();
+  // Cancel leaves the setup, and TOTP off.
+  await section().getByRole('button', { name: 'Set up an authenticator app' }).click();
+  await section().getByRole('img', { name: 'QR code to scan with your authenticator app' }).waitFor();
+  await section().getByRole('button', { name: 'Cancel' }).click();
+  await section().getByRole('img', { name: 'QR code to scan with your authenticator app' }).waitFor({
+    state: 'detached',
+  });
+  await section().getByText('Off', { exact: true }).waitFor();
   await section().getByRole('button', { name: 'Set up an authenticator app' }).click();
   await section().getByRole('img', { name: 'QR code to scan with your authenticator app' }).waitFor();
   await a11y();

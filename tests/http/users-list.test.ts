@@ -3,6 +3,7 @@ import { shardOf, USER_SHARDS } from '#shared/db/keys';
 import { createUser } from '#shared/users/creation';
 import { type Role, roleRank } from '#shared/users/model';
 import { call, uniqueName } from '../support/client.ts';
+import { upload } from '../support/files.ts';
 import { signedInUser } from '../support/users.ts';
 
 /** This file's table holds exactly the users created here. */
@@ -93,8 +94,34 @@ test('a listed user is the User of GET /api/users/{id}, but for its session ids 
   const listed = (await call('GET', '/api/users', { cookie: root.cookie })).body.find(
     (candidate: { id: string }) => candidate.id === user.id,
   );
-  expect(listed).toEqual({ ...single.body, sessions: [] });
+  expect(listed).toEqual({ ...single.body, sessions: [], usage: { files: 0, bytes: 0 } });
   await call('DELETE', `/api/users/${user.id}`, { cookie: root.cookie });
+});
+
+test('each listed user carries its usage from its file counters: uploads and deletions move it', async () => {
+  const user = await signedInUser('USER');
+  const usageOf = async () =>
+    (await call('GET', '/api/users', { cookie: root.cookie })).body.find(
+      (candidate: { id: string }) => candidate.id === user.id,
+    ).usage;
+  expect(await usageOf()).toEqual({ files: 0, bytes: 0 });
+  const [first] = await upload(user.token, [
+    { fileName: 'a.txt', type: 'text/plain', content: 'x'.repeat(1000) },
+  ]);
+  await upload(user.token, [
+    { fileName: 'b.bin', type: 'application/octet-stream', content: Buffer.alloc(2345) },
+  ]);
+  expect(await usageOf()).toEqual({ files: 2, bytes: 3345 });
+  // A presigned upload reserves quota while pending, but is not yet a file of the user's.
+  const pending = await call('POST', '/api/user/files/uploads', {
+    token: user.token,
+    json: { originalName: 'big.bin', size: 9_000_000, type: 'application/octet-stream' },
+  });
+  expect(pending.status).toBe(200);
+  expect(await usageOf()).toEqual({ files: 2, bytes: 3345 });
+  expect((await call('DELETE', `/api/user/files/${first?.id}`, { token: user.token })).status).toBe(200);
+  expect(await usageOf()).toEqual({ files: 1, bytes: 2345 });
+  await call('DELETE', `/api/users/${user.id}`, { cookie: root.cookie, json: { delete: true } });
 });
 
 test('a page that ends exactly at the end has no next cursor; the default limit returns everyone', async () => {

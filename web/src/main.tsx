@@ -52,8 +52,13 @@ const contrastVariables: CSSVariablesResolver = () => ({
     '--mantine-primary-color-light-color': 'var(--mantine-color-blue-9)',
     '--mantine-color-blue-light-color': 'var(--mantine-color-blue-9)',
     '--mantine-primary-color-light-hover': 'var(--mantine-color-blue-1)',
+    // Field errors ("This time has passed…"): red-6 is 3.3:1 on white, red-9 5.3:1.
+    '--mantine-color-error': 'var(--mantine-color-red-9)',
   },
-  dark: { '--mantine-color-dimmed': 'var(--mantine-color-dark-1)' },
+  dark: {
+    '--mantine-color-dimmed': 'var(--mantine-color-dark-1)',
+    '--mantine-color-error': 'var(--mantine-color-red-4)',
+  },
 });
 
 createRoot(document.getElementById('root') as HTMLElement).render(

@@ -27,7 +27,25 @@ export function listingPath(query: FileQuery): string {
   return `/api/user/files?${params}`;
 }
 
-export type FilePatch = Partial<Pick<FileResource, 'favorite' | 'originalName' | 'maxViews' | 'deletesAt'>>;
+/** `password`: a string sets or replaces the file's password, null removes it (docs/files.md). */
+export type FilePatch = Partial<
+  Pick<FileResource, 'favorite' | 'originalName' | 'maxViews' | 'deletesAt'>
+> & {
+  password?: string | null;
+};
+
+/** `GET /api/user/files/{id}`: the detail view's file, refreshed with the listing (same key prefix). */
+export const fileQuery = (id: string) => ({
+  queryKey: ['files', 'one', id],
+  queryFn: () => api<FileResource>(`/api/user/files/${encodeURIComponent(id)}`),
+});
+
+/** Why an expiry cannot be chosen (null when it can): a past one would delete the file at once. */
+export function pastExpiryError(iso: string | null, now = new Date()): string | null {
+  return iso !== null && new Date(iso) <= now
+    ? 'This time has passed: the file would be deleted at once. Choose a later time, or Never.'
+    : null;
+}
 
 /** Changes and deletions; each refreshes the listing (and its counts) once it is done. */
 export function useFileMutations() {

@@ -20,20 +20,16 @@ export const setupQuery = {
   staleTime: Number.POSITIVE_INFINITY,
 };
 
-/** The avatar as a data URL, or null when none is set. */
+/** The avatar as a data URL, or null when none is set (the API answers 204, empty). */
 export function useAvatar() {
   return useQuery({
     queryKey: ['avatar'],
     staleTime: 5 * 60_000,
     queryFn: async () => {
-      try {
-        const text = await (await request('/api/user/avatar')).text();
-        // JSON-encoded string, or the data URL as plain text.
-        return text.startsWith('"') ? (JSON.parse(text) as string) : text;
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 404) return null;
-        throw error;
-      }
+      const text = await (await request('/api/user/avatar')).text();
+      if (!text) return null;
+      // JSON-encoded string, or the data URL as plain text.
+      return text.startsWith('"') ? (JSON.parse(text) as string) : text;
     },
   });
 }

@@ -5,8 +5,10 @@ import type { PresignedUpload, UploadResult } from './types.ts';
 export const DIRECT_UPLOAD_LIMIT = 4 * 1024 * 1024 - 64 * 1024;
 
 export interface UploadOptions {
-  /** `x-zipline-deletes-at`: a lifetime such as `7d`, or empty for never. */
+  /** `x-zipline-deletes-at`: a lifetime such as `7d`, `date=<ISO 8601>`, or empty for never. */
   expiresIn: string;
+  /** `x-zipline-password`: empty for none. */
+  password?: string;
   maxViews: number | null;
   format: string;
   keepOriginalName: boolean;
@@ -17,6 +19,7 @@ function optionHeaders(options: UploadOptions): Record<string, string> {
   if (options.expiresIn) headers['x-zipline-deletes-at'] = options.expiresIn;
   if (options.maxViews !== null) headers['x-zipline-max-views'] = String(options.maxViews);
   if (options.keepOriginalName) headers['x-zipline-original-name'] = 'true';
+  if (options.password) headers['x-zipline-password'] = options.password;
   return headers;
 }
 

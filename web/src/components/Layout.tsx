@@ -63,7 +63,7 @@ export default function Layout() {
           </Group>
           <Group gap="xs" wrap="nowrap">
             <ThemeToggle />
-            <UserMenu user={data.user} />
+            <UserMenu user={data.user} token={data.token} />
           </Group>
         </Group>
       </AppShell.Header>

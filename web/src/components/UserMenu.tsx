@@ -1,12 +1,25 @@
 import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { IconChevronDown, IconKey, IconLogout, IconSettings } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { logout, useAvatar } from '../api/session.ts';
 import type { UserResource } from '../api/types.ts';
-import { openTokenModal } from './TokenModal.tsx';
 
-export function UserMenu({ user }: { user: UserResource }) {
+/** "Copy token" copies at once (the token came with the user): no dialog in between. */
+async function copyToken(token: string) {
+  try {
+    await navigator.clipboard.writeText(token);
+    notifications.show({
+      color: 'teal',
+      message: 'API token copied. Keep it secret: it uploads and manages files as you.',
+    });
+  } catch {
+    notifications.show({ color: 'red', message: 'The clipboard is not available here' });
+  }
+}
+
+export function UserMenu({ user, token }: { user: UserResource; token: string }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const avatar = useAvatar();
@@ -26,7 +39,7 @@ export function UserMenu({ user }: { user: UserResource }) {
       </Menu.Target>
       <Menu.Dropdown>
         <Menu.Label>{user.role}</Menu.Label>
-        <Menu.Item leftSection={<IconKey size={16} />} onClick={openTokenModal}>
+        <Menu.Item leftSection={<IconKey size={16} />} onClick={() => copyToken(token)}>
           Copy token
         </Menu.Item>
         <Menu.Item leftSection={<IconSettings size={16} />} onClick={() => navigate('/settings')}>

@@ -3,25 +3,23 @@ import {
   Button,
   CopyButton,
   Group,
-  NumberInput,
   Paper,
   Progress,
-  Select,
-  SimpleGrid,
   Stack,
-  Switch,
   Text,
   Title,
   Tooltip,
 } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
+import { notifications } from '@mantine/notifications';
 import '@mantine/dropzone/styles.css';
 import { IconCheck, IconCopy, IconUpload } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { errorMessage } from '../api/client.ts';
 import { absoluteUrl, formatBytes } from '../api/format.ts';
-import { DIRECT_UPLOAD_LIMIT, type UploadOptions, uploadFile } from '../api/upload.ts';
+import { DIRECT_UPLOAD_LIMIT, uploadFile } from '../api/upload.ts';
+import { useUploadOptions } from './UploadOptions.tsx';
 
 interface Item {
   key: string;
@@ -32,38 +30,24 @@ interface Item {
   error?: string;
 }
 
-const EXPIRY = [
-  { value: '', label: 'Never' },
-  { value: '1h', label: 'In 1 hour' },
-  { value: '1d', label: 'In 1 day' },
-  { value: '7d', label: 'In 7 days' },
-  { value: '30d', label: 'In 30 days' },
-  { value: '1y', label: 'In 1 year' },
-];
-const FORMATS = [
-  { value: 'random', label: 'Random (a1b2c3d4.png)' },
-  { value: 'date', label: 'Date (20261122-2104…)' },
-  { value: 'uuid', label: 'UUID' },
-  { value: 'name', label: 'Original file name' },
-];
 /** Files uploading at the same time; the rest wait their turn. */
 const PARALLEL = 3;
 
 export default function UploadPage() {
   const queryClient = useQueryClient();
   const [items, setItems] = useState<Item[]>([]);
-  const [options, setOptions] = useState<UploadOptions>({
-    expiresIn: '',
-    maxViews: null,
-    format: 'random',
-    keepOriginalName: false,
-  });
+  const { panel, resolve } = useUploadOptions();
   const counter = useRef(0);
 
   const change = (key: string, update: Partial<Item>) =>
     setItems((current) => current.map((item) => (item.key === key ? { ...item, ...update } : item)));
 
   const start = async (files: File[]) => {
+    const options = resolve();
+    if (!options) {
+      notifications.show({ color: 'red', message: 'Nothing was uploaded: check the upload options' });
+      return;
+    }
     const added = files.map((file, index) => ({
       key: `${counter.current + index}`,
       file,
@@ -92,38 +76,7 @@ export default function UploadPage() {
   return (
     <Stack gap="md" maw={960}>
       <Title order={1}>Upload</Title>
-      <Paper withBorder p="md">
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-          <Select
-            label="Expires"
-            data={EXPIRY}
-            value={options.expiresIn}
-            allowDeselect={false}
-            onChange={(value) => setOptions({ ...options, expiresIn: value ?? '' })}
-          />
-          <NumberInput
-            label="Max views"
-            description="Empty: no limit"
-            min={1}
-            allowDecimal={false}
-            value={options.maxViews ?? ''}
-            onChange={(value) => setOptions({ ...options, maxViews: value === '' ? null : Number(value) })}
-          />
-          <Select
-            label="Link name"
-            data={FORMATS}
-            value={options.format}
-            allowDeselect={false}
-            onChange={(value) => setOptions({ ...options, format: value ?? 'random' })}
-          />
-          <Switch
-            label="Downloads keep the original file name"
-            checked={options.keepOriginalName}
-            onChange={(event) => setOptions({ ...options, keepOriginalName: event.currentTarget.checked })}
-            mt={{ sm: 30 }}
-          />
-        </SimpleGrid>
-      </Paper>
+      {panel}
 
       <Dropzone onDrop={start} multiple aria-label="Drop files here or press Enter to choose files">
         <Group justify="center" gap="lg" mih={160} style={{ pointerEvents: 'none' }}>

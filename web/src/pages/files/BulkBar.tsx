@@ -5,13 +5,26 @@ import { errorMessage } from '../../api/client.ts';
 import { useFileMutations } from '../../api/files.ts';
 import { confirmDelete } from './FileActions.tsx';
 
-/** Actions on every selected file at once. */
+/**
+ * Actions on every selected file at once. It sticks under the header while the page scrolls, so
+ * files picked further down can be acted on without scrolling back.
+ */
 export function BulkBar({ selected, onDone }: { selected: Set<string>; onDone: () => void }) {
   const { patch, remove } = useFileMutations();
   const ids = [...selected];
   const onError = (error: Error) => notifications.show({ color: 'red', message: errorMessage(error) });
   return (
-    <Paper withBorder p="xs" px="sm" role="region" aria-label="Selected files">
+    <Paper
+      withBorder
+      shadow="sm"
+      p="xs"
+      px="sm"
+      role="region"
+      aria-label="Selected files"
+      pos="sticky"
+      top="calc(var(--app-shell-header-height, 0px) + var(--mantine-spacing-xs))"
+      style={{ zIndex: 3 }}
+    >
       <Group justify="space-between" wrap="wrap" gap="xs">
         <Text size="sm" fw={500}>
           {ids.length} selected

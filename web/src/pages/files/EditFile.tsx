@@ -1,16 +1,25 @@
-import { Alert, Button, Group, NumberInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, NumberInput, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { type FormEvent, useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
-import { type FilePatch, useFileMutations } from '../../api/files.ts';
+import { type FilePatch, pastExpiryError, useFileMutations } from '../../api/files.ts';
 import { fromLocalInput, toLocalInput } from '../../api/format.ts';
 import type { FileResource } from '../../api/types.ts';
+
+/** The API's bound on a file password (bcrypt reads 72 bytes). */
+const PASSWORD_MAX_BYTES = 72;
+const byteLength = (text: string) => new TextEncoder().encode(text).length;
 
 function EditFileForm({ file, onClose }: { file: FileResource; onClose: () => void }) {
   const { patch } = useFileMutations();
   const [originalName, setOriginalName] = useState(file.originalName);
   const [maxViews, setMaxViews] = useState<string | number>(file.maxViews ?? '');
   const [deletesAt, setDeletesAt] = useState(toLocalInput(file.deletesAt));
+  const [password, setPassword] = useState('');
+  const [removePassword, setRemovePassword] = useState(false);
+  const [expiryError, setExpiryError] = useState<string | null>(null);
+  const passwordError =
+    byteLength(password) > PASSWORD_MAX_BYTES ? `At most ${PASSWORD_MAX_BYTES} bytes` : null;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -19,8 +28,16 @@ function EditFileForm({ file, onClose }: { file: FileResource; onClose: () => vo
     const views = maxViews === '' ? null : Number(maxViews);
     if (views !== file.maxViews) change.maxViews = views;
     const expiry = fromLocalInput(deletesAt);
-    if (expiry !== (file.deletesAt ? fromLocalInput(toLocalInput(file.deletesAt)) : null))
+    if (expiry !== (file.deletesAt ? fromLocalInput(toLocalInput(file.deletesAt)) : null)) {
+      // Refused here as the API refuses it: a past expiry would delete the file without a word.
+      const refusal = pastExpiryError(expiry);
+      setExpiryError(refusal);
+      if (refusal) return;
       change.deletesAt = expiry;
+    }
+    if (passwordError) return;
+    if (removePassword) change.password = null;
+    else if (password) change.password = password;
     if (Object.keys(change).length === 0) return onClose();
     patch.mutate({ ids: [file.id], change }, { onSuccess: onClose });
   };
@@ -51,10 +68,34 @@ function EditFileForm({ file, onClose }: { file: FileResource; onClose: () => vo
         <TextInput
           type="datetime-local"
           label="Expires"
-          description="Empty: never."
+          description="The file is deleted at this time. Empty: never."
           value={deletesAt}
-          onChange={(event) => setDeletesAt(event.currentTarget.value)}
+          error={expiryError}
+          onChange={(event) => {
+            setDeletesAt(event.currentTarget.value);
+            setExpiryError(null);
+          }}
         />
+        <PasswordInput
+          label={file.password ? 'New password' : 'Password'}
+          description={
+            file.password
+              ? 'The link asks for a password. Type a new one to replace it.'
+              : 'Empty: anyone with the link opens the file.'
+          }
+          autoComplete="new-password"
+          disabled={removePassword}
+          value={password}
+          error={passwordError}
+          onChange={(event) => setPassword(event.currentTarget.value)}
+        />
+        {file.password && (
+          <Checkbox
+            label="Remove the password"
+            checked={removePassword}
+            onChange={(event) => setRemovePassword(event.currentTarget.checked)}
+          />
+        )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel

@@ -1,5 +1,4 @@
-import { ActionIcon, Menu, Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { ActionIcon, Menu } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
   IconCopy,
@@ -14,6 +13,7 @@ import { errorMessage } from '../../api/client.ts';
 import { useFileMutations } from '../../api/files.ts';
 import { absoluteUrl, ownerRawUrl } from '../../api/format.ts';
 import type { FileResource } from '../../api/types.ts';
+import { confirmDestructive } from '../../components/confirm.tsx';
 import { openEditFile } from './EditFile.tsx';
 
 export async function copyLink(file: FileResource) {
@@ -46,16 +46,10 @@ export function FavoriteButton({ file }: { file: FileResource }) {
 /** Asks before deleting `count` files (named when it is one). */
 export function confirmDelete(count: number, name: string | undefined, onConfirm: () => void) {
   const what = name ? `“${name}”` : count === 1 ? 'The file' : `${count} files`;
-  modals.openConfirmModal({
+  confirmDestructive({
     title: count === 1 ? 'Delete this file?' : `Delete ${count} files?`,
-    children: (
-      <Text size="sm">
-        {what} will be deleted for good, and {count === 1 ? 'its link stops' : 'their links stop'} working.
-        This cannot be undone.
-      </Text>
-    ),
-    labels: { confirm: 'Delete', cancel: 'Cancel' },
-    confirmProps: { color: 'red' },
+    message: `${what} will be deleted for good, and ${count === 1 ? 'its link stops' : 'their links stop'} working. This cannot be undone.`,
+    confirm: 'Delete',
     onConfirm,
   });
 }

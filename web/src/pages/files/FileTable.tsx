@@ -1,16 +1,19 @@
 import { Anchor, Box, Checkbox, Group, Table, Text, VisuallyHidden } from '@mantine/core';
-import { formatBytes, formatDate, ownerRawUrl } from '../../api/format.ts';
+import { formatBytes, formatDate } from '../../api/format.ts';
 import type { FileResource } from '../../api/types.ts';
 import { FavoriteButton, FileActions } from './FileActions.tsx';
+import { FileBadges } from './FileBadges.tsx';
 
 interface Props {
   files: FileResource[];
   selected: Set<string>;
   onToggle: (id: string) => void;
   onSelectAll: (ids: Set<string>) => void;
+  /** Opens the file's detail view. */
+  onOpen: (file: FileResource) => void;
 }
 
-export function FileTable({ files, selected, onToggle, onSelectAll }: Props) {
+export function FileTable({ files, selected, onToggle, onSelectAll, onOpen }: Props) {
   const all = files.every((file) => selected.has(file.id));
   const some = files.some((file) => selected.has(file.id));
   return (
@@ -54,12 +57,15 @@ export function FileTable({ files, selected, onToggle, onSelectAll }: Props) {
                 {/* A bounded box, so long names end in an ellipsis instead of pushing the actions out. */}
                 <Box maw={{ base: 150, xs: 240, md: 320 }}>
                   <Anchor
-                    href={ownerRawUrl(file.id)}
-                    target="_blank"
-                    rel="noopener"
+                    component="button"
+                    type="button"
+                    aria-haspopup="dialog"
+                    onClick={() => onOpen(file)}
                     size="sm"
                     fw={500}
                     display="block"
+                    maw="100%"
+                    ta="left"
                     truncate
                   >
                     {file.originalName}
@@ -67,6 +73,7 @@ export function FileTable({ files, selected, onToggle, onSelectAll }: Props) {
                   <Text size="xs" c="dimmed" truncate>
                     {file.name}
                   </Text>
+                  <FileBadges file={file} />
                 </Box>
               </Table.Td>
               <Table.Td visibleFrom="md">

@@ -1,44 +1,24 @@
-import {
-  ActionIcon,
-  Alert,
-  Button,
-  Group,
-  Loader,
-  Pagination,
-  SegmentedControl,
-  Select,
-  Stack,
-  Switch,
-  Text,
-  TextInput,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { Alert, Button, Group, Loader, Pagination, Select, Stack, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import {
-  IconLayoutGrid,
-  IconList,
-  IconSearch,
-  IconSortAscending,
-  IconSortDescending,
-  IconUpload,
-} from '@tabler/icons-react';
+import { IconUpload } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import type { SearchField, SortField } from '../../api/types.ts';
+import type { FileResource } from '../../api/types.ts';
 import { BulkBar } from './BulkBar.tsx';
 import { EmptyState } from './EmptyState.tsx';
+import { FileDetail } from './FileDetail.tsx';
+import { FileFilters } from './FileFilters.tsx';
 import { FileGrid } from './FileGrid.tsx';
 import { FileTable } from './FileTable.tsx';
-import { PER_PAGE, SEARCH_LABELS, SORT_LABELS } from './labels.ts';
+import { PER_PAGE } from './labels.ts';
 import { fileListingQuery, fileQueryFrom } from './query.ts';
 
 /** The listing's state lives in the address, so reload, back and "return after login" keep it. */
 function useFileQuery() {
   const [params, setParams] = useSearchParams();
   const query = fileQueryFrom(params);
-  const view = params.get('view') === 'table' ? 'table' : 'grid';
+  const view: 'grid' | 'table' = params.get('view') === 'table' ? 'table' : 'grid';
   const update = (change: Record<string, string | null>) =>
     setParams(
       () => {
@@ -62,6 +42,7 @@ export default function FilesPage() {
   const [search, setSearch] = useState(query.searchQuery);
   const [debouncedSearch] = useDebouncedValue(search, 300);
   const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [detail, setDetail] = useState<FileResource | null>(null);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a settled new search text updates the address
   useEffect(() => {
@@ -102,73 +83,10 @@ export default function FilesPage() {
         </Button>
       </Group>
 
-      <Group gap="sm" align="flex-end" wrap="wrap">
-        <Select
-          label="Search in"
-          w={150}
-          data={Object.entries(SEARCH_LABELS).map(([value, label]) => ({ value, label }))}
-          value={query.searchField}
-          onChange={(value) => update({ searchField: value as SearchField })}
-          allowDeselect={false}
-        />
-        <TextInput
-          label="Search"
-          placeholder="Search files"
-          leftSection={<IconSearch size={16} />}
-          style={{ flex: '1 1 180px' }}
-          value={search}
-          onChange={(event) => setSearch(event.currentTarget.value)}
-        />
-        <Select
-          label="Sort by"
-          w={160}
-          data={Object.entries(SORT_LABELS).map(([value, label]) => ({ value, label }))}
-          value={query.sortBy}
-          onChange={(value) => update({ sortBy: value as SortField })}
-          allowDeselect={false}
-        />
-        <Tooltip label={query.order === 'asc' ? 'Ascending' : 'Descending'}>
-          <ActionIcon
-            variant="default"
-            size={36}
-            aria-label={query.order === 'asc' ? 'Sort descending' : 'Sort ascending'}
-            onClick={() => update({ order: query.order === 'asc' ? 'desc' : 'asc' })}
-          >
-            {query.order === 'asc' ? <IconSortAscending size={18} /> : <IconSortDescending size={18} />}
-          </ActionIcon>
-        </Tooltip>
-        <Switch
-          label="Favorites only"
-          checked={query.favorite}
-          onChange={(event) => update({ favorite: event.currentTarget.checked ? 'true' : null })}
-          mb={8}
-        />
-        <SegmentedControl
-          aria-label="Layout"
-          value={view}
-          onChange={(value) => update({ view: value === 'table' ? 'table' : null, page: String(query.page) })}
-          data={[
-            {
-              value: 'grid',
-              label: (
-                <Group gap={6} wrap="nowrap">
-                  <IconLayoutGrid size={16} aria-hidden /> Grid
-                </Group>
-              ),
-            },
-            {
-              value: 'table',
-              label: (
-                <Group gap={6} wrap="nowrap">
-                  <IconList size={16} aria-hidden /> Table
-                </Group>
-              ),
-            },
-          ]}
-        />
-      </Group>
+      <FileFilters query={query} view={view} update={update} search={search} onSearch={setSearch} />
 
       {selected.size > 0 && <BulkBar selected={selected} onDone={() => setSelected(new Set())} />}
+      {detail && <FileDetail initial={detail} onClose={() => setDetail(null)} />}
 
       {listing.error ? (
         <Alert color="red" title="The files could not be loaded">
@@ -181,9 +99,15 @@ export default function FilesPage() {
       ) : files.length === 0 ? (
         <EmptyState filtered={searching || query.favorite} />
       ) : view === 'table' ? (
-        <FileTable files={files} selected={selected} onToggle={toggle} onSelectAll={setSelected} />
+        <FileTable
+          files={files}
+          selected={selected}
+          onToggle={toggle}
+          onSelectAll={setSelected}
+          onOpen={setDetail}
+        />
       ) : (
-        <FileGrid files={files} selected={selected} onToggle={toggle} />
+        <FileGrid files={files} selected={selected} onToggle={toggle} onOpen={setDetail} />
       )}
 
       <Group justify="space-between" wrap="wrap">

@@ -16,6 +16,7 @@ import { useAccountUpdate } from '../../api/account.ts';
 import { errorMessage } from '../../api/client.ts';
 import { describeError, useAvatar } from '../../api/session.ts';
 import type { UserResource } from '../../api/types.ts';
+import { confirmDestructive } from '../../components/confirm.tsx';
 import { NewPasswordInputs, passwordsDiffer } from '../../components/FormFields.tsx';
 import { PasskeysSection } from './PasskeysSection.tsx';
 import { ProvidersSection } from './ProvidersSection.tsx';
@@ -183,7 +184,13 @@ function AvatarForm({ user }: { user: UserResource }) {
                 onClick={() =>
                   picked
                     ? setPicked(null)
-                    : update.mutate({ avatar: null }, { onSuccess: () => saved('Avatar removed') })
+                    : confirmDestructive({
+                        title: 'Remove your avatar?',
+                        message: 'The picture is deleted; choose an image again to have one.',
+                        confirm: 'Remove avatar',
+                        onConfirm: () =>
+                          update.mutate({ avatar: null }, { onSuccess: () => saved('Avatar removed') }),
+                      })
                 }
               >
                 {picked ? 'Cancel' : 'Remove avatar'}

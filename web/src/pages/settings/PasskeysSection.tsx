@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
 import { passkeysSupported, useAddPasskey, useDeletePasskey, useRenamePasskey } from '../../api/passkeys.ts';
 import type { UserResource } from '../../api/types.ts';
+import { confirmDestructive } from '../../components/confirm.tsx';
 import { Section } from './Section.tsx';
 
 const onDate = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
@@ -63,7 +64,15 @@ function PasskeyRow({ passkey }: { passkey: Passkey }) {
               variant="default"
               color="red"
               loading={remove.isPending}
-              onClick={() => remove.mutate(passkey.id)}
+              onClick={() =>
+                confirmDestructive({
+                  title: `Delete the passkey “${passkey.name}”?`,
+                  message:
+                    'You can no longer sign in with it. The device keeps it until you remove it there.',
+                  confirm: 'Delete passkey',
+                  onConfirm: () => remove.mutate(passkey.id),
+                })
+              }
               aria-label={`Delete ${passkey.name}`}
             >
               Delete

@@ -87,15 +87,20 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
   );
 }
 
-/** TOTP off: the QR code to scan (or the secret to type), then the app's code turns it on. */
+/**
+ * TOTP off: the QR code to scan (or the secret to type), then the app's code turns it on; Cancel
+ * leaves it off (the offer's secret stays unused until an enrolment).
+ */
 function Enrol({
   secret,
   qrcode,
   onEnabled,
+  onCancel,
 }: {
   secret: string;
   qrcode: string;
   onEnabled: (codes: string[]) => void;
+  onCancel: () => void;
 }) {
   const enable = useTotpEnable();
   const [code, setCode] = useState('');
@@ -137,6 +142,9 @@ function Enrol({
               <CodeInput label="Code from the app" value={code} onChange={setCode} />
               <Button type="submit" loading={enable.isPending}>
                 Turn on
+              </Button>
+              <Button variant="default" onClick={onCancel}>
+                Cancel
               </Button>
             </Group>
             {enable.error && (
@@ -225,6 +233,7 @@ export function TwoFactorSection() {
                 setEnrolling(false);
                 setRecoveryCodes(codes);
               }}
+              onCancel={() => setEnrolling(false)}
             />
           ) : (
             <Group>

@@ -18,9 +18,10 @@ import { IconEdit, IconLock, IconPlus, IconTrash } from '@tabler/icons-react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, api, errorMessage, request } from '../../api/client.ts';
-import { formatBytes, formatDate } from '../../api/format.ts';
+import { formatDate } from '../../api/format.ts';
 import { useCurrentUser } from '../../api/session.ts';
 import { ROLES_BELOW, type UserResource } from '../../api/types.ts';
+import { type ListedUser, quotaText, UsageCell } from './columns.tsx';
 import { type UserChange, UserForm } from './UserForm.tsx';
 
 const PAGE_SIZE = 25;
@@ -30,18 +31,7 @@ async function usersPage(cursor: string | null) {
   const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
   if (cursor) params.set('cursor', cursor);
   const response = await request(`/api/users?${params}`);
-  return { users: (await response.json()) as UserResource[], next: response.headers.get('x-next-cursor') };
-}
-
-/** `maxBytes` is a string in the contract: a byte count reads as a size, anything else as written. */
-const bytesQuotaText = (maxBytes: string | null) =>
-  maxBytes === null ? '–' : /^\d+$/.test(maxBytes) ? formatBytes(Number(maxBytes)) : maxBytes;
-
-function quotaText(user: UserResource) {
-  if (!user.quota) return 'None';
-  return user.quota.filesQuota === 'BY_BYTES'
-    ? bytesQuotaText(user.quota.maxBytes)
-    : `${user.quota.maxFiles ?? '–'} files`;
+  return { users: (await response.json()) as ListedUser[], next: response.headers.get('x-next-cursor') };
 }
 
 export default function UsersPage() {
@@ -129,7 +119,8 @@ export default function UsersPage() {
             <Table.Tr>
               <Table.Th>Username</Table.Th>
               <Table.Th>Role</Table.Th>
-              <Table.Th>Quota</Table.Th>
+              <Table.Th>Usage</Table.Th>
+              <Table.Th visibleFrom="sm">Quota</Table.Th>
               <Table.Th visibleFrom="sm">Created</Table.Th>
               <Table.Th w={90}>
                 <VisuallyHidden>Actions</VisuallyHidden>
@@ -141,11 +132,15 @@ export default function UsersPage() {
               <Table.Tr key={user.id}>
                 <Table.Td fw={500}>{user.username}</Table.Td>
                 <Table.Td>
-                  <Badge variant="light" color={user.role === 'USER' ? 'gray' : 'blue'}>
+                  {/* Whole on a phone: the table narrows the usage before the badge. */}
+                  <Badge variant="light" color={user.role === 'USER' ? 'gray' : 'blue'} miw="max-content">
                     {user.role}
                   </Badge>
                 </Table.Td>
-                <Table.Td>{quotaText(user)}</Table.Td>
+                <Table.Td>
+                  <UsageCell user={user} />
+                </Table.Td>
+                <Table.Td visibleFrom="sm">{quotaText(user)}</Table.Td>
                 <Table.Td visibleFrom="sm">{formatDate(user.createdAt)}</Table.Td>
                 <Table.Td>
                   <Group gap={0} wrap="nowrap">

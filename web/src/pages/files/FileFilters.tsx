@@ -1,0 +1,142 @@
+import {
+  ActionIcon,
+  Button,
+  Collapse,
+  Group,
+  SegmentedControl,
+  Select,
+  Switch,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import {
+  IconAdjustmentsHorizontal,
+  IconLayoutGrid,
+  IconList,
+  IconSearch,
+  IconSortAscending,
+  IconSortDescending,
+} from '@tabler/icons-react';
+import type { FileQuery } from '../../api/files.ts';
+import type { SearchField, SortField } from '../../api/types.ts';
+import { SEARCH_LABELS, SORT_LABELS } from './labels.ts';
+
+interface Props {
+  query: FileQuery;
+  view: 'grid' | 'table';
+  update: (change: Record<string, string | null>) => void;
+  search: string;
+  onSearch: (text: string) => void;
+}
+
+/**
+ * Search, sort, favorites and layout. On a phone only the search shows; the rest waits behind
+ * "Filters", so the files, not the controls, fill the first screen.
+ */
+export function FileFilters({ query, view, update, search, onSearch }: Props) {
+  const phone = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
+  const [opened, { toggle }] = useDisclosure(false);
+  const searchInput = (
+    <TextInput
+      label="Search"
+      placeholder="Search files"
+      leftSection={<IconSearch size={16} />}
+      style={{ flex: '1 1 180px' }}
+      value={search}
+      onChange={(event) => onSearch(event.currentTarget.value)}
+    />
+  );
+  const searchIn = (
+    <Select
+      label="Search in"
+      w={150}
+      data={Object.entries(SEARCH_LABELS).map(([value, label]) => ({ value, label }))}
+      value={query.searchField}
+      onChange={(value) => update({ searchField: value as SearchField })}
+      allowDeselect={false}
+    />
+  );
+  const controls = (
+    <>
+      <Select
+        label="Sort by"
+        w={160}
+        data={Object.entries(SORT_LABELS).map(([value, label]) => ({ value, label }))}
+        value={query.sortBy}
+        onChange={(value) => update({ sortBy: value as SortField })}
+        allowDeselect={false}
+      />
+      <Tooltip label={query.order === 'asc' ? 'Ascending' : 'Descending'}>
+        <ActionIcon
+          variant="default"
+          size={36}
+          aria-label={query.order === 'asc' ? 'Sort descending' : 'Sort ascending'}
+          onClick={() => update({ order: query.order === 'asc' ? 'desc' : 'asc' })}
+        >
+          {query.order === 'asc' ? <IconSortAscending size={18} /> : <IconSortDescending size={18} />}
+        </ActionIcon>
+      </Tooltip>
+      <Switch
+        label="Favorites only"
+        checked={query.favorite}
+        onChange={(event) => update({ favorite: event.currentTarget.checked ? 'true' : null })}
+        mb={8}
+      />
+      <SegmentedControl
+        aria-label="Layout"
+        value={view}
+        onChange={(value) => update({ view: value === 'table' ? 'table' : null, page: String(query.page) })}
+        data={[
+          {
+            value: 'grid',
+            label: (
+              <Group gap={6} wrap="nowrap">
+                <IconLayoutGrid size={16} aria-hidden /> Grid
+              </Group>
+            ),
+          },
+          {
+            value: 'table',
+            label: (
+              <Group gap={6} wrap="nowrap">
+                <IconList size={16} aria-hidden /> Table
+              </Group>
+            ),
+          },
+        ]}
+      />
+    </>
+  );
+  if (!phone) {
+    return (
+      <Group gap="sm" align="flex-end" wrap="wrap">
+        {searchIn}
+        {searchInput}
+        {controls}
+      </Group>
+    );
+  }
+  return (
+    <div>
+      <Group gap="sm" align="flex-end" wrap="nowrap">
+        {searchInput}
+        <Button
+          variant="default"
+          leftSection={<IconAdjustmentsHorizontal size={16} aria-hidden />}
+          aria-expanded={opened}
+          aria-controls="file-filters"
+          onClick={toggle}
+        >
+          Filters
+        </Button>
+      </Group>
+      <Collapse expanded={opened}>
+        <Group id="file-filters" gap="sm" align="flex-end" wrap="wrap" pt="sm">
+          {searchIn}
+          {controls}
+        </Group>
+      </Collapse>
+    </div>
+  );
+}
