@@ -47,11 +47,6 @@ export function text(statusCode: number, body: string): HttpResult {
   };
 }
 
-/** 204: there is nothing to answer (no avatar set). */
-export function noContent(): HttpResult {
-  return { statusCode: 204, headers: { ...BASE_HEADERS } };
-}
-
 /**
  * An HTML page (the view page). Its CSP is the page's own; it never names a referrer, so a page's
  * presigned links and its name do not travel to other sites.

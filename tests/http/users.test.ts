@@ -201,6 +201,6 @@ describe('quota and avatar', () => {
       json: { avatar: null },
     });
     expect(removed.status).toBe(200);
-    expect((await call('GET', '/api/user/avatar', { cookie })).status).toBe(204);
+    expect((await call('GET', '/api/user/avatar', { cookie })).status).toBe(404);
   });
 });

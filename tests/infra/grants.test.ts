@@ -254,7 +254,7 @@ describe('every request the code sends is within its function grant, and every g
     );
     expect((await request('GET', '/api/healthcheck')).status).toBe(200);
     expect((await request('GET', '/api/version', self)).status).toBe(200);
-    expect((await request('GET', '/api/user/avatar', self)).status).toBe(204);
+    expect((await request('GET', '/api/user/avatar', self)).status).toBe(404);
     expect((await request('GET', '/api/user/token', self)).status).toBe(200);
     expect((await request('PATCH', '/api/user/token', self)).status).toBe(200);
     // TOTP: the offer, enrolment (its code a step back, so this step's code is still unused; a

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { ApiError, api, request } from './client.ts';
-import type { CurrentUser } from './types.ts';
+import type { CurrentUser, UserResource } from './types.ts';
 
 export const currentUserQuery = {
   queryKey: ['user'],
@@ -20,16 +20,50 @@ export const setupQuery = {
   staleTime: Number.POSITIVE_INFINITY,
 };
 
-/** The avatar as a data URL, or null when none is set (the API answers 204, empty). */
-export function useAvatar() {
+/**
+ * Where the dashboard remembers that a user had no avatar. The API answers 404 then (the contract's
+ * answer), which a browser logs as an error on every page that asks: remembered per user and
+ * `updatedAt`, which every avatar change moves (it is written with the user update), so the question
+ * is asked once per account version, not once per page.
+ */
+const NO_AVATAR_KEY = 'file-service:no-avatar';
+
+const versionOf = (user: UserResource) => `${user.id}@${user.updatedAt}`;
+
+function rememberedWithoutAvatar(user: UserResource): boolean {
+  try {
+    return localStorage.getItem(NO_AVATAR_KEY) === versionOf(user);
+  } catch {
+    return false;
+  }
+}
+
+function rememberAvatarAbsence(user: UserResource, absent: boolean) {
+  try {
+    if (absent) localStorage.setItem(NO_AVATAR_KEY, versionOf(user));
+    else localStorage.removeItem(NO_AVATAR_KEY);
+  } catch {
+    // Storage refused (private mode): the dashboard asks again next time.
+  }
+}
+
+/** The avatar as a data URL, or null when none is set. */
+export function useAvatar(user: UserResource) {
   return useQuery({
-    queryKey: ['avatar'],
+    queryKey: ['avatar', user.id, user.updatedAt],
     staleTime: 5 * 60_000,
     queryFn: async () => {
-      const text = await (await request('/api/user/avatar')).text();
-      if (!text) return null;
-      // JSON-encoded string, or the data URL as plain text.
-      return text.startsWith('"') ? (JSON.parse(text) as string) : text;
+      if (rememberedWithoutAvatar(user)) return null;
+      try {
+        const text = await (await request('/api/user/avatar')).text();
+        rememberAvatarAbsence(user, false);
+        // JSON-encoded string, or the data URL as plain text.
+        return text.startsWith('"') ? (JSON.parse(text) as string) : text;
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 404)) throw error;
+        rememberAvatarAbsence(user, true);
+        return null;
+      }
     },
   });
 }

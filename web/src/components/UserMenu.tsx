@@ -22,7 +22,7 @@ async function copyToken(token: string) {
 export function UserMenu({ user, token }: { user: UserResource; token: string }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const avatar = useAvatar();
+  const avatar = useAvatar(user);
   return (
     <Menu position="bottom-end" width={200} withArrow>
       <Menu.Target>

@@ -138,7 +138,7 @@ const readAsDataUrl = (file: File) =>
 
 function AvatarForm({ user }: { user: UserResource }) {
   const update = useAccountUpdate();
-  const current = useAvatar();
+  const current = useAvatar(user);
   const [picked, setPicked] = useState<string | null>(null);
   const shown = picked ?? current.data ?? null;
   return (
