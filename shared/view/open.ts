@@ -1,6 +1,7 @@
 import { presignFile, presignThumbnail } from '#shared/files/access';
 import type { FileRecord } from '#shared/files/model';
-import { isServedInline, readObjectStart } from '#shared/files/objects';
+import { readObjectStart } from '#shared/files/objects';
+import { isServedInline, isUtf8 } from '#shared/files/presentation';
 import { findViewable, type GivenPassword, type ViewOwner } from '#shared/view/viewable';
 
 /** How the page shows a file. */
@@ -56,10 +57,12 @@ export async function openViewPage(
     ...(options.password ? { password: options.password } : {}),
   });
   const presentation = presentationOf(file.type);
-  const [mediaUrl, downloadUrl, excerpt, thumbnailUrl] = await Promise.all([
-    presignFile(file, { expiresIn: VIEW_MEDIA_SECONDS }),
-    presignFile(file, { attachment: true, expiresIn: VIEW_MEDIA_SECONDS }),
-    presentation === 'text' ? readExcerpt(file) : undefined,
+  // The excerpt's bytes tell whether the text link may say charset=utf-8 (signing is local work).
+  const excerpt = presentation === 'text' ? await readExcerpt(file) : undefined;
+  const media = { expiresIn: VIEW_MEDIA_SECONDS, utf8: excerpt?.utf8 === true };
+  const [mediaUrl, downloadUrl, thumbnailUrl] = await Promise.all([
+    presignFile(file, media),
+    presignFile(file, { ...media, attachment: true }),
     presentation === 'image' ? presignThumbnail(file, { expiresIn: VIEW_MEDIA_SECONDS }) : undefined,
   ]);
   return {
@@ -68,15 +71,16 @@ export async function openViewPage(
     presentation,
     mediaUrl,
     downloadUrl,
-    ...(excerpt ? { excerpt } : {}),
+    ...(excerpt ? { excerpt: { text: excerpt.text, truncated: excerpt.truncated } } : {}),
     ...(thumbnailUrl ? { thumbnailUrl } : {}),
   };
 }
 
-async function readExcerpt(file: FileRecord): Promise<{ text: string; truncated: boolean }> {
-  if (file.size === 0) return { text: '', truncated: false };
+async function readExcerpt(file: FileRecord): Promise<{ text: string; truncated: boolean; utf8: boolean }> {
+  if (file.size === 0) return { text: '', truncated: false, utf8: true };
   const bytes = await readObjectStart(file.objectKey, TEXT_EXCERPT_BYTES);
+  const truncated = file.size > bytes.length;
   // `stream: true` holds back a character the cap cut in half instead of showing a replacement.
-  const text = new TextDecoder('utf-8').decode(bytes, { stream: file.size > bytes.length });
-  return { text, truncated: file.size > bytes.length };
+  const text = new TextDecoder('utf-8').decode(bytes, { stream: truncated });
+  return { text, truncated, utf8: isUtf8(bytes, !truncated) };
 }
