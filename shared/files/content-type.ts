@@ -1,7 +1,5 @@
 import mime from 'mime';
-
-/** A MIME type's essence as a client may send it (`type/subtype`, RFC 6838's characters). */
-export const MIME_TYPE = /^[a-z0-9!#$&^_.+-]{1,63}\/[a-z0-9!#$&^_.+-]{1,63}$/i;
+import { MIME_TYPE } from '#shared/files/mime-type';
 
 const UNKNOWN = 'application/octet-stream';
 

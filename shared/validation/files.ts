@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { invalid } from '#shared/errors';
-import { MIME_TYPE } from '#shared/files/content-type';
+import { MIME_TYPE } from '#shared/files/mime-type';
 import { LIST_FILTERS, SEARCH_FIELDS, SORT_FIELDS } from '#shared/files/model';
 import { uploadedFileName } from '#shared/files/names';
 import { MAX_PASSWORD_BYTES, NO_CONTROL_CHARACTERS, strictMessage } from '#shared/validation/text';
