@@ -19,7 +19,12 @@ export const handler = defineHandler(async (request) => {
   return served(
     await openDownload(
       name,
-      { attachment: query.download, head: request.method === 'HEAD', password: query.pw },
+      {
+        attachment: query.download,
+        head: request.method === 'HEAD',
+        password: query.pw,
+        ...(query.embed === undefined ? {} : { embed: query.embed }),
+      },
       verifyPassword,
     ),
   );

@@ -1,4 +1,5 @@
 import { notFound } from '#shared/errors';
+import { embedImageOf, hasStableEmbed, isEmbedToken } from '#shared/files/embed-image';
 import { thumbnailObjectKey } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';
 import {
@@ -17,6 +18,8 @@ export interface DownloadRequest extends Pick<DownloadOptions, 'attachment'> {
   head?: boolean;
   /** `?pw=`: the password of a protected file. */
   password?: string;
+  /** `?embed=`: the view page's stable image link (`embedToken`): its embed image, no view counted. */
+  embed?: string;
 }
 
 /**
@@ -30,9 +33,25 @@ export async function openDownload(
   request: DownloadRequest,
   checkPassword: PasswordCheck,
 ): Promise<Served> {
+  if (request.embed !== undefined) return openEmbedImage(name, request.embed, request.head === true);
   const file = await unlock(name, request, checkPassword);
   if (!file) throw notFound('file not found');
   return serveFile(file, { attachment: request.attachment, head: request.head });
+}
+
+/**
+ * An unfurler's fetch of a view page's `og:image` (`/raw/<name>?embed=<token>`): the file's embed
+ * image (`embedImageOf`), counting no view, while a download would be served and the file has a
+ * stable embed link at all (no view limit, no password); anything else is `/raw`'s 404.
+ */
+async function openEmbedImage(name: string, token: string, head: boolean): Promise<Served> {
+  const file = await findDownloadable(name);
+  const image = file && hasStableEmbed(file) && isEmbedToken(file, token) ? embedImageOf(file) : undefined;
+  if (!file || !image) throw notFound('file not found');
+  if (image === 'original') return serveFile(file, { head });
+  const location = await presignThumbnail(file, { method: head ? 'HEAD' : 'GET' });
+  if (!location) throw notFound('file not found');
+  return { kind: 'redirect', location };
 }
 
 /** The name a download carries: the original name only when the upload asked for it. */

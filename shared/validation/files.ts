@@ -73,7 +73,11 @@ export const listQuerySchema = v.object(
  * password (as Zipline's links carry it); other parameters are ignored.
  */
 export const rawQuerySchema = v.object(
-  { download: v.optional(booleanText(), 'false'), pw: v.optional(v.string()) },
+  {
+    download: v.optional(booleanText(), 'false'),
+    pw: v.optional(v.string()),
+    embed: v.optional(v.pipe(v.string(), v.regex(/^[\w-]{22}$/, 'is not an embed link'))),
+  },
   'invalid query',
 );
 

@@ -1,4 +1,5 @@
 import { presignFile, presignThumbnail } from '#shared/files/access';
+import { embedImageOf, hasStableEmbed } from '#shared/files/embed-image';
 import type { FileRecord } from '#shared/files/model';
 import { readObjectStart } from '#shared/files/objects';
 import { isServedInline, isUtf8 } from '#shared/files/presentation';
@@ -37,7 +38,7 @@ export interface ViewPage {
   mediaUrl: string;
   /** The same bytes as an attachment. */
   downloadUrl: string;
-  /** The image's WebP thumbnail, when one was made (what embeds show). */
+  /** The image's WebP thumbnail, when an embed shows it through the page's presigned URL. */
   thumbnailUrl?: string;
   /** For text: the start of the file, and whether there is more. */
   excerpt?: { text: string; truncated: boolean };
@@ -63,7 +64,9 @@ export async function openViewPage(
   const [mediaUrl, downloadUrl, thumbnailUrl] = await Promise.all([
     presignFile(file, media),
     presignFile(file, { ...media, attachment: true }),
-    presentation === 'image' ? presignThumbnail(file, { expiresIn: VIEW_MEDIA_SECONDS }) : undefined,
+    needsPresignedPreview(file, owner, presentation)
+      ? presignThumbnail(file, { expiresIn: VIEW_MEDIA_SECONDS })
+      : undefined,
   ]);
   return {
     file,
@@ -75,6 +78,13 @@ export async function openViewPage(
     ...(thumbnailUrl ? { thumbnailUrl } : {}),
   };
 }
+
+/** The embed shows the preview, and not through the file's stable link (embed-image.ts). */
+const needsPresignedPreview = (file: FileRecord, owner: ViewOwner, presentation: Presentation) =>
+  presentation === 'image' &&
+  owner.view.embed === true &&
+  embedImageOf(file) === 'preview' &&
+  !hasStableEmbed(file);
 
 async function readExcerpt(file: FileRecord): Promise<{ text: string; truncated: boolean; utf8: boolean }> {
   if (file.size === 0) return { text: '', truncated: false, utf8: true };

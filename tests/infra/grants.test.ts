@@ -190,6 +190,12 @@ const REACHED_ELSEWHERE: Record<string, string> = {
   'files/upload-start DeleteObject files/': 'reclaim: tests/http/presigned-uploads.test.ts',
   'thumbnails/make DeleteObject thumbnails/':
     'a file deleted while its thumbnail is made: tests/http/thumbnails.test.ts',
+  'files/raw GetObject thumbnails/':
+    'an image over 5 MB: its stable og:image link: tests/http/thumbnails.test.ts',
+  'view/page GetObject thumbnails/':
+    'an image over 5 MB with a view limit: og:image presigned: tests/http/thumbnails.test.ts',
+  'view/unlock GetObject thumbnails/':
+    'an image over 5 MB with a password: og:image presigned: tests/http/thumbnails.test.ts',
 };
 
 /** The thumbnail function as S3 invokes it (no route: its uses are attributed by hand). */
