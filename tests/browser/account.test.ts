@@ -139,7 +139,7 @@ test('the token from the user menu works with fetch; after a reset it is refused
     Headers: { authorization: copied },
   });
   // ShareX's one request has a limit, and the page says so; the script takes larger files its way.
-  await page.getByText(/ShareX sends each file in one request, which takes at most 4 MiB/).waitFor();
+  await page.getByText(/ShareX sends each file in one request, which takes at most 4\sMiB/).waitFor();
   const [script] = await Promise.all([
     page.waitForEvent('download'),
     page.getByRole('button', { name: 'Flameshot / curl script' }).click(),

@@ -92,9 +92,7 @@ export function UploadersTab() {
           </Button>
         </Group>
         <Text size="sm" c="dimmed" mt="sm">
-          ShareX sends each file in one request, which takes at most 4 MiB (AWS Lambda's request limit):
-          larger screen recordings fail there with a message that says so. The script sends larger files, up
-          to 5 GiB, straight to storage, as this dashboard does.
+          {`ShareX sends each file in one request, which takes at most 4\u00a0MiB (AWS Lambda's request limit): larger screen recordings fail there with a message that says so. The script sends larger files, up to 5\u00a0GiB, straight to storage, as this dashboard does.`}
         </Text>
       </Section>
     </Stack>
