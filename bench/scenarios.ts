@@ -268,14 +268,14 @@ export async function benchScenarios(): Promise<{
       );
     })(),
     scenario(
-      'GET /api/user/files/{id}/raw (owner, 302)',
+      'GET /api/user/files/{id}/raw (owner, 200)',
       'GET',
       '/api/user/files/{id}/raw',
-      302,
+      200,
       () => ({ token: filesOwner.token }),
       { url: () => `/api/user/files/${file.id}/raw` },
     ),
-    scenario('GET /raw/{name} (302)', 'GET', '/raw/{name}', 302, () => ({}), {
+    scenario('GET /raw/{name} (200)', 'GET', '/raw/{name}', 200, () => ({}), {
       url: () => `/raw/${encodeURIComponent(file.name)}`,
     }),
     scenario('GET /view/{name} (image page)', 'GET', '/view/{name}', 200, () => ({}), {

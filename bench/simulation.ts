@@ -147,7 +147,7 @@ async function perform(action: Action, user: SimUser, random: () => number): Pro
       // Another request took the user's last file meanwhile (rare: the plan checked for one).
       if (!file) return perform('upload', user, random);
       return expect(
-        302,
+        200,
         await call('GET', `/raw/${encodeURIComponent(file.name)}`, { sourceIp: '198.51.100.1' }),
       );
     }

@@ -285,8 +285,11 @@ const BUCKET = {
     PutObjectTagging: ['files/'],
     DeleteObject: ['files/'],
   },
-  // Presigned GETs of the bytes.
+  // The owner's bytes: read by the function up to 4 MiB, else a presigned GET.
   read: { GetObject: ['files/'] },
+  // `/raw`: the same, and a view page's stable og:image link, which for a large image is its
+  // thumbnail's presigned GET.
+  raw: { GetObject: ['files/', 'thumbnails/'] },
   // The owner's thumbnail of an image (the dashboard's grid).
   thumbnail: { GetObject: ['thumbnails/'] },
   // Presigned GETs for the page's media, download and og:image (the thumbnail); a ranged GET for a
@@ -398,7 +401,7 @@ export const routes: readonly Route[] = [
     table: ACCESS.fileDelete,
     bucket: BUCKET.delete,
   }),
-  route('GET', '/raw/{name}', 'files/raw', { bcrypt: true, table: ACCESS.raw, bucket: BUCKET.read }),
+  route('GET', '/raw/{name}', 'files/raw', { bcrypt: true, table: ACCESS.raw, bucket: BUCKET.raw }),
   route('GET', '/view/{name}', 'view/page', { table: ACCESS.viewPage, bucket: BUCKET.viewPage }),
   route('POST', '/view/{name}', 'view/unlock', {
     bcrypt: true,

@@ -1,15 +1,15 @@
 import { authenticate } from '#shared/auth/authenticate';
 import { notFound } from '#shared/errors';
-import { presignFile, presignThumbnail } from '#shared/files/access';
+import { presignThumbnail, serveFile } from '#shared/files/access';
 import { requireFile } from '#shared/files/model';
 import { getFile } from '#shared/files/store';
 import { defineHandler } from '#shared/http/handler';
-import { BASE_HEADERS } from '#shared/http/response';
+import { redirect, served } from '#shared/http/response';
 import { FILE_ID, pathId } from '#shared/validation/ids';
 
 /**
- * The owner's download of one of their files, for the dashboard's previews and "open": a redirect
- * to a presigned URL like `/raw/{name}`, but no view is counted, so `maxViews` is never used up and
+ * The owner's download of one of their files, for the dashboard's previews and "open": served as
+ * `/raw/{name}` serves it (the bytes up to 4 MiB, else a redirect), but no view is counted, so `maxViews` is never used up and
  * an expired or exhausted file can still be looked at by its owner. Anyone else: 404. HEAD gets a
  * URL signed for HEAD, as on `/raw/{name}`. On `/api/user/files/{id}/thumbnail` the same for the
  * image's WebP thumbnail (the files grid), 404 while it has none.
@@ -17,11 +17,9 @@ import { FILE_ID, pathId } from '#shared/validation/ids';
 export const handler = defineHandler(async (request) => {
   const { user } = await authenticate(request);
   const file = requireFile(await getFile(user.id, pathId(request, 'id', FILE_ID)));
-  const method = request.method === 'HEAD' ? 'HEAD' : 'GET';
-  const presigned = request.path.endsWith('/thumbnail')
-    ? presignThumbnail(file, { method })
-    : presignFile(file, { method });
+  const head = request.method === 'HEAD';
+  if (!request.path.endsWith('/thumbnail')) return served(await serveFile(file, { head }));
+  const presigned = presignThumbnail(file, { method: head ? 'HEAD' : 'GET' });
   if (!presigned) throw notFound('this file has no thumbnail');
-  const location = await presigned;
-  return { statusCode: 302, headers: { ...BASE_HEADERS, location } };
+  return redirect(await presigned);
 });

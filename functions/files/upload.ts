@@ -1,13 +1,14 @@
 import { authenticate } from '#shared/auth/authenticate';
 import { hashOptionalPassword } from '#shared/auth/password';
 import { receiveChunk } from '#shared/files/chunked';
+import { recordedType } from '#shared/files/content-type';
 import { storeFiles } from '#shared/files/uploads';
 import { defineHandler } from '#shared/http/handler';
 import { readFileParts } from '#shared/http/multipart';
 import { validate } from '#shared/http/request';
 import { chunkReply, REPLY_HEADERS, readReplyOptions, uploadReply } from '#shared/http/upload-reply';
 import { readChunkHeaders } from '#shared/validation/chunk-headers';
-import { MIME_TYPE, uploadedNameSchema } from '#shared/validation/files';
+import { uploadedNameSchema } from '#shared/validation/files';
 import { CHUNK_HEADERS, readUploadOptions } from '#shared/validation/upload-headers';
 
 /**
@@ -37,11 +38,10 @@ export const handler = defineHandler(
       const received = await receiveChunk(user, { ...chunk, bytes }, { ...options, passwordHash });
       return chunkReply(request, reply, received.identifier, received.file, user.view);
     }
-    const incoming = parts.map((part) => ({
-      originalName: validate(uploadedNameSchema, part.fileName),
-      type: MIME_TYPE.test(part.mimeType) ? part.mimeType.toLowerCase() : 'application/octet-stream',
-      bytes: part.bytes,
-    }));
+    const incoming = parts.map((part) => {
+      const originalName = validate(uploadedNameSchema, part.fileName);
+      return { originalName, type: recordedType(part.mimeType, originalName), bytes: part.bytes };
+    });
     const passwordHash = await hashOptionalPassword(password);
     return uploadReply(
       request,
@@ -50,5 +50,9 @@ export const handler = defineHandler(
       user.view,
     );
   },
-  { bodyLimit: UPLOAD_BODY_LIMIT },
+  {
+    bodyLimit: UPLOAD_BODY_LIMIT,
+    beyondBodyLimit:
+      'send a larger file in chunks (content-range with x-zipline-p-* headers, as Zipline clients do) or through a presigned upload (POST /api/user/files/uploads, then PUT and complete); ShareX sends one request, so it can send at most this much',
+  },
 );

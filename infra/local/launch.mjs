@@ -17,6 +17,11 @@ const outfile = join(
   `${basename(entry, '.ts')}-${process.pid}.mjs`,
 );
 
+// The AWS SDK warns once per process on Node below 22 that its releases from January 2027 on will
+// need 22. Lambda runs Node 22 (the deployed functions never print it); this process may run on 20
+// (the engines range, docs/operations.md), where the notice on every start says nothing new.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 await build({
   entryPoints: [entry],
   outfile,

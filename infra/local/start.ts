@@ -38,8 +38,12 @@ try {
 }
 
 async function start(): Promise<void> {
-  // Request lines pretty-printed for a person at a terminal, one JSON line each otherwise (and in AWS).
-  if (process.stdout.isTTY) process.env.POWERTOOLS_DEV ??= 'true';
+  // One short line per request for a person at a terminal (and no embedded metrics, which
+  // POWERTOOLS_DEV leaves out), one JSON line each otherwise (and in AWS).
+  if (process.stdout.isTTY) {
+    process.env.LOG_FORMAT ??= 'line';
+    process.env.POWERTOOLS_DEV ??= 'true';
+  }
   // A fixed DYNAMODB_PORT lets `sam local` containers reach the same DynamoDB Local (see the README).
   const dynamo = await startDynamoDbLocal({
     dataDir: resolve(dataDir, 'dynamodb'),
@@ -93,7 +97,8 @@ async function start(): Promise<void> {
         );
   if (admin) {
     console.log(
-      `created SUPERADMIN "${admin.username}"${process.env.ADMIN_PASSWORD ? '' : ` with password ${admin.password}`}`,
+      `created SUPERADMIN "${admin.username}"${process.env.ADMIN_PASSWORD ? '' : ` with password ${admin.password}`}` +
+        ` (lost it? stop npm start and run: npm run reset-password -- ${admin.username})`,
     );
   }
 

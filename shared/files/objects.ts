@@ -9,6 +9,7 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { ServiceError } from '#shared/errors';
 import { fileObjectKey, isUploadObjectKey, PENDING_TAG, thumbnailObjectKey } from '#shared/files/layout';
+import { downloadPresentation } from '#shared/files/presentation';
 import { bucketName, s3 } from '#shared/s3/client';
 import { presignObjectRead } from '#shared/s3/presign';
 
@@ -136,35 +137,6 @@ export async function markUploadCompleted(key: string): Promise<void> {
   );
 }
 
-/**
- * The only types shown in the browser (`inline`): ones no browser runs script from, whatever the
- * bytes are. Raster images (never SVG), audio, video and plain text. Everything else (HTML, XHTML,
- * SVG, XML with its XSLT, PDF, unknown and sniffable types) is an attachment served as
- * `application/octet-stream`, so no browser renders, sniffs or runs it.
- */
-const INLINE_TYPES =
-  /^(image\/(png|jpeg|gif|webp|avif|bmp|apng|x-icon|vnd\.microsoft\.icon)|audio\/[a-z0-9.+-]+|video\/[a-z0-9.+-]+|text\/plain)$/;
-
-const typeEssence = (type: string) => type.split(';')[0]?.trim().toLowerCase() ?? '';
-
-/** Whether downloads of this type are shown in the browser (`inline`) rather than saved. */
-export const isServedInline = (type: string) => INLINE_TYPES.test(typeEssence(type));
-
-/**
- * How a download is served: type and disposition go into the presigned URL as S3's
- * `response-content-type` / `response-content-disposition` overrides. They are signed, so whoever
- * holds the URL cannot change them, and S3 answers with them whatever metadata the object has (the
- * type an upload claimed never reaches the browser unless it is on the allowlist).
- */
-export function downloadPresentation(type: string, fileName: string, attachment = false) {
-  const essence = typeEssence(type);
-  const filename = `filename*=UTF-8''${encodeURIComponent(fileName)}`;
-  if (!isServedInline(essence)) {
-    return { contentType: 'application/octet-stream', disposition: `attachment; ${filename}` };
-  }
-  return { contentType: essence, disposition: `${attachment ? 'attachment' : 'inline'}; ${filename}` };
-}
-
 export interface DownloadOptions {
   /** A download button's request (`?download=true`): always an attachment. */
   attachment?: boolean;
@@ -172,6 +144,8 @@ export interface DownloadOptions {
   method?: 'GET' | 'HEAD';
   /** How long the URL works; `DOWNLOAD_URL_SECONDS` unless a page needs its media longer. */
   expiresIn?: number;
+  /** The bytes are UTF-8: text is answered with `charset=utf-8` (see `isUtf8`). */
+  utf8?: boolean;
 }
 
 export function presignDownload(
@@ -180,7 +154,12 @@ export function presignDownload(
   fileName: string,
   options: DownloadOptions = {},
 ): Promise<string> {
-  const { contentType, disposition } = downloadPresentation(type, fileName, options.attachment === true);
+  const { contentType, disposition } = downloadPresentation(
+    type,
+    fileName,
+    options.attachment === true,
+    options.utf8 === true,
+  );
   return presignObjectRead({
     method: options.method ?? 'GET',
     key,
@@ -188,6 +167,12 @@ export function presignDownload(
     disposition,
     expiresIn: options.expiresIn ?? DOWNLOAD_URL_SECONDS,
   });
+}
+
+/** A whole object's bytes (one GET): a small file served by the function itself. */
+export async function readObject(key: string): Promise<Buffer> {
+  const result = await s3.send(new GetObjectCommand({ Bucket: bucketName, Key: key }));
+  return Buffer.from((await result.Body?.transformToByteArray()) ?? []);
 }
 
 /** The first `maxBytes` bytes of an object (one ranged GET), e.g. the start of a text file. */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { TransactionConditionFailed } from '#shared/db/transact';
 import { invalid, notFound, ServiceError } from '#shared/errors';
+import { recordedType } from '#shared/files/content-type';
 import { uploadObjectKey } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';
 import type { NameFormat } from '#shared/files/names';
@@ -74,6 +75,9 @@ export async function startUpload(
   const upload: PendingUpload = {
     id,
     ...file,
+    // The PUT is signed for the type the client declared (it sends that one); the file is recorded
+    // with the type every upload path records, which downloads answer with.
+    type: recordedType(file.type, file.originalName),
     objectKey: uploadObjectKey(user.id, id),
     ...pendingUploadOptions(options),
     createdAt: new Date(now).toISOString(),

@@ -23,6 +23,8 @@ export const STATUS_BY_KIND: Record<FailureKind, number> = {
 export interface HandlerOptions {
   /** Largest accepted request body in bytes (decoded). */
   bodyLimit?: number;
+  /** Added to the 413 of a body over `bodyLimit`: how to send more (the upload route's other ways). */
+  beyondBodyLimit?: string;
   /** A metric counted when the answer has this status (login outcomes, token resets). */
   metricsByStatus?: Partial<Record<number, MetricName>>;
 }
@@ -45,7 +47,10 @@ export function defineHandler(
   run: (request: HttpRequest) => Promise<HttpResult>,
   options: HandlerOptions = {},
 ): LambdaHandler {
-  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const bodyLimit = {
+    bytes: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    ...(options.beyondBodyLimit ? { beyond: options.beyondBodyLimit } : {}),
+  };
   // Per handler module, as Lambda runs one module per function (the local runner loads them all).
   let coldStart = true;
   return async (event, context) => {
@@ -85,7 +90,11 @@ export function defineHandler(
  */
 export function withoutBody(result: HttpResult): HttpResult {
   const { body, isBase64Encoded, ...rest } = result;
-  const length = body === undefined ? 0 : Buffer.byteLength(body, isBase64Encoded ? 'base64' : 'utf8');
+  // A bodiless answer may state the length itself (a download's HEAD, which reads no bytes).
+  const length =
+    body === undefined
+      ? (result.headers['content-length'] ?? 0)
+      : Buffer.byteLength(body, isBase64Encoded ? 'base64' : 'utf8');
   return { ...rest, headers: { ...result.headers, 'content-length': String(length) } };
 }
 

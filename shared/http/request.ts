@@ -27,7 +27,13 @@ export const MAX_HEADER_BYTES = 16 * 1024;
 export const MAX_QUERY_BYTES = 4096;
 export const MAX_QUERY_PARAMETERS = 32;
 
-export function toHttpRequest(event: APIGatewayProxyEventV2, bodyLimit: number): HttpRequest {
+/** The body's limit, and what to say to a client over it (the ways that take more), if anything. */
+export interface BodyLimit {
+  bytes: number;
+  beyond?: string;
+}
+
+export function toHttpRequest(event: APIGatewayProxyEventV2, bodyLimit: BodyLimit): HttpRequest {
   const headers: Record<string, string> = Object.create(null);
   let headerBytes = 0;
   for (const [name, value] of Object.entries(event.headers ?? {})) {
@@ -64,10 +70,13 @@ function copyDefined(source: Record<string, string | undefined> | undefined): Re
   return copy;
 }
 
-function decodeBody(event: APIGatewayProxyEventV2, limit: number): Buffer | undefined {
+function decodeBody(event: APIGatewayProxyEventV2, { bytes: limit, beyond }: BodyLimit): Buffer | undefined {
   if (event.body === undefined || event.body === null || event.body === '') return undefined;
   const tooLarge = () =>
-    new ServiceError('too_large', `request body is too large: the limit is ${limit} bytes`);
+    new ServiceError(
+      'too_large',
+      `request body is too large: the limit is ${limit} bytes${beyond ? `; ${beyond}` : ''}`,
+    );
   // Refuse a body certainly over the limit before decoding it: base64 decodes to at least 3/4 of its
   // length less two padding bytes.
   const leastSize = event.isBase64Encoded

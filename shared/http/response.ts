@@ -1,4 +1,5 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { Served } from '#shared/files/access';
 
 export type HttpResult = APIGatewayProxyStructuredResultV2 & {
   statusCode: number;
@@ -70,4 +71,20 @@ export function errorResponse(
   headers: Record<string, string> = {},
 ): HttpResult {
   return json(statusCode, { error: message, statusCode }, { headers });
+}
+
+/**
+ * A download as `serveFile` decided it: the bytes (base64, as API Gateway passes binary bodies; a
+ * HEAD's answer has none but says their length) or a 302 to where they are.
+ */
+export function served(file: Served): HttpResult {
+  if (file.kind === 'redirect') return redirect(file.location);
+  const headers = {
+    ...BASE_HEADERS,
+    'content-type': file.contentType,
+    'content-disposition': file.disposition,
+    'content-length': String(file.size),
+  };
+  if (!file.bytes) return { statusCode: 200, headers };
+  return { statusCode: 200, headers, body: file.bytes.toString('base64'), isBase64Encoded: true };
 }

@@ -1,12 +1,52 @@
-import { Logger } from '@aws-lambda-powertools/logger';
+import { Logger, type LogItem, LogLevelThreshold } from '@aws-lambda-powertools/logger';
 import { sourceMappedStack } from '#shared/log/source-maps';
 
 /**
- * The service's one logger: JSON lines (pretty with `POWERTOOLS_DEV=true`, which the local runner sets
- * on a terminal), level from `POWERTOOLS_LOG_LEVEL` (INFO unless configured). Only fields the code
- * names are logged: never a request's headers, cookies, body or query string.
+ * `LOG_FORMAT=line` (the local runner sets it on a terminal): one short line per log entry for a
+ * person reading along, `GET /api/user 200 3.2ms user 01J… (cold start)` for a request, the level,
+ * message and other fields for the rest, an error's stack below it. Anything else (and in AWS):
+ * Powertools' JSON, one line per entry, which CloudWatch and log queries read.
  */
-export const logger = new Logger({ serviceName: 'file-service' });
+const LINES = process.env.LOG_FORMAT === 'line';
+
+/** What every entry carries and a line leaves out (the service, the time: the terminal's now). */
+const OMITTED = new Set(['level', 'message', 'timestamp', 'service', 'sampling_rate', 'xray_trace_id']);
+
+export function logLine(attributes: Record<string, unknown>): string {
+  const { level, message, route, status, latencyMs, userId, coldStart } = attributes;
+  if (message === 'request' && typeof route === 'string') {
+    return `${route} ${status} ${latencyMs}ms${userId ? ` user ${userId}` : ''}${coldStart ? ' (cold start)' : ''}`;
+  }
+  let stack = '';
+  const fields = Object.entries(attributes).flatMap(([key, value]) => {
+    if (OMITTED.has(key)) return [];
+    if (value && typeof value === 'object' && 'stack' in value && typeof value.stack === 'string') {
+      stack += `\n${value.stack}`;
+      return [];
+    }
+    return [`${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`];
+  });
+  return `${String(level)} ${String(message)}${fields.length ? ` ${fields.join(' ')}` : ''}${stack}`;
+}
+
+class ServiceLogger extends Logger {
+  protected override printLog(logLevel: number, log: LogItem): void {
+    if (!LINES) {
+      super.printLog(logLevel, log);
+      return;
+    }
+    log.prepareForPrint();
+    const line = `${logLine(log.getAttributes())}\n`;
+    (logLevel >= LogLevelThreshold.WARN ? process.stderr : process.stdout).write(line);
+  }
+}
+
+/**
+ * The service's one logger: JSON lines, or short lines on a terminal (`LOG_FORMAT=line`, above);
+ * level from `POWERTOOLS_LOG_LEVEL` (INFO unless configured). Only fields the code names are
+ * logged: never a request's headers, cookies, body or query string.
+ */
+export const logger: Logger = new ServiceLogger({ serviceName: 'file-service' });
 
 /**
  * The caller of each request in flight, once known: its log line names it. Keyed by the request

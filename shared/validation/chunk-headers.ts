@@ -1,9 +1,10 @@
 import { invalid } from '#shared/errors';
 import type { ChunkHeaders } from '#shared/files/chunked';
+import { recordedType } from '#shared/files/content-type';
 import { MAX_OBJECT_BYTES } from '#shared/files/multipart-objects';
 import { validate } from '#shared/http/request';
 import { isTrue, sent } from '#shared/http/upload-reply';
-import { MIME_TYPE, uploadedNameSchema } from '#shared/validation/files';
+import { uploadedNameSchema } from '#shared/validation/files';
 
 const IDENTIFIER = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -33,14 +34,14 @@ export function readChunkHeaders(headers: Record<string, string>): ChunkHeaders 
   if (identifier === null && start > 0) {
     throw invalid('x-zipline-p-identifier is required: it names the upload this chunk belongs to');
   }
-  const type = values['x-zipline-p-content-type']?.toLowerCase() ?? 'application/octet-stream';
+  const fileName = validate(uploadedNameSchema, values['x-zipline-p-filename'] ?? 'file');
   return {
     start,
     end,
     total,
     identifier,
     last: isTrue(values['x-zipline-p-lastchunk']),
-    fileName: validate(uploadedNameSchema, values['x-zipline-p-filename'] ?? 'file'),
-    type: MIME_TYPE.test(type) ? type : 'application/octet-stream',
+    fileName,
+    type: recordedType(values['x-zipline-p-content-type'], fileName),
   };
 }

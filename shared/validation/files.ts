@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { invalid } from '#shared/errors';
+import { MIME_TYPE } from '#shared/files/mime-type';
 import { LIST_FILTERS, SEARCH_FIELDS, SORT_FIELDS } from '#shared/files/model';
 import { uploadedFileName } from '#shared/files/names';
 import { MAX_PASSWORD_BYTES, NO_CONTROL_CHARACTERS, strictMessage } from '#shared/validation/text';
@@ -21,8 +22,6 @@ export const uploadedNameSchema = v.pipe(
   v.transform(uploadedFileName),
   fileNameSchema,
 );
-
-export const MIME_TYPE = /^[a-z0-9!#$&^_.+-]{1,63}\/[a-z0-9!#$&^_.+-]{1,63}$/i;
 
 const integerText = (name: string, min: number, max: number) =>
   v.pipe(
@@ -74,7 +73,11 @@ export const listQuerySchema = v.object(
  * password (as Zipline's links carry it); other parameters are ignored.
  */
 export const rawQuerySchema = v.object(
-  { download: v.optional(booleanText(), 'false'), pw: v.optional(v.string()) },
+  {
+    download: v.optional(booleanText(), 'false'),
+    pw: v.optional(v.string()),
+    embed: v.optional(v.pipe(v.string(), v.regex(/^[\w-]{22}$/, 'is not an embed link'))),
+  },
   'invalid query',
 );
 
@@ -97,6 +100,16 @@ export const isoDate = v.pipe(
   v.transform((value) => new Date(value).toISOString()),
 );
 
+/** Why an expiry that is not ahead is refused, on every path that sets one. */
+export const PAST_EXPIRY =
+  'a file past its expiry is deleted at once and for good (to delete it now, DELETE it)';
+
+/** A new `deletesAt`: ahead of now, or a file's edit would delete it without a word. */
+const futureDate = v.pipe(
+  isoDate,
+  v.check((value) => Date.parse(value) > Date.now(), `must be ahead of now: ${PAST_EXPIRY}`),
+);
+
 /**
  * `PATCH /api/user/files/{id}`, as Zipline's edit dialog sends it. `password` sets the file's password
  * (`""`/`null` removes it; see `readFilePassword`); `tags` is accepted where it changes nothing (`[]`)
@@ -116,7 +129,7 @@ export const patchFileSchema = v.strictObject(
         ),
       ),
     ),
-    deletesAt: v.optional(v.nullable(isoDate)),
+    deletesAt: v.optional(v.nullable(futureDate)),
     type: v.optional(
       v.pipe(v.string('must be a MIME type'), v.regex(MIME_TYPE, 'must be a MIME type'), v.toLowerCase()),
     ),

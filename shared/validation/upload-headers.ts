@@ -4,7 +4,7 @@ import { invalid } from '#shared/errors';
 import { NAME_FORMATS, SAFE_EXTENSION, uploadedFileName } from '#shared/files/names';
 import type { UploadOptions } from '#shared/files/uploads';
 import { isTrue, REPLY_HEADERS, sent } from '#shared/http/upload-reply';
-import { fileNameSchema, isoDate, readFilePassword } from '#shared/validation/files';
+import { fileNameSchema, isoDate, PAST_EXPIRY, readFilePassword } from '#shared/validation/files';
 
 /**
  * Zipline v4's upload headers (its `parseHeaders` and its own uploader). Each is honoured as Zipline
@@ -46,29 +46,36 @@ const MAX_LIFETIME_MS = 10 * 365.25 * 86_400_000;
 /**
  * `x-zipline-deletes-at`: what the `ms` library reads (`1 day`, `2 weeks`, `10m`, `1.5h`), `date=`
  * followed by a date (`date=2030-01-01T00:00:00Z`), a bare ISO 8601 date, or `never`; the moment
- * must lie ahead, at most ten years out. Undefined when unreadable.
+ * must lie ahead, at most ten years out. A readable moment that is not ahead (a past date, `-1d`, `0`)
+ * gets its own 400: stored, it would have the file deleted by the next sweep, without a word.
  */
-export function parseDeletesAt(value: string | undefined, now = Date.now()): string | null | undefined {
+function readDeletesAt(value: string | undefined, now = Date.now()): string | null {
   if (value === undefined || value.trim().toLowerCase() === 'never') return null;
-  const text = value.trim();
-  let at: number;
+  const at = momentOf(value.trim(), now);
+  if (at === undefined || at > now + MAX_LIFETIME_MS) {
+    throw invalid(
+      'x-zipline-deletes-at must be a lifetime (30m, 1 day, 2 weeks), date=<ISO 8601 date>, or never, at most 10 years ahead',
+    );
+  }
+  if (at <= now) throw invalid(`x-zipline-deletes-at must be ahead of now: ${PAST_EXPIRY}`);
+  return new Date(at).toISOString();
+}
+
+function momentOf(text: string, now: number): number | undefined {
   if (/^date=/i.test(text) || /^\d{4}-\d{2}-\d{2}T/i.test(text)) {
     const parsed = v.safeParse(isoDate, text.replace(/^date=/i, ''));
-    if (!parsed.success) return undefined;
-    at = Date.parse(parsed.output);
-  } else {
-    // ms throws on input over 100 characters and answers undefined (or NaN) for what it cannot read.
-    let lifetime: number | undefined;
-    try {
-      lifetime = ms(text as ms.StringValue);
-    } catch {
-      return undefined;
-    }
-    if (typeof lifetime !== 'number' || !Number.isFinite(lifetime)) return undefined;
-    at = now + lifetime;
+    return parsed.success ? Date.parse(parsed.output) : undefined;
   }
-  if (!Number.isFinite(at) || at <= now || at > now + MAX_LIFETIME_MS) return undefined;
-  return new Date(at).toISOString();
+  // ms throws on input over 100 characters and answers undefined (or NaN) for what it cannot read.
+  let lifetime: number | undefined;
+  try {
+    lifetime = ms(text as ms.StringValue);
+  } catch {
+    return undefined;
+  }
+  if (typeof lifetime !== 'number' || !Number.isFinite(lifetime)) return undefined;
+  const at = now + lifetime;
+  return Number.isFinite(at) ? at : undefined;
 }
 
 function readFormat(value: string | undefined): UploadOptions['format'] {
@@ -149,12 +156,7 @@ export function readUploadOptions(
 ): UploadHeaderOptions {
   const values = sent(headers);
   refuseUnknown(values, [...FILE_HEADERS, ...allowed]);
-  const deletesAt = parseDeletesAt(values['x-zipline-deletes-at']);
-  if (deletesAt === undefined) {
-    throw invalid(
-      'x-zipline-deletes-at must be a lifetime (30m, 1 day, 2 weeks), date=<ISO 8601 date>, or never, at most 10 years ahead',
-    );
-  }
+  const deletesAt = readDeletesAt(values['x-zipline-deletes-at']);
   return {
     format: readFormat(values['x-zipline-format']),
     maxViews: readMaxViews(values['x-zipline-max-views']),

@@ -1,3 +1,4 @@
+import { embedImageOf, embedToken, hasStableEmbed } from '#shared/files/embed-image';
 import type { FileRecord } from '#shared/files/model';
 import { escapeHtml } from '#shared/view/html';
 import type { ViewPage } from '#shared/view/open';
@@ -47,8 +48,9 @@ const meta = (key: 'property' | 'name', name: string, content: string) =>
 
 /**
  * The `<head>` tags link unfurlers read (Open Graph, Twitter cards, theme colour, oEmbed discovery),
- * for a page whose owner has `embed` on. Media tags point at the page's presigned URLs (an image's
- * thumbnail when it has one), so an unfurler fetching the image counts no second view.
+ * for a page whose owner has `embed` on. An image's tags show `embedImageOf`'s choice through the
+ * file's stable `/raw/<name>?embed=` link (or, for a file with a view limit or a password, the page's
+ * presigned URL); video and audio the page's presigned URLs. None counts a second view.
  */
 export function embedTags(page: ViewPage, texts: EmbedTexts, urls: { page: string; oembed: string }): string {
   const { file } = page;
@@ -59,19 +61,25 @@ export function embedTags(page: ViewPage, texts: EmbedTexts, urls: { page: strin
   if (texts.description !== undefined) tags += meta('property', 'og:description', texts.description);
   if (texts.siteName !== undefined) tags += meta('property', 'og:site_name', texts.siteName);
   if (texts.color !== undefined) tags += meta('name', 'theme-color', texts.color);
-  if (page.presentation === 'image') {
-    // The thumbnail when there is one (a few KB, its size known), else the image itself.
-    const thumbnail = page.thumbnailUrl && file.thumbnail;
-    const image = thumbnail ? (page.thumbnailUrl as string) : page.mediaUrl;
+  const shown = page.presentation === 'image' ? embedImageOf(file) : undefined;
+  const preview = shown === 'preview' ? file.thumbnail : undefined;
+  // The stable link where the file allows one (it serves what embedImageOf says); else the page's
+  // presigned URL of the same image.
+  const image =
+    shown && hasStableEmbed(file)
+      ? new URL(`/raw/${encodeURIComponent(file.name)}?embed=${embedToken(file)}`, urls.page).href
+      : shown && (preview ? page.thumbnailUrl : page.mediaUrl);
+  if (image) {
     tags +=
       meta('property', 'og:image', image) +
-      meta('property', 'og:image:type', thumbnail ? 'image/webp' : file.type) +
-      (thumbnail
-        ? meta('property', 'og:image:width', String(thumbnail.width)) +
-          meta('property', 'og:image:height', String(thumbnail.height))
+      meta('property', 'og:image:type', preview ? 'image/webp' : file.type) +
+      (preview
+        ? meta('property', 'og:image:width', String(preview.width)) +
+          meta('property', 'og:image:height', String(preview.height))
         : '') +
       meta('property', 'og:image:alt', texts.title) +
-      meta('name', 'twitter:card', 'summary_large_image') +
+      // The large card for the original at its size; the small one for a 320 px preview.
+      meta('name', 'twitter:card', preview ? 'summary' : 'summary_large_image') +
       meta('name', 'twitter:image', image);
   } else if (page.presentation === 'video' || page.presentation === 'audio') {
     const kind = page.presentation === 'video' ? 'og:video' : 'og:audio';

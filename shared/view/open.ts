@@ -1,6 +1,8 @@
 import { presignFile, presignThumbnail } from '#shared/files/access';
+import { embedImageOf, hasStableEmbed } from '#shared/files/embed-image';
 import type { FileRecord } from '#shared/files/model';
-import { isServedInline, readObjectStart } from '#shared/files/objects';
+import { readObjectStart } from '#shared/files/objects';
+import { isServedInline, isUtf8 } from '#shared/files/presentation';
 import { findViewable, type GivenPassword, type ViewOwner } from '#shared/view/viewable';
 
 /** How the page shows a file. */
@@ -36,7 +38,7 @@ export interface ViewPage {
   mediaUrl: string;
   /** The same bytes as an attachment. */
   downloadUrl: string;
-  /** The image's WebP thumbnail, when one was made (what embeds show). */
+  /** The image's WebP thumbnail, when an embed shows it through the page's presigned URL. */
   thumbnailUrl?: string;
   /** For text: the start of the file, and whether there is more. */
   excerpt?: { text: string; truncated: boolean };
@@ -56,11 +58,15 @@ export async function openViewPage(
     ...(options.password ? { password: options.password } : {}),
   });
   const presentation = presentationOf(file.type);
-  const [mediaUrl, downloadUrl, excerpt, thumbnailUrl] = await Promise.all([
-    presignFile(file, { expiresIn: VIEW_MEDIA_SECONDS }),
-    presignFile(file, { attachment: true, expiresIn: VIEW_MEDIA_SECONDS }),
-    presentation === 'text' ? readExcerpt(file) : undefined,
-    presentation === 'image' ? presignThumbnail(file, { expiresIn: VIEW_MEDIA_SECONDS }) : undefined,
+  // The excerpt's bytes tell whether the text link may say charset=utf-8 (signing is local work).
+  const excerpt = presentation === 'text' ? await readExcerpt(file) : undefined;
+  const media = { expiresIn: VIEW_MEDIA_SECONDS, utf8: excerpt?.utf8 === true };
+  const [mediaUrl, downloadUrl, thumbnailUrl] = await Promise.all([
+    presignFile(file, media),
+    presignFile(file, { ...media, attachment: true }),
+    needsPresignedPreview(file, owner, presentation)
+      ? presignThumbnail(file, { expiresIn: VIEW_MEDIA_SECONDS })
+      : undefined,
   ]);
   return {
     file,
@@ -68,15 +74,23 @@ export async function openViewPage(
     presentation,
     mediaUrl,
     downloadUrl,
-    ...(excerpt ? { excerpt } : {}),
+    ...(excerpt ? { excerpt: { text: excerpt.text, truncated: excerpt.truncated } } : {}),
     ...(thumbnailUrl ? { thumbnailUrl } : {}),
   };
 }
 
-async function readExcerpt(file: FileRecord): Promise<{ text: string; truncated: boolean }> {
-  if (file.size === 0) return { text: '', truncated: false };
+/** The embed shows the preview, and not through the file's stable link (embed-image.ts). */
+const needsPresignedPreview = (file: FileRecord, owner: ViewOwner, presentation: Presentation) =>
+  presentation === 'image' &&
+  owner.view.embed === true &&
+  embedImageOf(file) === 'preview' &&
+  !hasStableEmbed(file);
+
+async function readExcerpt(file: FileRecord): Promise<{ text: string; truncated: boolean; utf8: boolean }> {
+  if (file.size === 0) return { text: '', truncated: false, utf8: true };
   const bytes = await readObjectStart(file.objectKey, TEXT_EXCERPT_BYTES);
+  const truncated = file.size > bytes.length;
   // `stream: true` holds back a character the cap cut in half instead of showing a replacement.
-  const text = new TextDecoder('utf-8').decode(bytes, { stream: file.size > bytes.length });
-  return { text, truncated: file.size > bytes.length };
+  const text = new TextDecoder('utf-8').decode(bytes, { stream: truncated });
+  return { text, truncated, utf8: isUtf8(bytes, !truncated) };
 }

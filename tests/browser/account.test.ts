@@ -142,6 +142,15 @@ test('the token from the user menu works with fetch; after a reset it is refused
     RequestURL: `${runner.url}/api/upload`,
     Headers: { authorization: copied },
   });
+  // ShareX's one request has a limit, and the page says so; the script takes larger files its way.
+  await page.getByText(/ShareX sends each file in one request, which takes at most 4\sMiB/).waitFor();
+  const [script] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Flameshot / curl script' }).click(),
+  ]);
+  const shell = readFileSync((await script.path()) as string, 'utf8');
+  expect(shell).toContain(`TOKEN='${copied}'`);
+  expect(shell).toContain(`"$SERVICE/api/user/files/uploads"`);
 
   await page.getByRole('button', { name: 'Reset token' }).click();
   await dialog().getByRole('button', { name: 'Reset token' }).click();

@@ -147,25 +147,75 @@ test.each([
   ['application/pdf', 'application/octet-stream', 'attachment'],
   ['image/png', 'image/png', 'inline'],
   ['video/mp4', 'video/mp4', 'inline'],
-  ['text/plain', 'text/plain', 'inline'],
-  ['TEXT/PLAIN; charset=utf-7', 'text/plain', 'inline'],
-])(
-  'claimed %s: the signed URL asks S3 for %s, %s (real S3 honours both overrides)',
-  async (claimed, type, how) => {
-    const owner = await signedInUser();
-    const [file] = await upload(owner.token, [{ fileName: 'f.bin', type: claimed, content: 'bytes' }]);
-    const redirect = await fetch(`${runnerUrl}${new URL(file?.url as string).pathname}`, {
-      redirect: 'manual',
-    });
-    const location = new URL(redirect.headers.get('location') as string);
-    expect(location.searchParams.get('response-content-type')).toBe(type);
-    expect(location.searchParams.get('response-content-disposition')).toMatch(
-      new RegExp(`^${how}; filename\\*=`),
-    );
-    // Part of the signed query: changing either one breaks the signature.
-    expect(location.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
-    const served = await fetch(location);
-    expect(served.headers.get('content-type')).toBe(type);
-    expect(served.headers.get('content-disposition')).toMatch(new RegExp(`^${how};`));
-  },
-);
+  ['text/plain', 'text/plain; charset=utf-8', 'inline'],
+  ['TEXT/PLAIN; charset=utf-7', 'text/plain; charset=utf-8', 'inline'],
+])('claimed %s: a small file is answered as %s, %s', async (claimed, type, how) => {
+  const owner = await signedInUser();
+  const [file] = await upload(owner.token, [{ fileName: 'f.bin', type: claimed, content: 'bytes' }]);
+  const served = await fetch(`${runnerUrl}${new URL(file?.url as string).pathname}`, { redirect: 'manual' });
+  expect(served.status).toBe(200);
+  expect(served.headers.get('content-type')).toBe(type);
+  expect(served.headers.get('content-disposition')).toMatch(new RegExp(`^${how}; filename\\*=`));
+  expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+});
+
+test('a large file claimed text/html: the signed URL asks S3 for application/octet-stream, attachment (real S3 honours both overrides)', async () => {
+  const owner = await signedInUser();
+  const bytes = Buffer.alloc(4 * 1024 * 1024 + 1, '<script>alert(1)</script>');
+  const started = await fetch(`${runnerUrl}/api/user/files/uploads`, {
+    method: 'POST',
+    headers: { authorization: owner.token, 'content-type': 'application/json' },
+    body: JSON.stringify({ originalName: 'big.html', size: bytes.length, type: 'text/html' }),
+  });
+  const { id, url, headers } = (await started.json()) as {
+    id: string;
+    url: string;
+    headers: Record<string, string>;
+  };
+  expect((await fetch(url, { method: 'PUT', headers, body: bytes })).status).toBe(200);
+  const completed = await fetch(`${runnerUrl}/api/user/files/uploads/${id}/complete`, {
+    method: 'POST',
+    headers: { authorization: owner.token },
+  });
+  const [file] = ((await completed.json()) as { files: { url: string }[] }).files;
+  const redirect = await fetch(`${runnerUrl}${new URL(file?.url as string).pathname}`, {
+    redirect: 'manual',
+  });
+  expect(redirect.status).toBe(302);
+  const location = new URL(redirect.headers.get('location') as string);
+  expect(location.searchParams.get('response-content-type')).toBe('application/octet-stream');
+  expect(location.searchParams.get('response-content-disposition')).toMatch(/^attachment; filename\*=/);
+  // Part of the signed query: changing either one breaks the signature.
+  expect(location.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
+  const served = await fetch(location);
+  expect(served.headers.get('content-type')).toBe('application/octet-stream');
+  expect(served.headers.get('content-disposition')).toMatch(/^attachment;/);
+}, 60_000);
+
+test('non-ASCII text reads right in Chromium: on /raw, and on the view page and its link to the whole file', async () => {
+  const owner = await signedInUser();
+  const greeting = 'Grüße aus Köln — 日本語 ✓';
+  await fetch(`${runnerUrl}/api/user`, {
+    method: 'PATCH',
+    headers: { authorization: owner.token, 'content-type': 'application/json' },
+    body: JSON.stringify({ view: { enabled: true } }),
+  });
+  // Longer than the page's 64 KiB excerpt, so the page links to the whole file.
+  const content = `${greeting}\n`.repeat(3000);
+  const [file] = await upload(owner.token, [{ fileName: 'gruss.txt', type: 'text/plain', content }]);
+  const name = new URL(file?.url as string).pathname.split('/').pop() as string;
+  const page = await browser.newPage();
+  try {
+    await page.goto(`${runnerUrl}/raw/${name}`);
+    expect(page.url()).toBe(`${runnerUrl}/raw/${name}`);
+    expect((await page.textContent('body'))?.trim()).toBe(content.trim());
+    await page.goto(`${runnerUrl}/view/${name}`);
+    expect(await page.textContent('pre')).toContain(greeting);
+    // The page's link to the whole file: the presigned URL, its type signed with the charset.
+    const whole = await page.getByRole('link', { name: 'Open the whole file' }).getAttribute('href');
+    await page.goto(whole as string);
+    expect((await page.textContent('body'))?.trim()).toBe(content.trim());
+  } finally {
+    await page.close();
+  }
+}, 60_000);

@@ -74,7 +74,9 @@ describe('a forged x-viewer-host (no origin secret, or a wrong one)', () => {
 
   test('the secret itself never reaches a handler (nothing can log or echo it), verified or not', () => {
     for (const secret of [ORIGIN_SECRET, 'guess']) {
-      const request = toHttpRequest(requestEvent('GET', '/api/user', { headers: forged(secret) }), 0);
+      const request = toHttpRequest(requestEvent('GET', '/api/user', { headers: forged(secret) }), {
+        bytes: 0,
+      });
       expect(request.headers[ORIGIN_SECRET_HEADER]).toBeUndefined();
       expect(request.headers['x-viewer-host']).toBe(secret === ORIGIN_SECRET ? EVIL : undefined);
     }

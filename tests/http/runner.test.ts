@@ -89,11 +89,12 @@ test('npm start serves the API, logs one JSON line per request, and keeps everyt
   ).json()) as { thumbnail: string };
   expect(file.thumbnail).toBe(`/api/user/files/${id}/thumbnail`);
 
-  // Expiry: the runner sweeps every few seconds what the stack's schedule sweeps each minute.
+  // Expiry: the runner sweeps every few seconds what the stack's schedule sweeps each minute (a past
+  // deletesAt is refused, so the file expires a few seconds from now).
   const expired = await fetch(`${first.url}/api/user/files/${id}`, {
     method: 'PATCH',
     headers: { authorization: token, 'content-type': 'application/json' },
-    body: JSON.stringify({ deletesAt: '2020-01-01T00:00:00.000Z' }),
+    body: JSON.stringify({ deletesAt: new Date(Date.now() + 4000).toISOString() }),
   });
   expect(expired.status).toBe(200);
   await first.waitFor(/"message":"expiry sweep"[^\n]*"expired":1/);

@@ -135,36 +135,102 @@ test("decompression bombs get no thumbnail, and an image beside them still does 
   expect((await download(files[0]?.url as string)).bytes?.equals(bomb)).toBe(true);
 });
 
-test('the view page embeds the thumbnail as og:image with its type and size; the page alone counts the view', async () => {
+/** The page's meta tags, by property or name. */
+const metaOf = (html: string) => (key: string) =>
+  new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)">`).exec(html)?.[1]?.replaceAll('&amp;', '&');
+
+test("embeds show the original image under the large card; with a view limit through the page's presigned URL, the page alone counting the view", async () => {
   const user = await signedInUser();
   await call('PATCH', '/api/user', { token: user.token, json: { view: { enabled: true, embed: true } } });
   const [file] = await uploadAndSettle(
     user,
     [{ fileName: 'card.png', type: 'image/png', content: await photo(800, 400) }],
-    {
-      'x-zipline-max-views': '1',
-    },
+    { 'x-zipline-max-views': '1' },
   );
   const page = await call('GET', `/view/${file?.name}`);
   expect(page.status).toBe(200);
-  const meta = (property: string) =>
-    new RegExp(`<meta property="${property}" content="([^"]*)">`)
-      .exec(page.text)?.[1]
-      ?.replaceAll('&amp;', '&');
-  expect([meta('og:image:type'), meta('og:image:width'), meta('og:image:height')]).toEqual([
-    'image/webp',
-    '320',
-    '160',
+  const meta = metaOf(page.text);
+  expect([meta('twitter:card'), meta('og:image:type'), meta('og:image:width')]).toEqual([
+    'summary_large_image',
+    'image/png',
+    undefined,
   ]);
+  // A file with a view limit: the presigned URL (a stable link would outlive the one view).
+  expect(new URL(meta('og:image') as string).searchParams.get('X-Amz-Expires')).toBe('900');
   const image = await fetch(meta('og:image') as string);
-  expect(image.headers.get('content-type')).toBe('image/webp');
-  expect((await sharp(Buffer.from(await image.arrayBuffer())).metadata()).width).toBe(320);
-  // The page still shows the original.
-  const shown = /<img src="([^"]+)"/.exec(page.text)?.[1]?.replaceAll('&amp;', '&') as string;
-  expect((await sharp(Buffer.from(await (await fetch(shown)).arrayBuffer())).metadata()).width).toBe(800);
+  expect((await sharp(Buffer.from(await image.arrayBuffer())).metadata()).width).toBe(800);
   expect((await fileOf(user, file?.id as string)).views).toBe(1);
   expect((await call('GET', `/view/${file?.name}`)).status).toBe(404);
 });
+
+test('an image over 5 MB embeds its 320 px preview under the small card, through a stable link that counts nothing and ends with the file', async () => {
+  const user = await signedInUser();
+  await call('PATCH', '/api/user', { token: user.token, json: { view: { enabled: true, embed: true } } });
+  // Noise does not compress: about 6 MB of PNG, uploaded the way large files go.
+  const noise = await sharp(
+    Buffer.from(Array.from({ length: 1500 * 1400 * 3 }, () => Math.floor(Math.random() * 256))),
+    {
+      raw: { width: 1500, height: 1400, channels: 3 },
+    },
+  )
+    .png({ compressionLevel: 0 })
+    .toBuffer();
+  expect(noise.length).toBeGreaterThan(5_000_000);
+  const started = await call('POST', '/api/user/files/uploads', {
+    token: user.token,
+    json: { originalName: 'big.png', size: noise.length, type: 'image/png' },
+  });
+  await fetch(started.body.url, { method: 'PUT', headers: started.body.headers, body: noise });
+  const completed = await call('POST', `/api/user/files/uploads/${started.body.id}/complete`, {
+    token: user.token,
+  });
+  await objectEvents.settled();
+  const { id, name } = completed.body.files[0] as { id: string; name: string };
+  const page = await call('GET', `/view/${name}`);
+  const meta = metaOf(page.text);
+  expect([
+    meta('twitter:card'),
+    meta('og:image:type'),
+    meta('og:image:width'),
+    meta('og:image:height'),
+  ]).toEqual(['summary', 'image/webp', '320', '299']);
+  const link = new URL(meta('og:image') as string);
+  expect(`${link.pathname}${link.search}`).toMatch(new RegExp(`^/raw/${name}\\?embed=[\\w-]{22}$`));
+  expect(meta('twitter:image')).toBe(link.href);
+  // Fetched any number of times, later too: the preview, no view counted.
+  for (let fetchNumber = 0; fetchNumber < 2; fetchNumber++) {
+    const redirect = await call('GET', `${link.pathname}${link.search}`);
+    expect(redirect.status).toBe(302);
+    const preview = await fetch(redirect.headers.location as string);
+    expect((await sharp(Buffer.from(await preview.arrayBuffer())).metadata()).width).toBe(320);
+  }
+  expect((await fileOf(user, id)).views).toBe(1);
+  // With a view limit, or a password (through the page's form), the stable link stops serving and
+  // the page's presigned URL of the preview takes its place.
+  await call('PATCH', `/api/user/files/${id}`, { token: user.token, json: { maxViews: 10 } });
+  expect((await call('GET', `${link.pathname}${link.search}`)).status).toBe(404);
+  const limited = metaOf((await call('GET', `/view/${name}`)).text);
+  expect([limited('twitter:card'), limited('og:image:width')]).toEqual(['summary', '320']);
+  const presigned = new URL(limited('og:image') as string);
+  expect([presigned.pathname.startsWith('/'), presigned.searchParams.get('X-Amz-Expires')]).toEqual([
+    true,
+    '900',
+  ]);
+  expect(presigned.pathname).toMatch(/^\/[^/]+\/thumbnails\//);
+  const secret = { maxViews: null, password: 'preview secret' };
+  await call('PATCH', `/api/user/files/${id}`, { token: user.token, json: secret });
+  const unlocked = await call('POST', `/view/${name}`, {
+    raw: new URLSearchParams({ password: 'preview secret' }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  expect(new URL(metaOf(unlocked.text)('og:image') as string).pathname).toMatch(/^\/[^/]+\/thumbnails\//);
+  await call('PATCH', `/api/user/files/${id}`, { token: user.token, json: { password: null } });
+  // Another token, or the file deleted: /raw's 404.
+  expect((await call('GET', `/raw/${name}?embed=${'A'.repeat(22)}`)).status).toBe(404);
+  expect((await call('GET', `/raw/${name}?embed=short`)).status).toBe(400);
+  await call('DELETE', `/api/user/files/${id}`, { token: user.token });
+  expect((await call('GET', `${link.pathname}${link.search}`)).status).toBe(404);
+}, 120_000);
 
 test('deleting a file deletes its thumbnail', async () => {
   const user = await signedInUser();

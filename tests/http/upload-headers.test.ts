@@ -127,6 +127,31 @@ describe('x-zipline-* headers honoured as Zipline defines them', () => {
     ).toContain('notes.txt');
   });
 
+  test('an expiry that is not ahead is a 400 saying so on every upload path, and stores nothing', async () => {
+    const owner = await signedInUser();
+    const past = { 'x-zipline-deletes-at': 'date=2001-01-01T00:00:00Z' };
+    const message =
+      'x-zipline-deletes-at must be ahead of now: a file past its expiry is deleted at once and for good (to delete it now, DELETE it)';
+    const direct = await uploadRequest(owner.token, txt, past);
+    const presigned = await call('POST', '/api/user/files/uploads', {
+      token: owner.token,
+      headers: past,
+      json: { originalName: 'big.bin', size: 10 },
+    });
+    const chunk = await uploadRequest(owner.token, txt, {
+      ...past,
+      'content-range': 'bytes 0-4/10',
+      'x-zipline-p-filename': 'notes.txt',
+      'x-zipline-p-content-type': 'text/plain',
+      'x-zipline-p-content-length': '10',
+    });
+    const lifetime = await uploadRequest(owner.token, txt, { 'x-zipline-deletes-at': '-1d' });
+    for (const response of [direct, presigned, chunk, lifetime]) {
+      expect([response.status, response.body.error]).toEqual([400, message]);
+    }
+    expect(await fileCount(owner.token)).toBe(0);
+  });
+
   test('x-zipline-format random-words (and gfycat) make a random name', async () => {
     const owner = await signedInUser();
     for (const format of ['random-words', 'gfycat']) {

@@ -112,10 +112,15 @@ test('an unfurler fetching an image page reads a titled, coloured large-image ca
   expect(card.one('og:image:type')).toBe('image/png');
   const image = card.one('og:image');
   expect(card.one('twitter:image')).toBe(image);
-  // The unfurler then fetches the image (an absolute URL): the bytes, counting no second view.
-  const fetched = await fetch(image, { headers: { 'user-agent': UNFURLER } });
-  expect(fetched.headers.get('content-type')).toBe('image/png');
-  expect(Buffer.from(await fetched.arrayBuffer()).equals(PNG_1X1)).toBe(true);
+  // The original, through the service's own stable link (no view limit, no password here).
+  expect(image).toMatch(new RegExp(`^${origin}/raw/${name}\\?embed=[\\w-]{22}$`));
+  // The unfurler then fetches the image, now or a day later: the bytes, counting no second view.
+  for (let fetchNumber = 0; fetchNumber < 2; fetchNumber++) {
+    const fetched = await fetch(image, { headers: { 'user-agent': UNFURLER } });
+    expect(fetched.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await fetched.arrayBuffer()).equals(PNG_1X1)).toBe(true);
+  }
+  expect(await viewsOf(user.token, id)).toBe(1);
 
   expect(card.oembed).toBe(`${origin}/api/oembed/${name}`);
   const oembed = await fetch(card.oembed as string, { headers: { 'user-agent': UNFURLER } });

@@ -1,5 +1,5 @@
 import { call } from '../support/client.ts';
-import { download, upload } from '../support/files.ts';
+import { download, expireFile, upload } from '../support/files.ts';
 import { PNG_1X1 } from '../support/pixels.ts';
 import { signedInUser } from '../support/users.ts';
 
@@ -130,11 +130,7 @@ test('a view-pages-off owner, an expired file and an open file: the form refuses
 
   await call('PATCH', '/api/user', { token: owner.token, json: { view: { enabled: true } } });
   expect((await submit(hidden?.name as string, SECRET)).status).toBe(200);
-  const patched = await call('PATCH', `/api/user/files/${hidden?.id}`, {
-    token: owner.token,
-    json: { deletesAt: '2020-01-01T00:00:00Z' },
-  });
-  expect(patched.status).toBe(200);
+  await expireFile(owner.id, hidden?.id as string);
   expect((await submit(hidden?.name as string, SECRET)).status).toBe(404);
 
   // A file without a password opens with any password (as /raw?pw= does), and is never throttled.

@@ -281,11 +281,12 @@ describe('least privilege', () => {
     }
   });
 
-  test('the public download function: name lookup, file read (HEAD, ?pw=), view count and guess count', () => {
+  test('the public download function: name lookup, file read (HEAD, ?pw=), view count and guess count; bytes and embed previews', () => {
     expect(grantLines('files/raw')).toEqual([
       `dynamodb:GetItem on table if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['FILENAME#*', 'USER#*'] } })}`,
       `dynamodb:UpdateItem on table if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['THROTTLE#*', 'USER#*'] } })}`,
       's3:GetObject on bucket/files/*',
+      's3:GetObject on bucket/thumbnails/*',
     ]);
   });
 

@@ -8,6 +8,8 @@ export interface TestResponse {
   headers: Record<string, string>;
   cookies: string[];
   text: string;
+  /** The body's bytes (a download served by the function). */
+  bytes: Buffer;
   /** Parsed JSON body (undefined when there is none); loosely typed so assertions stay short. */
   // biome-ignore lint/suspicious/noExplicitAny: test responses are asserted field by field
   body: any;
@@ -58,10 +60,11 @@ export async function call(method: string, url: string, options: CallOptions = {
 
 /** Decodes a handler's result the way a client reads the HTTP response. */
 export function toTestResponse(result: HttpResult): TestResponse {
-  const text =
+  const bytes =
     result.body === undefined
-      ? ''
-      : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8').toString();
+      ? Buffer.alloc(0)
+      : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
+  const text = bytes.toString();
   let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
@@ -73,6 +76,7 @@ export function toTestResponse(result: HttpResult): TestResponse {
     headers: result.headers,
     cookies: result.cookies ?? [],
     text,
+    bytes,
     body: parsed,
   };
 }

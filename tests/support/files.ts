@@ -23,13 +23,27 @@ export function uploadRequest(token: string, parts: PartSpec[], headers: Record<
 }
 
 /**
- * Follows a download link (an upload's absolute URL or a File's path): the service's redirect, then
- * the presigned URL on the local S3 server.
+ * Follows a download link (an upload's absolute URL or a File's path): the bytes the service answers
+ * itself (small files), or its redirect, then the presigned URL on the local S3 server. `response`
+ * is the answer with the bytes either way, as a browser would read it.
  */
 export async function download(url: string) {
   const link = new URL(url, 'https://localhost');
   const redirect = await call('GET', `${link.pathname}${link.search}`);
+  if (redirect.status === 200) {
+    const response = new Response(new Uint8Array(redirect.bytes), { headers: redirect.headers });
+    return { status: 200, bytes: redirect.bytes, redirect, response };
+  }
   if (redirect.status !== 302) return { status: redirect.status, bytes: undefined, redirect };
   const response = await fetch(redirect.headers.location as string);
   return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()), redirect, response };
+}
+
+/**
+ * Moves a file's `deletesAt` into the past through the store, as time passing would: the API refuses
+ * a past expiry (a 400), so tests that need an expired file write it here.
+ */
+export async function expireFile(userId: string, fileId: string, deletesAt = '2020-01-01T00:00:00.000Z') {
+  const { updateFile } = await import('#shared/files/store');
+  return updateFile(userId, fileId, { deletesAt });
 }

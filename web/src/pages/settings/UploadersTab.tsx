@@ -7,6 +7,7 @@ import { useTokenReset } from '../../api/account.ts';
 import { errorMessage } from '../../api/client.ts';
 import { tokenQuery } from '../../components/TokenModal.tsx';
 import { Section } from './Section.tsx';
+import { sharexConfig, uploadScript } from './uploaders.ts';
 
 function download(fileName: string, content: string, type: string) {
   const url = URL.createObjectURL(new Blob([content], { type }));
@@ -15,48 +16,6 @@ function download(fileName: string, content: string, type: string) {
   link.download = fileName;
   link.click();
   URL.revokeObjectURL(url);
-}
-
-/** A ShareX custom uploader: upload to this service with the token, the link from the JSON answer. */
-export function sharexConfig(origin: string, token: string): string {
-  return `${JSON.stringify(
-    {
-      Version: '17.0.0',
-      Name: `File service (${new URL(origin).host})`,
-      DestinationType: 'ImageUploader, TextUploader, FileUploader',
-      RequestMethod: 'POST',
-      RequestURL: `${origin}/api/upload`,
-      Headers: { authorization: token },
-      Body: 'MultipartFormData',
-      FileFormName: 'file',
-      URL: '{json:files[0].url}',
-      ErrorMessage: '{json:error}',
-    },
-    null,
-    2,
-  )}\n`;
-}
-
-/** A shell script for Flameshot (or any file): uploads with curl, prints and copies the link. */
-export function uploadScript(origin: string, token: string): string {
-  return `#!/bin/sh
-# Uploads a file to ${origin} and copies its link.
-#   upload.sh picture.png     upload a file
-#   upload.sh                 take a Flameshot screenshot and upload it
-set -eu
-TOKEN='${token}'
-if [ "$#" -gt 0 ]; then
-  file="$1"
-else
-  file="$(mktemp --suffix=.png)"
-  flameshot gui --raw > "$file"
-  [ -s "$file" ] || exit 0
-fi
-answer="$(curl -fsS -H "authorization: $TOKEN" -F "file=@$file" '${origin}/api/upload')"
-link="$(printf '%s' "$answer" | sed -n 's/.*"url":"\\([^"]*\\)".*/\\1/p')"
-printf '%s' "$link" | { xclip -selection clipboard 2>/dev/null || wl-copy 2>/dev/null || true; }
-echo "$link"
-`;
 }
 
 export function UploadersTab() {
@@ -132,6 +91,9 @@ export function UploadersTab() {
             Flameshot / curl script
           </Button>
         </Group>
+        <Text size="sm" c="dimmed" mt="sm">
+          {`ShareX sends each file in one request, which takes at most 4\u00a0MiB (AWS Lambda's request limit): larger screen recordings fail there with a message that says so. The script sends larger files, up to 5\u00a0GiB, straight to storage, as this dashboard does.`}
+        </Text>
       </Section>
     </Stack>
   );
