@@ -57,7 +57,10 @@ export function LoginPage() {
   // A provider sign-in of an account with TOTP on comes back here for the code.
   if (params.get('totp') && !params.get('error'))
     return (
-      <AuthCard title="Sign in" intro="The provider signed you in; your account also asks for its second factor.">
+      <AuthCard
+        title="Sign in"
+        intro="The provider signed you in; your account also asks for its second factor."
+      >
         <ProviderCodePrompt onSignedIn={enter} />
       </AuthCard>
     );
