@@ -20,9 +20,12 @@ export const handler = defineHandler(
       patch.avatar === undefined || patch.avatar === null ? patch.avatar : decodeAvatar(patch.avatar);
     // Judged before the password is hashed: refused requests cost no bcrypt work.
     const target = await userToActOn(actor, pathId(request, 'id', USER_ID), 'update', patch.role);
-    // Another user's password, TOTP and username are how that user signs in.
+    // Another user's password, TOTP and username are how that user signs in; an administrator made
+    // with a token (a user the token made, promoted) would sign in and reset others' passwords.
     const renames = patch.username !== undefined && patch.username !== target.username;
-    if (patch.password !== undefined || patch.totpSecret !== undefined || renames) requireSession(caller);
+    const promotes = patch.role !== undefined && patch.role !== 'USER' && patch.role !== target.role;
+    if (patch.password !== undefined || patch.totpSecret !== undefined || renames || promotes)
+      requireSession(caller);
     const user = await updateUserAs(actor, target, {
       username: patch.username,
       role: patch.role,

@@ -158,6 +158,15 @@ const SIGN_IN_CHANGES: [string, () => Promise<Attempt>][] = [
     () => adminOver({ totpSecret: null }),
   ],
   ['PATCH /api/users/{id} {username}', () => adminOver({ username: uniqueName('renamed') })],
+  ['PATCH /api/users/{id} {role: ADMIN} (a promotion)', () => adminOver({ role: 'ADMIN' })],
+  [
+    'POST /api/users {role: ADMIN} (an administrator who could reset the passwords of others)',
+    async () => {
+      const admin = await signedInUser('SUPERADMIN');
+      const json = { username: uniqueName('admin'), password: PASSWORD, role: 'ADMIN' };
+      return { caller: admin, method: 'POST', url: '/api/users', options: { json } };
+    },
+  ],
 ];
 
 describe('a change to how an account signs in needs a session', () => {
@@ -185,9 +194,15 @@ describe('what does not change how one signs in still works with the token', () 
     expect((await call('PATCH', '/api/user', { token: me.token, json })).status).toBe(200);
   });
 
-  test('PATCH /api/users/{id} {role, quota} by an administrator’s token', async () => {
+  test('POST /api/users of a USER by an administrator’s token', async () => {
+    const admin = await signedInUser('SUPERADMIN');
+    const json = { username: uniqueName('uploader'), password: PASSWORD };
+    expect((await call('POST', '/api/users', { token: admin.token, json })).status).toBe(200);
+  });
+
+  test('PATCH /api/users/{id} {role: USER, quota} by an administrator’s token', async () => {
     const { caller, url } = await adminOver({});
-    const json = { role: 'ADMIN', quota: { filesQuota: 'BY_FILES', maxFiles: 5 } };
+    const json = { role: 'USER', quota: { filesQuota: 'BY_FILES', maxFiles: 5 } };
     expect((await call('PATCH', url, { token: caller.token, json })).status).toBe(200);
   });
 });
