@@ -116,7 +116,7 @@ export async function benchScenarios(): Promise<{
     // TOTP: the offer renders a QR code; enrolment and turning off each need a fresh user (they
     // change its state), as does a login with a recovery code (each is used once).
     scenario('GET /api/user/mfa/totp (offer)', 'GET', '/api/user/mfa/totp', 200, () => ({
-      token: user.token,
+      cookie: user.cookie,
     })),
     scenario('POST /api/user/mfa/totp', 'POST', '/api/user/mfa/totp', 200, async () => {
       const candidate = await totpCandidate(passwordHash);
@@ -299,8 +299,9 @@ export async function benchScenarios(): Promise<{
       url: () => `/api/oembed/${encodeURIComponent(viewed.name)}`,
     }),
     // Sign-in providers: the benchmark runs with none configured (as a deployment does by default), so
-    // the list is empty and the start and callback answer the unknown provider's 404; the unlink of a
-    // provider the user has not linked is its 400 after the caller's read.
+    // the list is empty and the starts and callback answer the unknown provider's 404; the unlink of a
+    // provider the user has not linked is its 400 after the caller's read (by the session: a token
+    // is refused).
     scenario('GET /api/auth/oauth (none configured)', 'GET', '/api/auth/oauth', 200, () => ({})),
     scenario(
       'GET /api/auth/oauth/{provider} (not configured: 404)',
@@ -311,6 +312,18 @@ export async function benchScenarios(): Promise<{
       { url: () => '/api/auth/oauth/github' },
     ),
     scenario(
+      'POST /api/auth/oauth/{provider} (link, not configured: 404)',
+      'POST',
+      '/api/auth/oauth/{provider}',
+      404,
+      () => ({ cookie: user.cookie }),
+      { url: () => '/api/auth/oauth/github' },
+    ),
+    // The code a provider sign-in owes, without its pending sign-in: the refusal before any read.
+    scenario('POST /api/auth/totp (no pending sign-in: 401)', 'POST', '/api/auth/totp', 401, () => ({
+      json: { code: '123456' },
+    })),
+    scenario(
       'GET /api/auth/oauth/{provider}/callback (not configured: 404)',
       'GET',
       '/api/auth/oauth/{provider}/callback',
@@ -319,7 +332,7 @@ export async function benchScenarios(): Promise<{
       { url: () => '/api/auth/oauth/github/callback?code=c&state=s' },
     ),
     scenario('DELETE /api/user/oauth (not linked: 400)', 'DELETE', '/api/user/oauth', 400, () => ({
-      token: user.token,
+      cookie: user.cookie,
       json: { provider: 'github' },
     })),
     // Passkeys: each ceremony with real options and a real answer (made untimed, by the software

@@ -132,6 +132,9 @@ const ACCESS = {
   login: {
     items: { GetItem: ['USER', 'USERNAME'], UpdateItem: ['USER', 'THROTTLE'], DeleteItem: ['THROTTLE'] },
   },
+  // The code a provider sign-in of an account with TOTP on owes: the user, the login's counters, the
+  // code used up and the session added (UpdateItem USER).
+  signInCode: { items: { GetItem: ['USER'], UpdateItem: ['USER', 'THROTTLE'], DeleteItem: ['THROTTLE'] } },
   logout: { items: { GetItem: SIGNED_IN, UpdateItem: ['USER'] } },
   setupCheck: { items: { GetItem: ['SETUP'] } },
   setup: {
@@ -312,12 +315,15 @@ export const routes: readonly Route[] = [
   route('GET', '/api/version', 'health/version', AUTHENTICATED),
   route('POST', '/api/auth/login', 'auth/login', { keys: true, bcrypt: true, table: ACCESS.login }),
   route('GET', '/api/auth/oauth', 'auth/oauth-providers', { oauth: 'providers' }),
-  route('GET', '/api/auth/oauth/{provider}', 'auth/oauth-start', { ...AUTHENTICATED, oauth: 'providers' }),
+  // A sign-in starts with a GET (it signs nobody in by itself); a link with a POST by the session.
+  route('GET', '/api/auth/oauth/{provider}', 'auth/oauth-start', { keys: true, oauth: 'providers' }),
+  route('POST', '/api/auth/oauth/{provider}', 'auth/oauth-link', { ...AUTHENTICATED, oauth: 'providers' }),
   route('GET', '/api/auth/oauth/{provider}/callback', 'auth/oauth-callback', {
     keys: true,
     oauth: 'secrets',
     table: ACCESS.oauthCallback,
   }),
+  route('POST', '/api/auth/totp', 'auth/totp', { keys: true, table: ACCESS.signInCode }),
   route('POST', '/api/auth/passkey/options', 'auth/passkey-options', {
     webauthn: true,
     table: ACCESS.passkeySignInOptions,

@@ -1,5 +1,6 @@
 import { refuseCrossSite } from '#shared/auth/authenticate';
-import { CODE_REQUIRED, login } from '#shared/auth/login';
+import { login } from '#shared/auth/login';
+import { CODE_REQUIRED } from '#shared/auth/second-factor';
 import { openedSessionCookie } from '#shared/auth/session';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';

@@ -1,7 +1,7 @@
 import { defineHandler } from '#shared/http/handler';
 import { validate } from '#shared/http/request';
 import { redirect } from '#shared/http/response';
-import { startSignIn } from '#shared/oauth/sign-in';
+import { startSignIn } from '#shared/oauth/start';
 import { oauthStartQuerySchema } from '#shared/validation/oauth';
 
 /** Sends the browser to the provider's sign-in page (`?link=true`: to link it to the signed-in account). */

@@ -17,7 +17,7 @@ export const handler = defineHandler(
   async (request) => {
     refuseCrossSite(request);
     const { response } = readJson(request, passkeySignInSchema);
-    const session = await openSession(await verifyPasskeySignIn(response, relyingParty(request)));
+    const session = await openSession(await verifyPasskeySignIn(response, relyingParty(request)), 'passkey');
     noteUserId(request, session.user.id);
     return json(
       200,

@@ -4,11 +4,11 @@ import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
 import { toUserResource } from '#shared/users/model';
-import { disableTotpSchema } from '#shared/validation/mfa';
+import { codeBodySchema } from '#shared/validation/mfa';
 
 /** Turns TOTP off with a current code or a recovery code. */
 export const handler = defineHandler(async (request) => {
-  const { user } = await authenticate(request, { consistent: true });
-  const { code } = readJson(request, disableTotpSchema);
+  const { user } = await authenticate(request, { consistent: true, sessionOnly: true });
+  const { code } = readJson(request, codeBodySchema);
   return json(200, { user: toUserResource(await turnOffTotp(user, code)) });
 });

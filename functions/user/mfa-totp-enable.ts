@@ -8,7 +8,7 @@ import { enableTotpSchema } from '#shared/validation/mfa';
 
 /** Turns TOTP on: the offered secret and a code from the app; answers the ten recovery codes once. */
 export const handler = defineHandler(async (request) => {
-  const { user } = await authenticate(request, { consistent: true });
+  const { user } = await authenticate(request, { consistent: true, sessionOnly: true });
   const input = readJson(request, enableTotpSchema);
   const enabled = await enableTotp(user, input);
   return json(200, { user: toUserResource(enabled.user), recoveryCodes: enabled.recoveryCodes });

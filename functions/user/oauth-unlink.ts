@@ -8,7 +8,7 @@ import { oauthUnlinkSchema } from '#shared/validation/oauth';
 
 /** Unlinks a provider, unless it is the account's last way to sign in. */
 export const handler = defineHandler(async (request) => {
-  const caller = await authenticate(request);
+  const caller = await authenticate(request, { sessionOnly: true });
   const { provider } = readJson(request, oauthUnlinkSchema);
   return json(200, { user: toUserResource(await unlinkIdentity(caller.user, provider)) });
 });

@@ -3,11 +3,9 @@ import { defineHandler } from '#shared/http/handler';
 import { relyingParty } from '#shared/http/origin';
 import { json } from '#shared/http/response';
 import { registrationOptions } from '#shared/passkeys/ceremonies';
-import { requireSession } from '#shared/passkeys/sessions';
 
 /** A passkey registration's options (a new challenge) for the signed-in user. */
 export const handler = defineHandler(async (request) => {
-  const caller = await authenticate(request, { consistent: true });
-  requireSession(caller.via);
+  const caller = await authenticate(request, { consistent: true, sessionOnly: true });
   return json(200, await registrationOptions(caller.user, relyingParty(request)));
 });

@@ -4,14 +4,12 @@ import { relyingParty } from '#shared/http/origin';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
 import { registerPasskey } from '#shared/passkeys/ceremonies';
-import { requireSession } from '#shared/passkeys/sessions';
 import { toUserResource } from '#shared/users/model';
 import { passkeyRegistrationSchema } from '#shared/validation/passkeys';
 
 /** Verifies the browser's registration answer and adds the passkey: 200 `{user}`. */
 export const handler = defineHandler(async (request) => {
-  const caller = await authenticate(request, { consistent: true });
-  requireSession(caller.via);
+  const caller = await authenticate(request, { consistent: true, sessionOnly: true });
   const { response, name } = readJson(request, passkeyRegistrationSchema);
   return json(200, {
     user: toUserResource(await registerPasskey(caller.user, response, name, relyingParty(request))),

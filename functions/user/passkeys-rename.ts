@@ -9,7 +9,7 @@ import { passkeyRenameSchema } from '#shared/validation/passkeys';
 
 /** Renames one of the caller's passkeys: 200 `{user}`; anyone else's: 404. */
 export const handler = defineHandler(async (request) => {
-  const caller = await authenticate(request, { consistent: true });
+  const caller = await authenticate(request, { consistent: true, sessionOnly: true });
   const id = pathId(request, 'id', PASSKEY_ID);
   const { name } = readJson(request, passkeyRenameSchema);
   return json(200, { user: toUserResource(await renamePasskey(caller.user, id, name)) });

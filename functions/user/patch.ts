@@ -1,5 +1,5 @@
-import { authenticate } from '#shared/auth/authenticate';
-import { confirmCurrentPassword } from '#shared/auth/current-password';
+import { authenticate, requireSession } from '#shared/auth/authenticate';
+import { confirmPasswordChange } from '#shared/auth/current-password';
 import { hashPassword } from '#shared/auth/password';
 import { issueToken } from '#shared/auth/token';
 import { config } from '#shared/config';
@@ -20,17 +20,15 @@ export const handler = defineHandler(
     // Everything is validated before anything is written.
     const avatar =
       patch.avatar === undefined || patch.avatar === null ? patch.avatar : decodeAvatar(patch.avatar);
-    if (patch.currentPassword !== undefined && patch.password === undefined) {
-      throw invalid('currentPassword is only used together with password');
+    if ((patch.currentPassword !== undefined || patch.code !== undefined) && patch.password === undefined) {
+      throw invalid('currentPassword and code are only used together with password');
     }
-    // A token sits in uploader configs and scripts: on its own it must not be able to take the
-    // account over, so a password change made with it proves the current password too.
-    if (patch.password !== undefined && caller.via === 'token' && patch.currentPassword === undefined) {
-      throw invalid('currentPassword is required to change the password with an API token');
-    }
-    if (patch.currentPassword !== undefined) await confirmCurrentPassword(caller.user, patch.currentPassword);
+    // The password and the name a password login types are how the account signs in.
+    const renames = patch.username !== undefined && patch.username !== caller.user.username;
+    if (patch.password !== undefined || renames) requireSession(caller);
+    if (patch.password !== undefined) await confirmPasswordChange(caller, patch);
     // Each rename (taken or not) tells whether a name exists: limited per user, before any write.
-    if (patch.username !== undefined && patch.username !== caller.user.username) {
+    if (renames) {
       await countAttempt({
         scope: 'rename-user',
         subject: caller.user.id,

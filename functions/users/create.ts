@@ -1,4 +1,4 @@
-import { authenticate } from '#shared/auth/authenticate';
+import { authenticate, requireSession } from '#shared/auth/authenticate';
 import { hashPassword } from '#shared/auth/password';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
@@ -11,9 +11,13 @@ import { createUserSchema } from '#shared/validation/users';
 
 export const handler = defineHandler(
   async (request) => {
-    const { user: actor } = await authenticate(request, { consistent: true });
+    const caller = await authenticate(request, { consistent: true });
+    const actor = caller.user;
     requireUserAdministrator(actor);
     const input = readJson(request, createUserSchema);
+    // An administrator made with a token would sign in and reset the passwords of the users it
+    // manages: granting that needs a session too (a USER changes nobody's sign-in).
+    if (input.role !== 'USER') requireSession(caller);
     const avatar = input.avatar === undefined || input.avatar === null ? null : decodeAvatar(input.avatar);
     // Judged before the password is hashed: refused requests cost no bcrypt work.
     requireMayCreate(actor, input.role);

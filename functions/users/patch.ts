@@ -1,4 +1,4 @@
-import { authenticate } from '#shared/auth/authenticate';
+import { authenticate, requireSession } from '#shared/auth/authenticate';
 import { hashPassword } from '#shared/auth/password';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
@@ -12,13 +12,20 @@ import { patchUserSchema } from '#shared/validation/users';
 
 export const handler = defineHandler(
   async (request) => {
-    const { user: actor } = await authenticate(request, { consistent: true });
+    const caller = await authenticate(request, { consistent: true });
+    const actor = caller.user;
     requireUserAdministrator(actor);
     const patch = readJson(request, patchUserSchema);
     const avatar =
       patch.avatar === undefined || patch.avatar === null ? patch.avatar : decodeAvatar(patch.avatar);
     // Judged before the password is hashed: refused requests cost no bcrypt work.
     const target = await userToActOn(actor, pathId(request, 'id', USER_ID), 'update', patch.role);
+    // Another user's password, TOTP and username are how that user signs in; an administrator made
+    // with a token (a user the token made, promoted) would sign in and reset others' passwords.
+    const renames = patch.username !== undefined && patch.username !== target.username;
+    const promotes = patch.role !== undefined && patch.role !== 'USER' && patch.role !== target.role;
+    if (patch.password !== undefined || patch.totpSecret !== undefined || renames || promotes)
+      requireSession(caller);
     const user = await updateUserAs(actor, target, {
       username: patch.username,
       role: patch.role,

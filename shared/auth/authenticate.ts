@@ -1,4 +1,4 @@
-import { SESSION_COOKIE, unsealSession } from '#shared/auth/session';
+import { SESSION_COOKIE, type SignInMethod, unsealSession } from '#shared/auth/session';
 import { safeEqual, verifyToken } from '#shared/auth/token';
 import { config } from '#shared/config';
 import { forbidden, unauthenticated } from '#shared/errors';
@@ -13,6 +13,8 @@ export interface Caller {
   /** The session that authenticated the request; undefined for token calls. */
   sessionId: string | undefined;
   via: 'cookie' | 'token';
+  /** How the session was made (undefined for token calls and for cookies older than the record). */
+  signedInWith: SignInMethod | undefined;
 }
 
 export interface AuthenticateOptions {
@@ -21,6 +23,11 @@ export interface AuthenticateOptions {
    * so a role change or a deletion applies to the very next request.
    */
   consistent?: boolean;
+  /**
+   * The route changes how the account signs in (`requireSession`): an API token is refused with 403
+   * once it is known to be valid.
+   */
+  sessionOnly?: boolean;
 }
 
 /**
@@ -41,7 +48,9 @@ export async function authenticate(request: HttpRequest, options: AuthenticateOp
       consistent,
     );
     noteUserId(request, user.id);
-    return { user, sessionId: undefined, via: 'token' };
+    const caller: Caller = { user, sessionId: undefined, via: 'token', signedInWith: undefined };
+    if (options.sessionOnly === true) requireSession(caller);
+    return caller;
   }
   const cookie = request.cookies[SESSION_COOKIE];
   if (cookie === undefined) throw unauthenticated();
@@ -55,7 +64,7 @@ export async function authenticate(request: HttpRequest, options: AuthenticateOp
     consistent,
   );
   noteUserId(request, user.id);
-  return { user, sessionId: claims.sessionId, via: 'cookie' };
+  return { user, sessionId: claims.sessionId, via: 'cookie', signedInWith: claims.method };
 }
 
 async function findConfirmed(
@@ -76,6 +85,20 @@ async function findConfirmed(
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export const SESSION_REQUIRED =
+  'this changes how the account signs in, which needs a session: sign in (the dashboard), not the API token';
+
+/**
+ * The one rule for everything that adds or removes a way to sign in, or changes what signing in
+ * needs (providers, TOTP, passkeys, the password, the username): a session is needed. An API token
+ * sits in uploader configs and scripts; its holder must not be able to make it the account. Routes
+ * that always change sign-in pass `sessionOnly` to `authenticate`; routes where only some fields do
+ * (`PATCH /api/user`, `PATCH /api/users/{id}`) call this once the body is read.
+ */
+export function requireSession(caller: Caller): void {
+  if (caller.via !== 'cookie') throw forbidden(SESSION_REQUIRED);
+}
 
 export const CROSS_SITE_REFUSED = 'cross-site request refused';
 

@@ -1,5 +1,6 @@
 import { config } from '#shared/config';
 import { foldUsername } from '#shared/db/username-forms';
+import { addressSubject } from '#shared/throttle/address';
 import { countAttempt, type Limit } from '#shared/throttle/counter';
 
 /**
@@ -15,3 +16,10 @@ export const usernameLimit = (username: string): Limit => ({
 
 /** Counts a guess at an account's secrets before it is checked (429 past the limit). */
 export const countGuess = (username: string) => countAttempt(usernameLimit(username));
+
+/** Sign-in attempts from one client address (password logins and the codes sign-ins still owe). */
+export const addressLimit = (sourceIp: string): Limit => ({
+  scope: 'login-address',
+  subject: addressSubject(sourceIp),
+  max: config().throttle.loginPerAddress,
+});

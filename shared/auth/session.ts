@@ -9,11 +9,17 @@ export const SESSION_COOKIE = 'service_session';
 export const SESSION_MAX_AGE_SECONDS = 604800;
 const SESSION_MAX_AGE_MS = SESSION_MAX_AGE_SECONDS * 1000;
 
-/** What the cookie carries: ids and a number only (iron's encoder refuses Dates). */
+/** How a session was made: the password login (with its TOTP code when on), a provider, a passkey. */
+export type SignInMethod = 'password' | 'provider' | 'passkey';
+const METHODS: readonly string[] = ['password', 'provider', 'passkey'] satisfies SignInMethod[];
+
+/** What the cookie carries: ids, a number and a word only (iron's encoder refuses Dates). */
 export interface SessionClaims {
   userId: string;
   sessionId: string;
   issuedAt: number;
+  /** Absent from cookies made before sessions recorded it: treated as not made by the password. */
+  method?: SignInMethod | undefined;
 }
 
 export function newSessionId(): string {
@@ -21,33 +27,45 @@ export function newSessionId(): string {
 }
 
 export async function sealSession(claims: SessionClaims): Promise<string> {
-  return sealValue({ u: claims.userId, s: claims.sessionId, i: claims.issuedAt }, SESSION_MAX_AGE_MS);
+  return sealValue(
+    {
+      u: claims.userId,
+      s: claims.sessionId,
+      i: claims.issuedAt,
+      ...(claims.method === undefined ? {} : { m: claims.method }),
+    },
+    SESSION_MAX_AGE_MS,
+  );
 }
 
 /** Returns the claims of a valid, unexpired cookie value, or undefined for anything else. */
 export async function unsealSession(value: string, now = Date.now()): Promise<SessionClaims | undefined> {
   const payload = await unsealValue(value, SESSION_MAX_AGE_MS);
   if (!payload) return undefined;
-  const { u, s, i } = payload;
+  const { u, s, i, m } = payload;
   if (typeof u !== 'string' || typeof s !== 'string' || typeof i !== 'number') return undefined;
+  if (m !== undefined && !(typeof m === 'string' && METHODS.includes(m))) return undefined;
   if (i > now + 60_000 || now - i > SESSION_MAX_AGE_MS) return undefined;
-  return { userId: u, sessionId: s, issuedAt: i };
+  return { userId: u, sessionId: s, issuedAt: i, method: m as SignInMethod | undefined };
 }
 
 export interface OpenedSession {
   user: UserRecord;
   sessionId: string;
   issuedAt: number;
+  method: SignInMethod;
 }
 
 /**
- * Signs a user in, whatever proved who they are (a password, an OAuth provider): a new session id in
- * the user's `sessions` (capped, oldest dropped).
+ * Signs a user in, whatever proved who they are (`method`): a new session id in the user's
+ * `sessions` (capped, oldest dropped). The cookie remembers the method: a password change asks more
+ * of a session the password did not make (auth/current-password.ts).
  */
-export async function openSession(user: UserRecord): Promise<OpenedSession> {
+export async function openSession(user: UserRecord, method: SignInMethod): Promise<OpenedSession> {
   const sessionId = newSessionId();
   const issuedAt = Date.now();
-  return { user: await addSession(user, sessionId, issuedAt, config().maxSessions), sessionId, issuedAt };
+  const added = await addSession(user, sessionId, issuedAt, config().maxSessions);
+  return { user: added, sessionId, issuedAt, method };
 }
 
 /** The Set-Cookie of an opened session (sealed). */

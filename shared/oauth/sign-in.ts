@@ -1,80 +1,39 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import * as v from 'valibot';
-import { authenticate } from '#shared/auth/authenticate';
+import { pendingSignInCookie } from '#shared/auth/pending-sign-in';
 import { openedSessionCookie, openSession } from '#shared/auth/session';
-import { type OAuthProviderConfig, oauthConfig } from '#shared/config';
+import { oauthConfig } from '#shared/config';
 import { conflict, ServiceError } from '#shared/errors';
-import { callbackOrigin } from '#shared/http/origin';
 import type { HttpRequest } from '#shared/http/request';
 import { logger } from '#shared/log/logger';
-import { clearedFlowCookie, flowCookie, newFlow, readFlow } from '#shared/oauth/flow';
-import { authorizationUrl, configuredProvider, identify, ProviderRefused } from '#shared/oauth/providers';
-import { createUser } from '#shared/users/creation';
-import { NO_PASSWORD, type UserRecord } from '#shared/users/model';
 import {
-  consumeFlowState,
-  findUserByIdentity,
-  linkIdentity,
-  type ProviderIdentity,
-} from '#shared/users/oauth-links';
+  clearedFlowCookie,
+  LOGIN_PAGE,
+  type Navigation,
+  readFlow,
+  SETTINGS_PAGE,
+  withError,
+} from '#shared/oauth/flow';
+import { finishLink, LINK_OF_ANOTHER_SESSION, linkingCaller } from '#shared/oauth/link';
+import { configuredProvider, identify, ProviderRefused } from '#shared/oauth/providers';
+import { createUser } from '#shared/users/creation';
+import { isTotpEnabled, NO_PASSWORD, type UserRecord } from '#shared/users/model';
+import { consumeFlowState, findUserByIdentity, type ProviderIdentity } from '#shared/users/oauth-links';
 import { USERNAME_TAKEN } from '#shared/users/username-claims';
 import { usernameSchema } from '#shared/validation/user';
 
 /**
  * Sign-in with a provider (issue 15): the start sends the browser to the provider with a new flow in
  * its sealed cookie; the callback checks the provider's answer against that flow and then signs in
- * the linked user, links the provider to the signed-in user (a link started from settings), or, when
- * the deployment allows sign-up by provider, creates a USER. Both answer with a redirect: the
- * callback to the dashboard, with `error=<message>` when anything failed (a refused sign-in changes
- * nothing).
+ * the linked user, links the provider to the signed-in user (a link started from settings with
+ * `POST /api/auth/oauth/{provider}`: oauth/link.ts), or, when the deployment allows sign-up by
+ * provider, creates a USER. Both answer with a redirect: the callback to the dashboard, with
+ * `error=<message>` when anything failed (a refused sign-in changes nothing). A user with TOTP on
+ * gets no session from the provider alone: the code is asked for next (auth/pending-sign-in.ts).
  */
-export interface Navigation {
-  location: string;
-  cookies: string[];
-  /** The user signed in (for the request's log line). */
-  userId?: string;
-}
 
-/** Where the dashboard shows a failure: sign-in for a sign-in, settings for a link. */
-const LOGIN_PAGE = '/login';
-const SETTINGS_PAGE = '/settings';
-
-const withError = (page: string, message: string) => `${page}?error=${encodeURIComponent(message)}`;
-
-const callbackPath = (provider: OAuthProviderConfig) => `/api/auth/oauth/${provider.id}/callback`;
-
-export async function startSignIn(
-  request: HttpRequest,
-  providerId: string,
-  link: boolean,
-): Promise<Navigation> {
-  const provider = configuredProvider(providerId);
-  let linkUserId: string | undefined;
-  if (link) {
-    linkUserId = await authenticate(request).then(
-      (caller) => caller.user.id,
-      () => undefined,
-    );
-    if (!linkUserId)
-      return { location: withError(LOGIN_PAGE, 'sign in first, then link the provider'), cookies: [] };
-  }
-  // The provider sends the browser back to the dashboard's configured origin, never a request's choice.
-  const flow = newFlow(provider.id, `${callbackOrigin(request)}${callbackPath(provider)}`, linkUserId);
-  try {
-    const url = await authorizationUrl(provider, flow);
-    return { location: url.href, cookies: [await flowCookie(flow, request.secure)] };
-  } catch (error) {
-    if (!(error instanceof ProviderRefused)) throw error;
-    logger.warn('oauth start failed', { provider: provider.id, reason: error.reason });
-    return {
-      location: withError(
-        link ? SETTINGS_PAGE : LOGIN_PAGE,
-        `${provider.name} cannot be reached: try again later`,
-      ),
-      cookies: [],
-    };
-  }
-}
+/** The sign-in page's TOTP prompt after a provider sign-in (`?totp=<provider>`). */
+export const CODE_PAGE = `${LOGIN_PAGE}?totp=`;
 
 /** The provider's redirect back: its query, as far as the callback reads it. */
 export interface CallbackQuery {
@@ -96,7 +55,7 @@ export async function finishSignIn(
   const provider = configuredProvider(providerId);
   const cleared = clearedFlowCookie(request.secure);
   const flow = await readFlow(request);
-  const page = flow?.linkUserId ? SETTINGS_PAGE : LOGIN_PAGE;
+  const page = flow?.link ? SETTINGS_PAGE : LOGIN_PAGE;
   const fail = (message: string): Navigation => ({ location: withError(page, message), cookies: [cleared] });
   if (!flow || flow.provider !== provider.id)
     return fail('the sign-in expired or was started in another browser: try again');
@@ -107,6 +66,9 @@ export async function finishSignIn(
     );
   if (query.state === undefined || !sameSecret(query.state, flow.state) || query.code === undefined)
     return fail('the sign-in could not be verified: try again');
+
+  const linker = flow.link && (await linkingCaller(request, flow.link));
+  if (flow.link && !linker) return fail(LINK_OF_ANOTHER_SESSION);
 
   let identity: ProviderIdentity;
   try {
@@ -126,19 +88,7 @@ export async function finishSignIn(
     if (!(await consumeFlowState(flow.state))) throw conflict('this sign-in was already used: start again');
   };
   try {
-    if (flow.linkUserId) {
-      // A link from settings: the browser must still be signed in as the user who started it.
-      const caller = await authenticate(request).catch(() => undefined);
-      if (caller?.user.id !== flow.linkUserId)
-        return fail('the link was started by another session: sign in and try again');
-      await once();
-      await linkIdentity(caller.user, identity);
-      return {
-        location: `${SETTINGS_PAGE}?linked=${identity.provider}`,
-        cookies: [cleared],
-        userId: caller.user.id,
-      };
-    }
+    if (linker) return await finishLink(linker, identity, once, cleared);
     const linked = await findUserByIdentity(identity);
     const usable = linked?.deletingAt === undefined ? linked : undefined;
     if (!usable && (linked || !oauthConfig().signup))
@@ -147,7 +97,11 @@ export async function finishSignIn(
       );
     await once();
     const user = usable ?? (await signUp(identity));
-    const session = await openSession(user);
+    if (isTotpEnabled(user)) {
+      const pending = await pendingSignInCookie(user.id, request.secure);
+      return { location: `${CODE_PAGE}${provider.id}`, cookies: [cleared, pending], userId: user.id };
+    }
+    const session = await openSession(user, 'provider');
     return {
       location: '/',
       cookies: [cleared, await openedSessionCookie(session, request.secure)],

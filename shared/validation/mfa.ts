@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { strictMessage } from '#shared/validation/text';
 
 /** A TOTP code or a recovery code as typed; which one it is, and whether it is right, the check decides. */
-const codeSchema = v.pipe(
+export const codeSchema = v.pipe(
   v.string('code must be a string'),
   v.minLength(1, 'code must not be empty'),
   v.maxLength(32, 'code is too long'),
@@ -16,4 +16,5 @@ const secretSchema = v.pipe(
 
 export const enableTotpSchema = v.strictObject({ code: codeSchema, secret: secretSchema }, strictMessage);
 
-export const disableTotpSchema = v.strictObject({ code: codeSchema }, strictMessage);
+/** `{code}`: to turn TOTP off, and the code a provider sign-in still owes (`POST /api/auth/totp`). */
+export const codeBodySchema = v.strictObject({ code: codeSchema }, strictMessage);

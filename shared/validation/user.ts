@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { foldUsername } from '#shared/db/username-forms';
+import { codeSchema } from '#shared/validation/mfa';
 import { isSingleScript } from '#shared/validation/scripts';
 import { MAX_PASSWORD_BYTES, NO_CONTROL_CHARACTERS, strictMessage } from '#shared/validation/text';
 
@@ -86,10 +87,15 @@ export const patchCurrentUserSchema = v.strictObject(
   {
     username: v.optional(usernameSchema),
     password: v.optional(passwordSchema),
-    /** Required with `password` when the caller authenticated with the API token. */
+    /**
+     * With `password`: checked when given; needed (or `code`) when TOTP is on and the session was
+     * not made by the password (auth/current-password.ts).
+     */
     currentPassword: v.optional(
       v.pipe(v.string('currentPassword must be a string'), v.maxLength(1024, 'currentPassword is too long')),
     ),
+    /** With `password`: a TOTP code or recovery code, instead of `currentPassword`. */
+    code: v.optional(codeSchema),
     avatar: v.optional(avatarInputSchema),
     view: v.optional(viewSchema),
   },

@@ -8,6 +8,7 @@ import {
   signOut,
 } from '../support/dashboard.ts';
 import { type OidcProvider, startOidcProvider } from '../support/oidc.ts';
+import { atOneStep, codeAt } from '../support/totp-codes.ts';
 
 /**
  * Sign-in with a provider in Chromium against `npm start` and a real OIDC provider process: the
@@ -62,7 +63,8 @@ test('link from settings, sign in with the provider, unlink', async () => {
   await openSettings();
   const section = page.getByRole('region', { name: 'Sign-in providers' });
   expect(await section.getByText('Not linked').count()).toBe(1);
-  await section.getByRole('link', { name: 'Link Test ID' }).click();
+  // A POST from the page (the session's), then the browser goes to the provider and back.
+  await section.getByRole('button', { name: 'Link Test ID' }).click();
   // Through the provider and back to settings.
   await section.getByText('Test ID is linked').waitFor();
   expect(new URL(page.url()).searchParams.get('linked')).toBe('oidc');
@@ -82,4 +84,42 @@ test('link from settings, sign in with the provider, unlink', async () => {
     async () => (await (await fetch('/api/user')).json()).user.oauthProviders,
   );
   expect(stored).toEqual([]);
+}, 120_000);
+
+test('with two-factor sign-in on, the provider sign-in asks for the code before signing in', async () => {
+  await provider.signInAs({ sub: 'admin-sub-totp', username: 'admin.at.idp' });
+  await signIn(dashboard, ADMIN.username, ADMIN.password);
+  await openSettings();
+  const section = page.getByRole('region', { name: 'Sign-in providers' });
+  await section.getByRole('button', { name: 'Link Test ID' }).click();
+  await section.getByText('Test ID is linked').waitFor();
+  // TOTP on through the API, with the page's session.
+  const secret = await page.evaluate(async () => (await (await fetch('/api/user/mfa/totp')).json()).secret);
+  const enrolled = await atOneStep((step) =>
+    page.evaluate(
+      async (json) =>
+        (
+          await fetch('/api/user/mfa/totp', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(json),
+          })
+        ).json(),
+      { secret, code: codeAt(secret, step - 1) },
+    ),
+  );
+  const [recoveryCode] = enrolled.recoveryCodes as string[];
+
+  await signOut(dashboard, ADMIN.username);
+  await page.getByRole('link', { name: 'Sign in with Test ID' }).click();
+  // Back from the provider without a session: the code prompt.
+  await page.getByText('The provider signed you in; your account also asks for its second factor.').waitFor();
+  expect(new URL(page.url()).searchParams.get('totp')).toBe('oidc');
+  await a11y();
+  await shot('login-provider-code');
+  await page.getByRole('button', { name: 'Use a recovery code' }).click();
+  await page.getByLabel('Recovery code').fill(recoveryCode as string);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('heading', { name: 'Files', exact: true }).waitFor();
+  await page.getByRole('button', { name: `User menu for ${ADMIN.username}` }).waitFor();
 }, 120_000);

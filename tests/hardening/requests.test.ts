@@ -71,7 +71,8 @@ describe('CSRF defence on cookie-authenticated writes', () => {
         headers: { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' },
         ...refusedBody,
       });
-      // Not the CSRF refusal (adding a passkey refuses tokens for its own reason: passkeys.md).
+      // Not the CSRF refusal (what changes how one signs in refuses tokens for its own reason:
+      // security.md, 'A token is not the account').
       expect(byToken.body.error).not.toBe('cross-site request refused');
     },
   );

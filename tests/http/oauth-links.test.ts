@@ -1,4 +1,6 @@
+import { SESSION_REQUIRED } from '#shared/auth/authenticate';
 import { oauthIdentityKey } from '#shared/db/keys';
+import { LINK_STARTS_IN_SETTINGS } from '#shared/oauth/start';
 import { LAST_SIGN_IN_METHOD } from '#shared/users/oauth-links';
 import { type CallOptions, call, cookieValue } from '../support/client.ts';
 import {
@@ -78,21 +80,23 @@ describe('unlink', () => {
       [{}, 'provider is required'],
       [{ provider: 'oidc', extra: true }, 'extra: unknown property'],
     ] as const) {
-      const response = await unlink({ token: user.token }, body);
+      const response = await unlink({ cookie: user.cookie }, body);
       expect({ status: response.status, error: response.body.error }).toEqual({ status: 400, error });
     }
     expect((await call('DELETE', '/api/user/oauth', { json: { provider: 'oidc' } })).status).toBe(401);
     expect(changedKeys(before, await tableSnapshot())).toEqual([]);
   });
 
-  test('with a password the last provider unlinks, by token too', async () => {
+  test('with a password the last provider unlinks; never by the token alone', async () => {
     const user = await signedInUser();
     const linked = await signInWithProvider(
       { sub: 'token-unlink', username: 'x' },
       { cookie: user.cookie, link: true },
     );
     expect(linked.headers.location).toBe('/settings?linked=oidc');
-    const unlinked = await unlink({ token: user.token }, { provider: 'oidc' });
+    const byToken = await unlink({ token: user.token }, { provider: 'oidc' });
+    expect(byToken.body).toEqual({ error: SESSION_REQUIRED, statusCode: 403 });
+    const unlinked = await unlink({ cookie: user.cookie }, { provider: 'oidc' });
     expect(unlinked.status).toBe(200);
     expect(unlinked.body.user.oauthProviders).toEqual([]);
   });
@@ -179,9 +183,14 @@ test('bad input to the sign-in routes is a 4xx, never a 5xx', async () => {
   expect((await call('GET', '/api/auth/oauth/nope/callback?code=x&state=y')).status).toBe(404);
   expect((await call('GET', '/api/auth/oauth/oidc?link=maybe')).status).toBe(400);
   expect((await call('GET', `/api/auth/oauth/oidc/callback?state=${'s'.repeat(300)}`)).status).toBe(400);
-  // Link without a session: back to sign-in.
+  // A link no longer starts with a GET: back to settings, no flow started.
   const link = await call('GET', '/api/auth/oauth/oidc?link=true');
-  expect(link.headers.location).toMatch(/^\/login\?error=sign%20in%20first/);
+  expect(link.headers.location).toBe(`/settings?error=${encodeURIComponent(LINK_STARTS_IN_SETTINGS)}`);
+  expect(link.cookies).toEqual([]);
+  // Its POST without a session: 401; for an unknown provider: 404.
+  expect((await call('POST', '/api/auth/oauth/oidc')).status).toBe(401);
+  const user = await signedInUser();
+  expect((await call('POST', '/api/auth/oauth/google', { cookie: user.cookie })).status).toBe(404);
   const garbage = await call('GET', '/api/auth/oauth/oidc/callback?code=x&state=y', {
     cookie: 'service_oauth=Fe26.2**garbage',
   });

@@ -2,10 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { SESSION_REQUIRED } from '#shared/auth/authenticate';
+import { PROOF_REQUIRED } from '#shared/auth/current-password';
+import { LINK_OF_ANOTHER_SESSION } from '#shared/oauth/link';
+import { LINK_STARTS_IN_SETTINGS } from '#shared/oauth/start';
 import { localClient } from '../../infra/local/dynamodb.ts';
 import { BrowserSession, type OidcProvider, startOidcProvider } from '../support/oidc.ts';
 import { type Runner, startRunner, stopRunner } from '../support/runner.ts';
 import { changedKeys, tableSnapshot } from '../support/snapshot.ts';
+import { atOneStep, codeAt } from '../support/totp-codes.ts';
 
 /**
  * OpenID Connect sign-in end to end: `npm start` for real, configured by its environment, against a
@@ -131,7 +136,7 @@ describe('sign-up by provider not allowed (the default)', () => {
     beforeAll(async () => {
       await provider.signInAs({ sub: 'admin-at-idp', username: 'admin.idp' });
       const admin = await passwordSession(origin, ADMIN.username, ADMIN.password);
-      const { location } = await admin.navigate('/api/auth/oauth/oidc?link=true');
+      const { location } = await admin.link('oidc');
       expect(location).toBe('/settings?linked=oidc');
     });
 
@@ -174,7 +179,7 @@ describe('sign-up by provider not allowed (the default)', () => {
       expect(created.status).toBe(200);
       const second = await passwordSession(origin, 'second', 'second passphrase');
       const before = await snapshot();
-      const { location } = await second.navigate('/api/auth/oauth/oidc?link=true');
+      const { location } = await second.link('oidc');
       expect(location).toMatch(/^\/settings\?error=/);
       expect(errorOf(location)).toBe('this provider account is already linked to another account');
       // Only the record that this sign-in's state was used.
@@ -305,5 +310,132 @@ describe('sign-up by provider allowed', () => {
     const browser = new BrowserSession(origin);
     expect((await browser.navigate('/api/auth/oauth/oidc')).location).toBe('/');
     expect((await currentUser(browser)).body.user.username).toBe(`${ADMIN.username}-oidc`);
+  });
+});
+
+describe('issue 29: an API token alone never becomes the account; a provider sign-in asks for the TOTP code', () => {
+  let origin: string;
+  let snapshot: () => ReturnType<typeof tableSnapshot>;
+  const VICTIM = { username: 'victim', password: 'the victim passphrase' };
+  let recoveryCodes: string[];
+  let token: string;
+
+  /** The victim, signed in with the password and the code, in a browser of their own. */
+  async function victimSession() {
+    const browser = new BrowserSession(origin);
+    const asked = await browser.send('/api/auth/login', 'POST', VICTIM);
+    expect(await asked.json()).toEqual({ totp: true });
+    const login = await browser.send('/api/auth/login', 'POST', { ...VICTIM, code: recoveryCodes.pop() });
+    expect(login.status).toBe(200);
+    return browser;
+  }
+
+  beforeAll(async () => {
+    const started = await runnerWith(provider.env());
+    origin = started.runner.url;
+    snapshot = started.snapshot;
+    const admin = await passwordSession(origin, ADMIN.username, ADMIN.password);
+    expect((await admin.send('/api/users', 'POST', VICTIM)).status).toBe(200);
+    const victim = await passwordSession(origin, VICTIM.username, VICTIM.password);
+    const { secret } = (await (await victim.request('/api/user/mfa/totp')).json()) as { secret: string };
+    const enrolled = await atOneStep(async (step) =>
+      victim.send('/api/user/mfa/totp', 'POST', { secret, code: codeAt(secret, step - 1) }),
+    );
+    expect(enrolled.status).toBe(200);
+    recoveryCodes = ((await enrolled.json()) as { recoveryCodes: string[] }).recoveryCodes;
+    token = ((await (await victim.request('/api/user/token')).json()) as { token: string }).token;
+  }, 120_000);
+
+  test("the issue's attack: with the token only, no link, no provider sign-in, no password change", async () => {
+    const before = await snapshot();
+    const attacker = new BrowserSession(origin);
+    const byToken = { authorization: token };
+    // The link's start is a POST that needs the session.
+    const linkStart = await attacker.send('/api/auth/oauth/oidc', 'POST', undefined, byToken);
+    expect(linkStart.status).toBe(403);
+    expect(await linkStart.json()).toEqual({ error: SESSION_REQUIRED, statusCode: 403 });
+    expect(attacker.cookies.size).toBe(0);
+    // The old GET link starts nothing.
+    const oldLink = await attacker.request('/api/auth/oauth/oidc?link=true', { headers: byToken });
+    expect(oldLink.headers.get('location')).toBe(
+      `/settings?error=${encodeURIComponent(LINK_STARTS_IN_SETTINGS)}`,
+    );
+    expect(attacker.cookies.size).toBe(0);
+    // So the attacker's provider account signs in to nothing.
+    await provider.signInAs({ sub: 'attacker-at-idp', username: 'attacker' });
+    expect(errorOf((await attacker.navigate('/api/auth/oauth/oidc')).location)).toMatch(
+      /no account is linked/,
+    );
+    // The password, TOTP, the name: all refused to the token.
+    for (const [method, path, body] of [
+      ['PATCH', '/api/user', { password: 'taken over for good' }],
+      ['PATCH', '/api/user', { username: 'taken-over' }],
+      ['DELETE', '/api/user/mfa/totp', { code: '000000' }],
+      ['GET', '/api/user/mfa/totp', undefined],
+    ] as const) {
+      const refused = await attacker.send(path, method, body, byToken);
+      expect([path, refused.status]).toEqual([path, 403]);
+    }
+    expect(changedKeys(before, await snapshot())).toEqual([]);
+    // The owner's password still signs in (the code is asked for).
+    const login = await new BrowserSession(origin).send('/api/auth/login', 'POST', VICTIM);
+    expect(await login.json()).toEqual({ totp: true });
+  });
+
+  test('a link finishes only in the session that started it', async () => {
+    const started = await victimSession();
+    const other = await victimSession();
+    await provider.signInAs({ sub: 'victim-crossed', username: 'victim' });
+    // The flow cookie carried to another session of the same user, and to the token.
+    for (const [browser, headers] of [
+      [other, {}],
+      [new BrowserSession(origin), { authorization: token }],
+    ] as const) {
+      const start = await started.send('/api/auth/oauth/oidc', 'POST');
+      const { url } = (await start.json()) as { url: string };
+      const callback = (await fetch(url, { redirect: 'manual' })).headers.get('location') as string;
+      browser.cookies.set('service_oauth', started.cookies.get('service_oauth') as string);
+      const before = await snapshot();
+      const refused = await browser.request(callback, { headers });
+      expect(errorOf(refused.headers.get('location') ?? undefined)).toBe(LINK_OF_ANOTHER_SESSION);
+      expect(changedKeys(before, await snapshot())).toEqual([]);
+    }
+  });
+
+  test('with TOTP on, the provider gives no session until the code; a provider session needs a proof to change the password', async () => {
+    const victim = await victimSession();
+    await provider.signInAs({ sub: 'victim-at-idp', username: 'victim' });
+    expect((await victim.link('oidc')).location).toBe('/settings?linked=oidc');
+
+    const browser = new BrowserSession(origin);
+    const { location } = await browser.navigate('/api/auth/oauth/oidc');
+    expect(location).toBe('/login?totp=oidc');
+    expect(browser.cookies.has('service_session')).toBe(false);
+    expect(browser.cookies.has('service_pending')).toBe(true);
+    expect((await currentUser(browser)).status).toBe(401);
+    // A wrong code is refused as at login; another site's page cannot send one.
+    const wrong = await browser.send('/api/auth/totp', 'POST', { code: '000000' });
+    expect(wrong.status).toBe(401);
+    const crossSite = await browser.send(
+      '/api/auth/totp',
+      'POST',
+      { code: recoveryCodes.at(-1) },
+      { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+    );
+    expect(crossSite.status).toBe(403);
+    const code = await browser.send('/api/auth/totp', 'POST', { code: recoveryCodes.pop() });
+    expect(code.status).toBe(200);
+    expect(browser.cookies.has('service_pending')).toBe(false);
+    expect((await currentUser(browser)).body.user.username).toBe(VICTIM.username);
+
+    // This session came from the provider: the password changes only with the current one or a code.
+    const bare = await browser.send('/api/user', 'PATCH', { password: 'changed by the session' });
+    expect(await bare.json()).toEqual({ error: PROOF_REQUIRED, statusCode: 400 });
+    const withCode = await browser.send('/api/user', 'PATCH', {
+      password: 'changed with a code',
+      code: recoveryCodes.pop(),
+    });
+    expect(withCode.status).toBe(200);
+    VICTIM.password = 'changed with a code';
   });
 });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { SESSION_REQUIRED } from '#shared/auth/authenticate';
 import { openedSessionCookie, openSession } from '#shared/auth/session';
 import { documents, tableName } from '#shared/db/client';
 import { passkeyKey, webauthnChallengeKey } from '#shared/db/keys';
@@ -9,7 +10,6 @@ import {
   REGISTRATION_REFUSED,
 } from '#shared/passkeys/ceremonies';
 import { LAST_PASSKEY } from '#shared/passkeys/credentials';
-import { PASSKEY_NEEDS_SESSION } from '#shared/passkeys/sessions';
 import { createUser } from '#shared/users/creation';
 import { NO_PASSWORD } from '#shared/users/model';
 import { assert, type Credential, register } from '../support/authenticator.ts';
@@ -66,7 +66,7 @@ async function passwordlessUser() {
     passwordHash: NO_PASSWORD,
     role: 'USER',
   });
-  const session = await openSession(user);
+  const session = await openSession(user, 'passkey');
   return { id: user.id, cookie: cookieValue(await openedSessionCookie(session, true)) };
 }
 
@@ -191,7 +191,7 @@ describe('registration', () => {
     const caller = await signedInUser();
     const byToken = await registrationOptions({ token: caller.token });
     expect(byToken.status).toBe(403);
-    expect(byToken.body.error).toBe(PASSKEY_NEEDS_SESSION);
+    expect(byToken.body.error).toBe(SESSION_REQUIRED);
     expect((await registrationOptions({})).status).toBe(401);
     expect((await call('POST', '/api/user/passkeys', { json: {} })).status).toBe(401);
   });
@@ -331,7 +331,7 @@ describe('rename and delete', () => {
       role: 'USER',
       identity: { provider: 'oidc', providerId: uniqueName('sub'), username: 'someone' },
     });
-    const cookie = cookieValue(await openedSessionCookie(await openSession(linked), true));
+    const cookie = cookieValue(await openedSessionCookie(await openSession(linked, 'provider'), true));
     const { credential } = await addPasskey({ cookie });
     const unlinked = await call('DELETE', '/api/user/oauth', { cookie, json: { provider: 'oidc' } });
     expect(unlinked.status).toBe(200);

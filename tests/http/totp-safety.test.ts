@@ -75,7 +75,7 @@ describe('an administrator turns a locked-out user’s TOTP off with PATCH /api/
     const admin = await signedInUser('ADMIN');
     const user = await enrolledUser();
     const response = await call('PATCH', `/api/users/${user.id}`, {
-      token: admin.token,
+      cookie: admin.cookie,
       json: { totpSecret: null },
     });
     expect(response.status).toBe(200);
@@ -96,7 +96,7 @@ describe('an administrator turns a locked-out user’s TOTP off with PATCH /api/
     const actor = await signedInUser(actorRole);
     const target = await enrolledUser(targetRole);
     const response = await call('PATCH', `/api/users/${target.id}`, {
-      token: actor.token,
+      cookie: actor.cookie,
       json: { totpSecret: null },
     });
     expect(response.status).toBe(status);

@@ -16,7 +16,7 @@ describe('enrolment: GET /api/user/mfa/totp, then POST with a code', () => {
     expect(offer.body.qrcode).toMatch(/^data:image\/png;base64,/);
     const png = Buffer.from(offer.body.qrcode.split(',')[1], 'base64');
     expect(png.subarray(1, 4).toString()).toBe('PNG');
-    expect((await call('GET', '/api/user/mfa/totp', { token: me.token })).body).toEqual(offer.body);
+    expect((await call('GET', '/api/user/mfa/totp', { cookie: me.cookie })).body).toEqual(offer.body);
     // Another user is offered another secret.
     const other = await signedInUser();
     const theirs = await call('GET', '/api/user/mfa/totp', { cookie: other.cookie });
@@ -165,14 +165,14 @@ describe('DELETE /api/user/mfa/totp', () => {
     expect(offer.body.secret).not.toBe(me.secret);
   });
 
-  test('a recovery code turns it off too (with the API token)', async () => {
+  test('a recovery code turns it off too', async () => {
     const me = await enrolledUser();
     const off = await call('DELETE', '/api/user/mfa/totp', {
-      token: me.token,
+      cookie: me.cookie,
       json: { code: me.recoveryCodes[3] },
     });
     expect(off.status).toBe(200);
     expect(off.body.user.totpSecret).toBeNull();
-    expect((await call('GET', '/api/user/mfa/totp', { token: me.token })).body.secret).toBeDefined();
+    expect((await call('GET', '/api/user/mfa/totp', { cookie: me.cookie })).body.secret).toBeDefined();
   });
 });

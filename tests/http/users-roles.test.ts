@@ -89,7 +89,7 @@ describe('granting roles', () => {
     const actor = await signedInUser(actorRole);
     const target = await signedInUser(from);
     const response = await call('PATCH', `/api/users/${target.id}`, {
-      token: actor.token,
+      cookie: actor.cookie,
       json: { role: to, quota: null, username: uniqueName('renamed') },
     });
     expect(response.status).toBe(status);

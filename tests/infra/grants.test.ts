@@ -284,6 +284,19 @@ describe('every request the code sends is within its function grant, and every g
     expect((await request('POST', '/api/auth/login', { json: adminLogin })).body).toEqual({ totp: true });
     const withCode = { ...adminLogin, code: codeAt(secret, stepNow() + 1) };
     expect((await request('POST', '/api/auth/login', { json: withCode })).status).toBe(200);
+    // A provider sign-in of the account, TOTP on: no session until a code comes (POST /api/auth/totp).
+    const totpAccount = uniqueName('idp-admin');
+    expect((await signInAt(totpAccount, { ...self, link: true })).headers.location).toBe(
+      '/settings?linked=oidc',
+    );
+    const pending = await signInAt(totpAccount);
+    expect(pending.headers.location).toBe('/login?totp=oidc');
+    const pendingCookie = cookieValue(pending.cookies.find((value) => value.startsWith('service_pending=')));
+    const owed = { cookie: pendingCookie, json: { code: enrolled.body.recoveryCodes[1] } };
+    expect((await request('POST', '/api/auth/totp', owed)).status).toBe(200);
+    expect((await request('DELETE', '/api/user/oauth', { ...self, json: { provider: 'oidc' } })).status).toBe(
+      200,
+    );
     expect(
       (await request('DELETE', '/api/user/mfa/totp', { ...self, json: { code: '000000' } })).status,
     ).toBe(400);

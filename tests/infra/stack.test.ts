@@ -536,6 +536,7 @@ describe('sign-in providers', () => {
   const oauthRoutes = [
     ['GET /api/auth/oauth', 'auth/oauth-providers'],
     ['GET /api/auth/oauth/{provider}', 'auth/oauth-start'],
+    ['POST /api/auth/oauth/{provider}', 'auth/oauth-link'],
     ['GET /api/auth/oauth/{provider}/callback', 'auth/oauth-callback'],
     ['DELETE /api/user/oauth', 'user/oauth-unlink'],
   ];
@@ -651,6 +652,7 @@ describe('sign-in providers', () => {
       expect(specs.filter((spec) => spec.oauth).map((spec) => `${spec.handler} ${spec.oauth}`)).toEqual([
         'auth/oauth-providers providers',
         'auth/oauth-start providers',
+        'auth/oauth-link providers',
         'auth/oauth-callback secrets',
       ]);
     });

@@ -94,6 +94,32 @@ export class BrowserSession {
     return response;
   }
 
+  /** A JSON request from the dashboard's own page (its Origin), as the dashboard's fetches send it. */
+  send(url: string, method: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+    return this.request(url, {
+      method,
+      headers: {
+        origin: this.origin,
+        'sec-fetch-site': 'same-origin',
+        'content-type': 'application/json',
+        ...headers,
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  }
+
+  /**
+   * A link from settings as the dashboard makes it: `POST /api/auth/oauth/{provider}` with the session,
+   * then the browser goes to the `url` it answers and follows the redirects back.
+   */
+  async link(provider: string): Promise<{ location: string | undefined }> {
+    const start = await this.send(`/api/auth/oauth/${provider}`, 'POST');
+    if (start.status !== 200)
+      throw new Error(`the link start answered ${start.status}: ${await start.text()}`);
+    const { url } = (await start.json()) as { url: string };
+    return this.navigate(url);
+  }
+
   /** Follows redirects from `url` while they leave the dashboard's pages; returns every hop's URL and the last. */
   async navigate(url: string): Promise<{ hops: string[]; last: Response; location: string | undefined }> {
     const hops: string[] = [];
@@ -118,7 +144,7 @@ export class BrowserSession {
 export interface ProviderSignInOptions {
   /** The browser's session cookie (`name=value`). */
   cookie?: string;
-  /** A link from settings (`?link=true`) instead of a sign-in. */
+  /** A link from settings (`POST /api/auth/oauth/oidc` with the session) instead of a sign-in. */
   link?: boolean;
   /** Sends the service's requests (the grants test's attributes them to their functions). */
   send?: typeof call;
@@ -135,9 +161,13 @@ export async function providerSignIn(
 ): Promise<TestResponse> {
   await provider.signInAs(account);
   const { cookie, send = call } = options;
-  const start = await send('GET', `/api/auth/oauth/oidc${options.link ? '?link=true' : ''}`, { cookie });
-  if (start.status !== 302) throw new Error(`the start answered ${start.status}: ${start.text}`);
-  const authorize = await fetch(start.headers.location as string, { redirect: 'manual' });
+  const start = options.link
+    ? await send('POST', '/api/auth/oauth/oidc', { cookie })
+    : await send('GET', '/api/auth/oauth/oidc', { cookie });
+  if (start.status !== (options.link ? 200 : 302))
+    throw new Error(`the start answered ${start.status}: ${start.text}`);
+  const providerUrl = options.link ? (start.body.url as string) : (start.headers.location as string);
+  const authorize = await fetch(providerUrl, { redirect: 'manual' });
   const callback = new URL(authorize.headers.get('location') as string);
   const flow = cookieValue(start.cookies[0]);
   return send('GET', callback.pathname + callback.search, { cookie: cookie ? `${cookie}; ${flow}` : flow });

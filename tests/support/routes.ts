@@ -24,6 +24,7 @@ export const PUBLIC_HANDLERS = new Set([
   'auth/oauth-providers',
   'auth/oauth-start',
   'auth/oauth-callback',
+  'auth/totp',
   'auth/passkey-options',
   'auth/passkey-sign-in',
   'files/raw',
@@ -50,5 +51,6 @@ export const jsonBodyRoutes = writeRoutes.filter(([, route]) =>
     'user/passkeys-register',
     'user/passkeys-rename',
     'auth/passkey-sign-in',
+    'auth/totp',
   ].includes(route.handler),
 );

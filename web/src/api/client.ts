@@ -19,7 +19,7 @@ export interface RequestOptions {
 
 let onUnauthorized = () => {};
 /** Sign-ins whose 401 is a refused sign-in, not an ended session. */
-const SIGN_IN_PATHS = ['/api/auth/login', '/api/auth/passkey'];
+const SIGN_IN_PATHS = ['/api/auth/login', '/api/auth/passkey', '/api/auth/totp'];
 /** Called on any 401 except a refused sign-in: the session expired or was revoked. */
 export function setUnauthorizedHandler(handler: () => void) {
   onUnauthorized = handler;

@@ -19,11 +19,21 @@ export const providersQuery = {
 export const useSignInProviders = () => useQuery(providersQuery);
 
 /**
- * Where the browser goes to sign in with a provider (or, with `link`, to link it to the signed-in
- * account): a full navigation, since the provider's page is another site.
+ * Where the browser goes to sign in with a provider: a full navigation, since the provider's page is
+ * another site.
  */
-export const providerStartPath = (id: string, link = false) =>
-  `/api/auth/oauth/${encodeURIComponent(id)}${link ? '?link=true' : ''}`;
+export const providerStartPath = (id: string) => `/api/auth/oauth/${encodeURIComponent(id)}`;
+
+/**
+ * Links a provider to the signed-in account: `POST /api/auth/oauth/{id}` with the session (a token
+ * or another site's page is refused) answers the provider's sign-in page, where the browser goes.
+ */
+export function useStartLink() {
+  return useMutation({
+    mutationFn: (id: string) => api<{ url: string }>(providerStartPath(id), { method: 'POST' }),
+    onSuccess: ({ url }) => window.location.assign(url),
+  });
+}
 
 /** `DELETE /api/user/oauth`; the user it answers goes into the cache. */
 export function useUnlinkProvider() {

@@ -1,4 +1,4 @@
-import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Button, PasswordInput, Stack } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
@@ -8,7 +8,9 @@ import type { UserResource } from '../api/types.ts';
 import { AuthCard } from '../components/AuthCard.tsx';
 import { FormError, UsernameInput } from '../components/FormFields.tsx';
 import { PasskeySignInButton } from '../components/PasskeySignIn.tsx';
+import { ProviderCodePrompt } from '../components/ProviderCodePrompt.tsx';
 import { ProviderSignInButtons, ProviderSignInError } from '../components/ProviderSignIn.tsx';
+import { SecondFactorField } from '../components/SecondFactorField.tsx';
 import { prefetchLanding, preloadSignedIn } from './signed-in.ts';
 
 type LoginAnswer = { user: UserResource } | { totp: true };
@@ -21,7 +23,6 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [needsCode, setNeedsCode] = useState(false);
-  const [recovery, setRecovery] = useState(false);
   const setup = useQuery(setupQuery);
   const login = useMutation({
     mutationFn: () =>
@@ -53,6 +54,17 @@ export function LoginPage() {
     login.mutate();
   };
 
+  // A provider sign-in of an account with TOTP on comes back here for the code.
+  if (params.get('totp') && !params.get('error'))
+    return (
+      <AuthCard
+        title="Sign in"
+        intro="The provider signed you in; your account also asks for its second factor."
+      >
+        <ProviderCodePrompt onSignedIn={enter} />
+      </AuthCard>
+    );
+
   return (
     <AuthCard title="Sign in" intro="Sign in to manage your files, uploaders and account.">
       <ProviderSignInError />
@@ -67,29 +79,7 @@ export function LoginPage() {
             value={password}
             onChange={(event) => setPassword(event.currentTarget.value)}
           />
-          {needsCode && (
-            <Stack gap={6}>
-              <Text size="sm" role="status">
-                {recovery
-                  ? 'Enter one of the recovery codes you saved when you turned on two-factor authentication.'
-                  : 'Your account has two-factor authentication: enter the code your authenticator app shows.'}
-              </Text>
-              <TextInput
-                key={recovery ? 'recovery' : 'code'}
-                label={recovery ? 'Recovery code' : 'Authentication code'}
-                autoComplete="one-time-code"
-                inputMode={recovery ? 'text' : 'numeric'}
-                maxLength={32}
-                required
-                autoFocus
-                value={code}
-                onChange={(event) => setCode(event.currentTarget.value)}
-              />
-              <Anchor component="button" type="button" size="sm" onClick={() => setRecovery(!recovery)}>
-                {recovery ? 'Use a code from the app' : 'Use a recovery code'}
-              </Anchor>
-            </Stack>
-          )}
+          {needsCode && <SecondFactorField value={code} onChange={setCode} />}
           <Button type="submit" loading={login.isPending} fullWidth>
             Sign in
           </Button>

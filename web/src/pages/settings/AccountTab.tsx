@@ -58,7 +58,11 @@ function PasswordForm({ user }: { user: UserResource }) {
   // Only an account with a provider can have no password (it was made by signing in with it).
   const mayHaveNone = user.oauthProviders.length > 0;
   const update = useAccountUpdate();
+  // A session made by a provider (or a passkey) on an account with TOTP on needs the current
+  // password or a code to change it (the API's rule); without a password, the code is the way.
+  const codeInstead = mayHaveNone && user.totpSecret !== null;
   const [currentPassword, setCurrentPassword] = useState('');
+  const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const mismatch = passwordsDiffer(password, confirmation);
@@ -66,10 +70,11 @@ function PasswordForm({ user }: { user: UserResource }) {
     event.preventDefault();
     if (mismatch) return;
     update.mutate(
-      { password, ...(currentPassword ? { currentPassword } : {}) },
+      { password, ...(currentPassword ? { currentPassword } : code ? { code } : {}) },
       {
         onSuccess: () => {
           setCurrentPassword('');
+          setCode('');
           setPassword('');
           setConfirmation('');
           saved('Password changed; your other sessions are signed out');
@@ -91,8 +96,9 @@ function PasswordForm({ user }: { user: UserResource }) {
           )}
           {/* The session alone could change it; asking for the current one keeps a borrowed or
               unlocked browser from taking the account over. An account made by signing in with a
-              provider has none until it sets one: then the field stays empty (the API needs the
-              current password only from token callers). */}
+              provider has none until it sets one: then the field stays empty, and with TOTP on a
+              code stands in for it (the API refuses a token, and asks a session the password did not
+              make for one or the other). */}
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <PasswordInput
               label="Current password"
@@ -106,6 +112,16 @@ function PasswordForm({ user }: { user: UserResource }) {
               value={currentPassword}
               onChange={(event) => setCurrentPassword(event.currentTarget.value)}
             />
+            {codeInstead && !currentPassword && (
+              <TextInput
+                label="Authentication code"
+                description="Without a current password: a code from your authenticator app, or a recovery code"
+                autoComplete="one-time-code"
+                maxLength={32}
+                value={code}
+                onChange={(event) => setCode(event.currentTarget.value)}
+              />
+            )}
           </SimpleGrid>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <NewPasswordInputs

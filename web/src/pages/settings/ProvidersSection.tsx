@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
-import { providerStartPath, useSignInProviders, useUnlinkProvider } from '../../api/oauth.ts';
+import { useSignInProviders, useStartLink, useUnlinkProvider } from '../../api/oauth.ts';
 import type { UserResource } from '../../api/types.ts';
 import { ProviderIcon } from '../../components/ProviderIcon.tsx';
 import { Section } from './Section.tsx';
@@ -9,13 +9,14 @@ import { Section } from './Section.tsx';
 const linkedOn = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
 
 /**
- * Sign-in providers: link each one the deployment offers (the browser goes to the provider and comes
- * back here with `linked=<id>` or `error=...`), unlink a linked one. Linked providers the deployment
+ * Sign-in providers: link each one the deployment offers (a POST answers the provider's page, the
+ * browser goes there and comes back here with `linked=<id>` or `error=...`), unlink a linked one. Linked providers the deployment
  * no longer offers are listed too, so they can be unlinked.
  */
 export function ProvidersSection({ user }: { user: UserResource }) {
   const providers = useSignInProviders();
   const unlink = useUnlinkProvider();
+  const link = useStartLink();
   const [params] = useSearchParams();
   const offered = providers.data ?? [];
   const linkedOnly = user.oauthProviders.filter((link) => !offered.some((p) => p.id === link.provider));
@@ -47,8 +48,13 @@ export function ProvidersSection({ user }: { user: UserResource }) {
             {errorMessage(unlink.error)}
           </Alert>
         )}
+        {link.error && (
+          <Alert color="red" title="Linking failed" role="alert">
+            {errorMessage(link.error)}
+          </Alert>
+        )}
         {rows.map((row) => {
-          const link = user.oauthProviders.find((candidate) => candidate.provider === row.id);
+          const linked = user.oauthProviders.find((candidate) => candidate.provider === row.id);
           return (
             <Group key={row.id} justify="space-between" wrap="wrap">
               <Group gap="sm">
@@ -56,11 +62,13 @@ export function ProvidersSection({ user }: { user: UserResource }) {
                 <div>
                   <Text fw={500}>{row.name}</Text>
                   <Text size="sm" c="dimmed">
-                    {link ? `Linked as ${link.username} since ${linkedOn(link.createdAt)}` : 'Not linked'}
+                    {linked
+                      ? `Linked as ${linked.username} since ${linkedOn(linked.createdAt)}`
+                      : 'Not linked'}
                   </Text>
                 </div>
               </Group>
-              {link ? (
+              {linked ? (
                 <Button
                   variant="default"
                   color="red"
@@ -71,7 +79,12 @@ export function ProvidersSection({ user }: { user: UserResource }) {
                   Unlink
                 </Button>
               ) : (
-                <Button component="a" href={providerStartPath(row.id, true)} aria-label={`Link ${row.name}`}>
+                // A POST from this page, so another site cannot start a link in this browser.
+                <Button
+                  loading={(link.isPending || link.isSuccess) && link.variables === row.id}
+                  onClick={() => link.mutate(row.id)}
+                  aria-label={`Link ${row.name}`}
+                >
                   Link
                 </Button>
               )}

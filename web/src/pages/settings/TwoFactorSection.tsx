@@ -201,7 +201,7 @@ export function TwoFactorSection() {
   return (
     <Section
       title="Two-factor authentication"
-      intro="Signing in with your password also asks for a code from an authenticator app on your phone. API tokens (uploaders) are not affected."
+      intro="Signing in with your password or a sign-in provider also asks for a code from an authenticator app on your phone. API tokens (uploaders) keep working, but cannot change how you sign in."
     >
       <Stack>
         <Group gap="xs">
