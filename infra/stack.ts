@@ -18,7 +18,7 @@ import { LambdaDestination } from 'aws-cdk-lib/aws-s3-notifications';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { type IndexDefinition, type KeyAttribute, tableDefinition } from '#shared/db/table';
-import { PENDING_TAG } from '#shared/files/layout';
+import { PENDING_TAG, UPLOAD_LEFTOVERS_DAYS } from '#shared/files/layout';
 import { corsPolicy, FALLBACK_HANDLER, methodsOf, type ObjectEventType } from '#shared/routes';
 import { AccessRole, accessClassOf } from './constructs/access-role.ts';
 import { privateBucket } from './constructs/private-bucket.ts';
@@ -131,8 +131,16 @@ export class FileServiceStack extends Stack {
       serverAccessLogsBucket: accessLogBucket,
       serverAccessLogsPrefix: 'files/',
       lifecycleRules: [
-        { id: 'AbortIncompleteMultipartUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
-        { id: 'ExpireAbandonedUploads', prefix: 'uploads/', expiration: Duration.days(1) },
+        // A chunked upload's S3 multipart upload and staged chunks outlive its longest session.
+        {
+          id: 'AbortIncompleteMultipartUploads',
+          abortIncompleteMultipartUploadAfter: Duration.days(UPLOAD_LEFTOVERS_DAYS),
+        },
+        {
+          id: 'ExpireAbandonedUploads',
+          prefix: 'uploads/',
+          expiration: Duration.days(UPLOAD_LEFTOVERS_DAYS),
+        },
         {
           id: 'ExpirePendingUploads',
           tagFilters: { [PENDING_TAG.Key]: PENDING_TAG.Value },

@@ -31,13 +31,15 @@ export async function putObject(key: string, bytes: Buffer, type: string): Promi
 }
 
 export async function deleteObjects(keys: string[]): Promise<void> {
-  if (keys.length === 0) return;
-  await s3.send(
-    new DeleteObjectsCommand({
-      Bucket: bucketName,
-      Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true },
-    }),
-  );
+  // DeleteObjects takes 1,000 keys at most.
+  for (let offset = 0; offset < keys.length; offset += 1000) {
+    await s3.send(
+      new DeleteObjectsCommand({
+        Bucket: bucketName,
+        Delete: { Objects: keys.slice(offset, offset + 1000).map((Key) => ({ Key })), Quiet: true },
+      }),
+    );
+  }
 }
 
 /**

@@ -2,6 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { PARTITION_PATTERNS, type Partition } from '#shared/db/keys';
 import { createTableInput, tableDefinition } from '#shared/db/table';
+import { UPLOAD_SESSION_DAYS } from '#shared/files/layout';
 import { parseServiceKeys } from '#shared/keys';
 import {
   corsPolicy,
@@ -426,11 +427,16 @@ describe('files bucket', () => {
         },
         LifecycleConfiguration: {
           Rules: Match.arrayWith([
+            // A chunked upload's parts and staged chunks outlive its 7-day session by a day.
             Match.objectLike({
-              AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+              AbortIncompleteMultipartUpload: { DaysAfterInitiation: UPLOAD_SESSION_DAYS + 1 },
               Status: 'Enabled',
             }),
-            Match.objectLike({ Prefix: 'uploads/', ExpirationInDays: 1, Status: 'Enabled' }),
+            Match.objectLike({
+              Prefix: 'uploads/',
+              ExpirationInDays: UPLOAD_SESSION_DAYS + 1,
+              Status: 'Enabled',
+            }),
             Match.objectLike({
               TagFilters: [{ Key: 'upload', Value: 'pending' }],
               ExpirationInDays: 1,
