@@ -17,10 +17,16 @@ export const PARTITION_PATTERNS = {
   OAUTHFLOW: 'OAUTHFLOW#*',
   PASSKEY: 'PASSKEY#*',
   WEBAUTHN: 'WEBAUTHN#*',
+  DELETION: 'DELETIONS',
 } as const;
 export type Partition = keyof typeof PARTITION_PATTERNS;
 
 export const userKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'USER' });
+/**
+ * A user deletion under way: one partition of them, so the worker that continues deletions finds
+ * each with one query. Written with the user's `deletingAt` mark, deleted with the user item.
+ */
+export const pendingDeletionKey = (userId: string) => ({ pk: 'DELETIONS', sk: `USER#${userId}` });
 /** Claims a username in its folded form (`username-forms.ts`): one user per folded name. */
 export const usernameKey = (username: string) => ({
   pk: `USERNAME#${foldUsername(username)}`,
