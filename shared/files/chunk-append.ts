@@ -62,12 +62,11 @@ export async function append(
         },
       };
     } else {
-      await putObject(
-        stagedChunkKey(userId, upload.id, chunk.start),
-        chunk.bytes,
-        'application/octet-stream',
-      );
+      const key = stagedChunkKey(userId, upload.id, chunk.start);
+      await putObject(key, chunk.bytes, 'application/octet-stream');
       record = stagedChunkItem(userId, upload.id, chunk.start, chunk.bytes.length, now);
+      // An upload begun by an earlier version lists its staged chunks until its next part is made.
+      if (progress.staged) next.staged = [...progress.staged, { key, size: chunk.bytes.length }];
     }
   } catch (error) {
     // A concurrent request with the same chunk made the part and deleted the staged objects, or

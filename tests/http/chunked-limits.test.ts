@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, dynamodb, tableName } from '#shared/db/client';
-import { fileStatsKey, uploadKey } from '#shared/db/keys';
+import { chunkStageKey, fileStatsKey, uploadKey } from '#shared/db/keys';
 import { MIN_CHUNK_BYTES } from '#shared/files/chunk-staging';
-import { UPLOAD_SESSION_DAYS } from '#shared/files/layout';
+import { stagedChunkKey, UPLOAD_SESSION_DAYS } from '#shared/files/layout';
 import { STAGED_READS_AT_ONCE } from '#shared/files/multipart-objects';
 import { bucketName, s3 } from '#shared/s3/client';
 import { sendChunk } from '../support/chunks.ts';
@@ -193,4 +193,36 @@ test(`an upload session ends ${UPLOAD_SESSION_DAYS} days after its first chunk; 
     404,
     expect.stringContaining('no chunked upload has this'),
   ]);
+});
+
+test('an upload begun by an earlier version (its staged chunks listed in its item) still completes', async () => {
+  const owner = await signedInUser();
+  const file = randomBytes(2 * K + 100);
+  const id = identifier();
+  const chunk = (start: number, end: number) => ({
+    identifier: id,
+    start,
+    bytes: file.subarray(start, end),
+    total: file.length,
+  });
+  expect((await sendChunk(owner, chunk(0, K))).status).toBe(200);
+  // As the earlier version left it: the staged chunk in the item's list, no item of its own.
+  const [session] = await uploadItems(owner.id);
+  const uploadId = String(session?.sk).slice('UPLOAD#'.length);
+  await documents.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: uploadKey(owner.id, uploadId),
+      UpdateExpression: 'SET chunked.staged = :staged REMOVE chunked.partStart',
+      ExpressionAttributeValues: { ':staged': [{ key: stagedChunkKey(owner.id, uploadId, 0), size: K }] },
+    }),
+  );
+  await documents.send(
+    new DeleteCommand({ TableName: tableName, Key: chunkStageKey(owner.id, uploadId, 0) }),
+  );
+  expect((await sendChunk(owner, chunk(K, 2 * K))).status).toBe(200);
+  const last = await sendChunk(owner, chunk(2 * K, file.length));
+  expect(last.status).toBe(200);
+  expect(sha((await download(last.body.files[0].url)).bytes)).toBe(sha(file));
+  expect(await keysUnder(`uploads/${owner.id}/`)).toEqual([]);
 });
