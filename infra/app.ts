@@ -10,7 +10,7 @@ import { DEFAULT_STACK_NAME, FileServiceStack } from './stack.ts';
  * - `stackName=FileService`: the CloudFormation stack's name; a second deployment in the same
  *   account (another region, or beside the first) takes another one (docs/deploy.md);
  * - `reservedConcurrency=false`: no reserved concurrency for the background functions (an account
- *   whose Lambda concurrency quota is under 111; infra/background.ts);
+ *   whose Lambda concurrency quota is under 112; infra/background.ts);
  * - `retainData=false` lets `destroy` delete the table and the bucket;
  * - `allowedOrigins=https://a.example,https://b.example`: other pages allowed to make cookie writes;
  * - `alarmEmail=ops@example.com`: subscribed to the alarm topic;

@@ -17,12 +17,13 @@ const S3_EVENT_TYPES: Record<ObjectEventType, EventType> = {
 };
 
 /**
- * Reserved concurrency of the functions nothing waits for (docs/operations.md, "Concurrency"). The
- * sweep: one run at a time, whatever delays a run. Thumbnails: a bulk image upload queues its
- * events (Lambda keeps them up to six hours) instead of taking 1 GB functions from the pool every
- * API function shares; 10 at once make about 300 previews a minute. An account keeps at least 100
- * unreserved, so these 11 need a concurrency quota of 111 or more: a new account with less deploys
- * with `-c reservedConcurrency=false`.
+ * Reserved concurrency of the functions nothing waits for (docs/operations.md, "Concurrency"). A
+ * schedule (the sweep, the deletion worker): one run at a time, whatever delays a run. Thumbnails:
+ * a bulk image upload queues its events (Lambda keeps them up to six hours) instead of taking 1 GB
+ * functions from the pool every API function shares; 10 at once make about 300 previews a minute.
+ * An account keeps at least 100 unreserved, so these 12 (two schedules, ten thumbnails) need a
+ * concurrency quota of 112 or more: a new account with less deploys with
+ * `-c reservedConcurrency=false`.
  */
 export const RESERVED_CONCURRENCY = { scheduled: 1, objectEvents: 10 } as const;
 
@@ -35,7 +36,7 @@ export interface BackgroundProps {
   /** The function's access class: it may send to its failed-events queue. */
   access: AccessRole;
   bucket: Bucket;
-  /** False: no reservation (accounts whose concurrency quota is under 111). */
+  /** False: no reservation (accounts whose concurrency quota is under 112). */
   reserveConcurrency: boolean;
 }
 

@@ -15,7 +15,7 @@ import { HttpMethods } from 'aws-cdk-lib/aws-s3';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { type IndexDefinition, type KeyAttribute, tableDefinition } from '#shared/db/table';
-import { PENDING_TAG } from '#shared/files/layout';
+import { PENDING_TAG, UPLOAD_LEFTOVERS_DAYS } from '#shared/files/layout';
 import { corsPolicy, FALLBACK_HANDLER, methodsOf } from '#shared/routes';
 import { startBackgroundFunction } from './background.ts';
 import { AccessRole, accessClassOf } from './constructs/access-role.ts';
@@ -57,7 +57,7 @@ export interface FileServiceStackProps extends StackProps {
   oauth?: OAuthSettings;
   /**
    * Reserve concurrency for the background functions (default; background.ts). `false` for an
-   * account whose concurrency quota is under 111 (`-c reservedConcurrency=false`).
+   * account whose concurrency quota is under 112 (`-c reservedConcurrency=false`).
    */
   reserveConcurrency?: boolean;
 }
@@ -127,8 +127,16 @@ export class FileServiceStack extends Stack {
       serverAccessLogsBucket: accessLogBucket,
       serverAccessLogsPrefix: 'files/',
       lifecycleRules: [
-        { id: 'AbortIncompleteMultipartUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
-        { id: 'ExpireAbandonedUploads', prefix: 'uploads/', expiration: Duration.days(1) },
+        // A chunked upload's S3 multipart upload and staged chunks outlive its longest session.
+        {
+          id: 'AbortIncompleteMultipartUploads',
+          abortIncompleteMultipartUploadAfter: Duration.days(UPLOAD_LEFTOVERS_DAYS),
+        },
+        {
+          id: 'ExpireAbandonedUploads',
+          prefix: 'uploads/',
+          expiration: Duration.days(UPLOAD_LEFTOVERS_DAYS),
+        },
         {
           id: 'ExpirePendingUploads',
           tagFilters: { [PENDING_TAG.Key]: PENDING_TAG.Value },

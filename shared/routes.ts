@@ -181,12 +181,21 @@ const ACCESS = {
     },
   },
   // The user's name claims, linked provider accounts (OAUTHID) and passkeys (PASSKEY) go with it.
+  // The deletion is recorded as pending (DELETION) with its mark, and forgotten with the user.
   usersDelete: {
     items: {
       GetItem: SIGNED_IN,
       Query: ['USER'],
-      UpdateItem: ['USER'],
-      DeleteItem: ['USER', 'USERNAME', 'USERLIKE', 'FILENAME', 'OAUTHID', 'PASSKEY'],
+      UpdateItem: ['USER', 'DELETION'],
+      DeleteItem: ['USER', 'USERNAME', 'USERLIKE', 'FILENAME', 'OAUTHID', 'PASSKEY', 'DELETION'],
+      BatchWriteItem: ['USER'],
+    },
+  },
+  usersDeleteContinued: {
+    items: {
+      GetItem: ['USER'],
+      Query: ['USER', 'DELETION'],
+      DeleteItem: ['USER', 'USERNAME', 'USERLIKE', 'FILENAME', 'OAUTHID', 'PASSKEY', 'DELETION'],
       BatchWriteItem: ['USER'],
     },
   },
@@ -510,6 +519,9 @@ export const objectEventFunctions: readonly ObjectEventFunction[] = [
   },
 ];
 
+/** A scheduled function's timeout in AWS (the stack's; tests/infra/stack.test.ts holds them equal). */
+export const SCHEDULED_FUNCTION_SECONDS = 60;
+
 /**
  * A function a schedule starts, not a route: every `everyMinutes` minutes in AWS (EventBridge), every
  * few seconds in the local runner. Its grants are declared as a route's.
@@ -537,6 +549,14 @@ export const scheduledFunctions: readonly ScheduledFunction[] = [
       indexes: [EXPIRY_INDEX],
     },
     bucket: BUCKET.delete,
+  },
+  {
+    // Finishes user deletions that DELETE /api/users/{id} left under way (accounts/deletion.ts):
+    // the pending ones from their partition, then what the deletion itself does.
+    handler: 'users/continue-deletions',
+    everyMinutes: 1,
+    table: ACCESS.usersDeleteContinued,
+    bucket: BUCKET.usersDelete,
   },
 ];
 

@@ -17,10 +17,16 @@ export const PARTITION_PATTERNS = {
   OAUTHFLOW: 'OAUTHFLOW#*',
   PASSKEY: 'PASSKEY#*',
   WEBAUTHN: 'WEBAUTHN#*',
+  DELETION: 'DELETIONS',
 } as const;
 export type Partition = keyof typeof PARTITION_PATTERNS;
 
 export const userKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'USER' });
+/**
+ * A user deletion under way: one partition of them, so the worker that continues deletions finds
+ * each with one query. Written with the user's `deletingAt` mark, deleted with the user item.
+ */
+export const pendingDeletionKey = (userId: string) => ({ pk: 'DELETIONS', sk: `USER#${userId}` });
 /** Claims a username in its folded form (`username-forms.ts`): one user per folded name. */
 export const usernameKey = (username: string) => ({
   pk: `USERNAME#${foldUsername(username)}`,
@@ -140,6 +146,15 @@ export const filesPartition = (userId: string) => `FILES#${userId}`;
 export const chunkPartKey = (userId: string, uploadId: string, n: number) => ({
   pk: `USER#${userId}`,
   sk: `CHUNKPART#${uploadId}#${String(n).padStart(5, '0')}`,
+});
+/**
+ * A chunk of a chunked upload staged as an object until its part is made: its size, by its first
+ * byte (13 digits, so the chunks sort in order up to S3's 5 TiB). One item per chunk keeps the
+ * upload item the same size whatever the chunking; DynamoDB's TTL removes them.
+ */
+export const chunkStageKey = (userId: string, uploadId: string, start: number) => ({
+  pk: `USER#${userId}`,
+  sk: `CHUNK#${uploadId}#${String(start).padStart(13, '0')}`,
 });
 /**
  * A completed upload (presigned or chunked): which file it became, for what its object's key names

@@ -1,22 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { tableName } from '#shared/db/client';
-import { chunkPartKey, uploadKey } from '#shared/db/keys';
 import { TransactionConditionFailed } from '#shared/db/transact';
 import { invalid, ServiceError } from '#shared/errors';
-import { complete, completedFile, PART_ITEM_SECONDS, unknownUpload } from '#shared/files/chunk-assembly';
-import { chunkedObjectKey, stagedChunkKey } from '#shared/files/layout';
+import { append, sessionEnd } from '#shared/files/chunk-append';
+import { complete, completedFile, unknownUpload } from '#shared/files/chunk-assembly';
+import { MIN_CHUNK_BYTES } from '#shared/files/chunk-staging';
+import { chunkedObjectKey } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';
-import { createMultipart, partSizeFor, uploadPart } from '#shared/files/multipart-objects';
-import { deleteObjects, putObject } from '#shared/files/objects';
-import {
-  type ChunkProgress,
-  getUpload,
-  type PendingUpload,
-  RESERVATION_SECONDS,
-} from '#shared/files/pending';
+import { createMultipart, partSizeFor } from '#shared/files/multipart-objects';
+import { getUpload, type PendingUpload, RESERVATION_SECONDS } from '#shared/files/pending';
 import { reservePending } from '#shared/files/presigned';
 import { assertWithinQuota } from '#shared/files/stats';
-import { transactAsActiveOwner } from '#shared/files/store';
 import {
   assertNamesFit,
   pendingUploadOptions,
@@ -65,6 +58,11 @@ export async function receiveChunk(
   if (length === 0 || (chunk.end - chunk.start !== length && chunk.end - chunk.start + 1 !== length)) {
     throw invalid(`content-range does not match the chunk's ${length} bytes`);
   }
+  if (!chunk.last && length < MIN_CHUNK_BYTES) {
+    throw invalid(
+      `chunks but the last must be at least ${MIN_CHUNK_BYTES} bytes (64 KiB); this one has ${length}`,
+    );
+  }
   const until = chunk.start + length;
   if (until > chunk.total) throw invalid(`the chunk ends at byte ${until}, past the total of ${chunk.total}`);
   if (chunk.last !== (until === chunk.total)) {
@@ -83,7 +81,7 @@ export async function receiveChunk(
     if (file) return { identifier, file };
   }
   upload ??= chunk.start === 0 ? await open(user, uploadId, identifier, chunk, options) : undefined;
-  if (!upload?.chunked) throw unknownUpload();
+  if (!upload?.chunked || sessionEnd(upload) <= Date.now()) throw unknownUpload();
   if (upload.size !== chunk.total) {
     throw invalid(`this upload was opened for ${upload.size} bytes, not ${chunk.total}`);
   }
@@ -95,8 +93,14 @@ export async function receiveChunk(
   if (chunk.start !== upload.chunked.received) {
     throw new ServiceError('conflict', `this upload expects the chunk at byte ${upload.chunked.received}`);
   }
-  upload = await append(user.id, upload, upload.chunked, chunk);
-  return { identifier, file: chunk.last ? await complete(user, upload) : null };
+  const appended = await append(user.id, upload, upload.chunked, chunk);
+  if (!appended) {
+    // Completed (or reclaimed) by a concurrent request while this one carried the same chunk.
+    const file = chunk.last ? await completedFile(user.id, uploadId, chunk.total) : undefined;
+    if (file) return { identifier, file };
+    throw unknownUpload();
+  }
+  return { identifier, file: chunk.last ? await complete(user, appended) : null };
 }
 
 async function open(
@@ -124,7 +128,7 @@ async function open(
       received: 0,
       parts: 0,
       partSize: partSizeFor(chunk.total),
-      staged: [],
+      partStart: 0,
     },
     createdAt: new Date(now).toISOString(),
     reservedUntil: new Date(now + RESERVATION_SECONDS * 1000).toISOString(),
@@ -140,75 +144,4 @@ async function open(
     if (!opened) throw error;
     return opened;
   }
-}
-
-/**
- * Adds a chunk: staged as an object while the part in the making is smaller than the part size,
- * else streamed with the staged chunks into the next S3 part. The progress moves on in a write
- * conditional on where it stood, so of two requests carrying the same chunk one records it; the
- * other finds it received and answers as for a resend.
- */
-async function append(
-  userId: string,
-  upload: PendingUpload,
-  progress: ChunkProgress,
-  chunk: Chunk,
-): Promise<PendingUpload> {
-  const staged = progress.staged.reduce((sum, object) => sum + object.size, 0);
-  const next: ChunkProgress = { ...progress, received: chunk.start + chunk.bytes.length };
-  let part: { n: number; etag: string } | undefined;
-  if (chunk.last || staged + chunk.bytes.length >= progress.partSize) {
-    const n = progress.parts + 1;
-    part = {
-      n,
-      etag: await uploadPart(upload.objectKey, progress.s3UploadId, n, progress.staged, chunk.bytes),
-    };
-    next.parts = n;
-    next.staged = [];
-  } else {
-    const key = stagedChunkKey(userId, upload.id, chunk.start);
-    await putObject(key, chunk.bytes, 'application/octet-stream');
-    next.staged = [...progress.staged, { key, size: chunk.bytes.length }];
-  }
-  const now = Date.now();
-  const reservedUntil = new Date(now + RESERVATION_SECONDS * 1000).toISOString();
-  try {
-    await transactAsActiveOwner(userId, [
-      {
-        Update: {
-          TableName: tableName,
-          Key: uploadKey(userId, upload.id),
-          UpdateExpression: 'SET chunked = :next, reservedUntil = :reservedUntil',
-          ConditionExpression: 'chunked.received = :received',
-          ExpressionAttributeValues: {
-            ':next': next,
-            ':reservedUntil': reservedUntil,
-            ':received': progress.received,
-          },
-        },
-      },
-      ...(part
-        ? [
-            {
-              Put: {
-                TableName: tableName,
-                Item: {
-                  ...chunkPartKey(userId, upload.id, part.n),
-                  etag: part.etag,
-                  expiresAt: Math.floor(now / 1000) + PART_ITEM_SECONDS,
-                },
-              },
-            },
-          ]
-        : []),
-    ]);
-  } catch (error) {
-    if (!(error instanceof TransactionConditionFailed)) throw error;
-    const current = await getUpload(userId, upload.id);
-    if (!current?.chunked) throw unknownUpload();
-    if (current.chunked.received >= next.received) return current;
-    throw new ServiceError('conflict', `this upload expects the chunk at byte ${current.chunked.received}`);
-  }
-  if (part && progress.staged.length) await deleteObjects(progress.staged.map((object) => object.key));
-  return { ...upload, chunked: next, reservedUntil };
 }

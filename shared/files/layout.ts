@@ -46,8 +46,19 @@ export function isUploadObjectKey(key: string): boolean {
 export const PENDING_TAG = { Key: 'upload', Value: 'pending' } as const;
 
 /**
+ * How long a chunked upload may take from its first chunk to its last: a 50 GiB file needs about
+ * 89 KB/s on average to make it. Later chunks are 404 and the upload is reclaimed.
+ */
+export const UPLOAD_SESSION_DAYS = 7;
+/**
+ * When the bucket's lifecycle rules abort an incomplete S3 multipart upload and delete staged chunks
+ * (`uploads/`): a day after the longest session ends, so no live upload loses its parts or chunks.
+ */
+export const UPLOAD_LEFTOVERS_DAYS = UPLOAD_SESSION_DAYS + 1;
+
+/**
  * Chunked uploads: the file's key (its S3 multipart upload's), and where chunks too small for a part
- * wait (`uploads/`, which the bucket's lifecycle rule empties after a day).
+ * wait (`uploads/`, which the bucket's lifecycle rule empties after `UPLOAD_LEFTOVERS_DAYS`).
  */
 export const chunkedObjectKey = (userId: string, uploadId: string) => `files/${userId}/chunked-${uploadId}`;
 export const stagedChunkKey = (userId: string, uploadId: string, start: number) =>

@@ -28,7 +28,41 @@ export async function createMultipart(key: string, type: string): Promise<string
   return result.UploadId as string;
 }
 
-/** One part: the staged objects' bytes in order, then `tail`; answers the part's ETag. */
+/**
+ * Staged objects read at once while a part is made: one GET at a time took 80 round trips for a
+ * 5 MiB part of 64 KiB chunks; all at once would hold a whole part (up to 525 MiB) in memory. With 8,
+ * at most 32 MiB of 4 MiB chunks wait to be passed on.
+ */
+export const STAGED_READS_AT_ONCE = 8;
+
+/** The staged objects' bytes in order, read `STAGED_READS_AT_ONCE` ahead. */
+async function* stagedBytes(staged: { key: string }[]): AsyncGenerator<Uint8Array> {
+  const reads: Promise<Uint8Array>[] = [];
+  let next = 0;
+  const readNext = () => {
+    const object = staged[next++] as { key: string };
+    const read = s3
+      .send(new GetObjectCommand({ Bucket: bucketName, Key: object.key }))
+      .then((result) =>
+        (result.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray(),
+      );
+    // Awaited in order below; a failure while an earlier read is awaited is not unhandled meanwhile.
+    read.catch(() => undefined);
+    reads.push(read);
+  };
+  while (next < Math.min(STAGED_READS_AT_ONCE, staged.length)) readNext();
+  while (reads.length) {
+    const bytes = await (reads.shift() as Promise<Uint8Array>);
+    if (next < staged.length) readNext();
+    yield bytes;
+  }
+}
+
+/**
+ * One part: the staged objects' bytes in order, then `tail`; answers the part's ETag. A staged
+ * object that cannot be read (a concurrent request made this part and deleted them) fails the call
+ * with S3's error, and the part's request is aborted.
+ */
 export async function uploadPart(
   key: string,
   uploadId: string,
@@ -37,23 +71,37 @@ export async function uploadPart(
   tail: Buffer,
 ): Promise<string> {
   async function* bytes() {
-    for (const object of staged) {
-      const result = await s3.send(new GetObjectCommand({ Bucket: bucketName, Key: object.key }));
-      yield* result.Body as Readable;
-    }
+    yield* stagedBytes(staged);
     yield tail;
   }
-  const result = await s3.send(
-    new UploadPartCommand({
-      Bucket: bucketName,
-      Key: key,
-      UploadId: uploadId,
-      PartNumber: partNumber,
-      Body: staged.length ? Readable.from(bytes()) : tail,
-      ContentLength: staged.reduce((sum, object) => sum + object.size, tail.length),
-    }),
-  );
-  return result.ETag as string;
+  let readFailure: unknown;
+  const abort = new AbortController();
+  let body: Buffer | Readable = tail;
+  if (staged.length) {
+    body = Readable.from(bytes());
+    // The request pipes the body and never hears of its errors: without this listener a failed
+    // read would be an uncaught exception, and the request would wait for bytes forever.
+    body.on('error', (error) => {
+      readFailure = error;
+      abort.abort();
+    });
+  }
+  try {
+    const result = await s3.send(
+      new UploadPartCommand({
+        Bucket: bucketName,
+        Key: key,
+        UploadId: uploadId,
+        PartNumber: partNumber,
+        Body: body,
+        ContentLength: staged.reduce((sum, object) => sum + object.size, tail.length),
+      }),
+      { abortSignal: abort.signal },
+    );
+    return result.ETag as string;
+  } catch (error) {
+    throw readFailure ?? error;
+  }
 }
 
 export async function completeMultipart(key: string, uploadId: string, etags: string[]): Promise<void> {

@@ -7,6 +7,7 @@ import {
   PutObjectTaggingCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { FILE_PREFIX } from '#shared/db/keys';
 import { ServiceError } from '#shared/errors';
 import { fileObjectKey, isUploadObjectKey, PENDING_TAG, thumbnailObjectKey } from '#shared/files/layout';
 import { downloadPresentation } from '#shared/files/presentation';
@@ -32,27 +33,48 @@ export async function putObject(key: string, bytes: Buffer, type: string): Promi
 }
 
 export async function deleteObjects(keys: string[]): Promise<void> {
-  if (keys.length === 0) return;
-  await s3.send(
-    new DeleteObjectsCommand({
-      Bucket: bucketName,
-      Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true },
-    }),
+  // DeleteObjects takes 1,000 keys at most.
+  for (let offset = 0; offset < keys.length; offset += 1000) {
+    await s3.send(
+      new DeleteObjectsCommand({
+        Bucket: bucketName,
+        Delete: { Objects: keys.slice(offset, offset + 1000).map((Key) => ({ Key })), Quiet: true },
+      }),
+    );
+  }
+}
+
+/** The attributes of a partition's items that `deleteFilesBytes` needs besides the keys. */
+export const FILE_BYTES_ATTRIBUTES = ['objectKey'];
+
+/**
+ * Deletes the bytes and thumbnails of the file items among `items` (a page of the owner's
+ * partition, read with `FILE_BYTES_ATTRIBUTES`): a user's deletion takes them with their metadata,
+ * page by page, so the listing of what is left (`deleteUserObjects`) finds only strays.
+ */
+export async function deleteFilesBytes(items: Record<string, unknown>[]): Promise<void> {
+  const keys = items.flatMap((item) =>
+    String(item.sk).startsWith(FILE_PREFIX) && typeof item.objectKey === 'string'
+      ? [item.objectKey, thumbnailObjectKey(item.objectKey)]
+      : [],
   );
+  await deleteObjects(keys);
 }
 
 /**
  * Deletes every stored byte of a user: each of its prefixes, one listing page (up to 1,000 keys) and
- * one DeleteObjects at a time. Idempotent; a key S3 reports it could not delete fails the call, so a
- * repeated call finds it again.
+ * one DeleteObjects at a time, while `timeLeft()` allows another page. Idempotent; a key S3 reports
+ * it could not delete fails the call, so a repeated call finds it again. False when time ran out
+ * first (the next call goes on).
  */
-export async function deleteUserObjects(userId: string): Promise<void> {
+export async function deleteUserObjects(userId: string, timeLeft: () => boolean): Promise<boolean> {
   // A key with an empty id is the user's prefix (`files/<userId>/`); `uploads/<userId>/` holds what
   // presigned uploads of earlier versions left, until the bucket's lifecycle rule expires it;
   // `thumbnails/<userId>/` the previews of its images.
   for (const prefix of [fileObjectKey(userId, ''), `uploads/${userId}/`, `thumbnails/${userId}/`]) {
     let continuationToken: string | undefined;
     do {
+      if (!timeLeft()) return false;
       const page = await s3.send(
         new ListObjectsV2Command({
           Bucket: bucketName,
@@ -77,6 +99,7 @@ export async function deleteUserObjects(userId: string): Promise<void> {
       continuationToken = page.NextContinuationToken;
     } while (continuationToken);
   }
+  return true;
 }
 
 const statusOf = (error: unknown) =>

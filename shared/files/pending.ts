@@ -26,8 +26,13 @@ export interface ChunkProgress {
   /** Parts uploaded (their ETags are items of their own). */
   parts: number;
   partSize: number;
-  /** Chunks received but not yet in a part, in order. */
-  staged: { key: string; size: number }[];
+  /**
+   * Where the part in the making starts: the chunks from here to `received` are staged, each an
+   * object and an item of its own (`chunk-staging.ts`), so this item stays small whatever the chunking.
+   * Absent on items of earlier versions, which list their staged chunks in `staged`.
+   */
+  partStart?: number;
+  staged?: { key: string; size: number }[];
 }
 
 /** A started presigned upload: the file to record and its room in the quota, reserved. */
@@ -50,6 +55,8 @@ export interface PendingUpload {
   passwordHash?: string | null;
   /** A chunked upload's progress (absent on presigned uploads). */
   chunked?: ChunkProgress;
+  /** While a request assembles a chunked upload's parts: until when its claim holds. */
+  completingUntil?: string;
   createdAt: string;
   /** ISO time from which the reservation may be reclaimed. Not a TTL: a TTL deletion would leak it. */
   reservedUntil: string;

@@ -1,3 +1,4 @@
+import { stagedChunks } from '#shared/files/chunk-staging';
 import { deleteObjects } from '#shared/files/objects';
 import { expiredUploads, releaseUpload } from '#shared/files/pending';
 
@@ -16,7 +17,8 @@ export async function reclaimExpiredUploads(userId: string, now = new Date()): P
     if (!(await releaseUpload(userId, upload))) continue;
     reclaimed++;
     // A chunked upload's staged chunks too (its S3 multipart upload is aborted by the lifecycle rule).
-    await deleteObjects([upload.objectKey, ...(upload.chunked?.staged.map((object) => object.key) ?? [])]);
+    const staged = upload.chunked ? await stagedChunks(userId, upload) : [];
+    await deleteObjects([upload.objectKey, ...staged.map((object) => object.key)]);
   }
   return reclaimed;
 }

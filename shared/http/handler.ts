@@ -31,8 +31,20 @@ export interface HandlerOptions {
 
 export type LambdaHandler = (
   event: APIGatewayProxyEventV2,
-  context?: Pick<Context, 'awsRequestId'>,
+  context?: Pick<Context, 'awsRequestId'> & Partial<Pick<Context, 'getRemainingTimeInMillis'>>,
 ) => Promise<HttpResult>;
+
+/** Every API function's timeout in AWS (the stack's; tests/infra/stack.test.ts holds them equal). */
+export const API_FUNCTION_SECONDS = 10;
+
+/** What a route's function knows of its invocation besides the request. */
+export interface Invocation {
+  /**
+   * Milliseconds left before Lambda stops the function (`getRemainingTimeInMillis`); without a
+   * Lambda context (the local runner), what is left of `API_FUNCTION_SECONDS` from the start.
+   */
+  remainingMs: () => number;
+}
 
 export const DEFAULT_BODY_LIMIT = 16 * 1024;
 
@@ -44,7 +56,7 @@ export const DEFAULT_BODY_LIMIT = 16 * 1024;
  * its metrics.
  */
 export function defineHandler(
-  run: (request: HttpRequest) => Promise<HttpResult>,
+  run: (request: HttpRequest, invocation: Invocation) => Promise<HttpResult>,
   options: HandlerOptions = {},
 ): LambdaHandler {
   const bodyLimit = {
@@ -55,12 +67,16 @@ export function defineHandler(
   let coldStart = true;
   return async (event, context) => {
     const started = performance.now();
+    const end = Date.now() + API_FUNCTION_SECONDS * 1000;
+    const invocation: Invocation = {
+      remainingMs: () => context?.getRemainingTimeInMillis?.() ?? end - Date.now(),
+    };
     const requestId = context?.awsRequestId ?? event.requestContext?.requestId;
     let request: HttpRequest | undefined;
     let result: HttpResult;
     try {
       request = toHttpRequest(event, bodyLimit);
-      result = await run(request);
+      result = await run(request, invocation);
     } catch (error) {
       result = failureResponse(error, requestId);
     }

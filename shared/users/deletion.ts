@@ -1,13 +1,13 @@
-import { BatchWriteCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand, paginateQuery, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
-import { userKey } from '#shared/db/keys';
+import { pendingDeletionKey, userKey } from '#shared/db/keys';
 import { isWorkLeft, retry, WorkLeft } from '#shared/db/retry';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { notFound, ServiceError } from '#shared/errors';
 import type { Role, UserRecord } from '#shared/users/model';
 import { releaseIdentities } from '#shared/users/oauth-links';
 import { releasePasskeys } from '#shared/users/passkey-claims';
-import { newTokenNonce, updateUserItem } from '#shared/users/store';
+import { getUser, newTokenNonce } from '#shared/users/store';
 import { releaseUsername } from '#shared/users/username-claims';
 
 /**
@@ -22,24 +22,87 @@ const BATCH_ITEMS = 25;
 const MAX_BATCH_ATTEMPTS = 5;
 
 /**
- * Marks the user item `deletingAt`, clears its sessions and replaces its token nonce: from here on
- * cookie, token and login are refused, and neither `updateUser` nor any file write (they check the
- * mark in their transactions) writes anything more for this user. A concurrent change of the role
+ * Marks the user item `deletingAt`, clears its sessions and replaces its token nonce, and records
+ * the deletion as pending (`pendingDeletionKey`, with `contents` when the bytes are to go too), in
+ * one transaction: from here on cookie, token and login are refused, neither `updateUser` nor any
+ * file write (they check the mark in their transactions) writes anything more for this user, and
+ * the worker finds the deletion if this request runs out of time. A concurrent change of the role
  * the caller was allowed to act on makes it refuse (404).
  */
-export function markDeleting(userId: string, expectedRole: Role): Promise<UserRecord> {
-  return updateUserItem(userId, {
-    UpdateExpression:
-      'SET deletingAt = if_not_exists(deletingAt, :now), #sessions = :none, tokenNonce = :nonce',
-    ConditionExpression: 'attribute_exists(pk) AND #role = :role',
-    ExpressionAttributeNames: { '#sessions': 'sessions', '#role': 'role' },
-    ExpressionAttributeValues: {
-      ':now': new Date().toISOString(),
-      ':none': {},
-      ':nonce': newTokenNonce(),
-      ':role': expectedRole,
+export async function markDeleting(
+  userId: string,
+  expectedRole: Role,
+  contents: boolean,
+): Promise<UserRecord> {
+  try {
+    await transactWrite([
+      {
+        Update: {
+          TableName: tableName,
+          Key: userKey(userId),
+          UpdateExpression:
+            'SET deletingAt = if_not_exists(deletingAt, :now), #sessions = :none, tokenNonce = :nonce',
+          ConditionExpression: 'attribute_exists(pk) AND #role = :role',
+          ExpressionAttributeNames: { '#sessions': 'sessions', '#role': 'role' },
+          ExpressionAttributeValues: {
+            ':now': new Date().toISOString(),
+            ':none': {},
+            ':nonce': newTokenNonce(),
+            ':role': expectedRole,
+          },
+        },
+      },
+      {
+        Update: {
+          TableName: tableName,
+          Key: pendingDeletionKey(userId),
+          // Once asked for, deleting the bytes stays asked for.
+          UpdateExpression: `SET markedAt = if_not_exists(markedAt, :now)${contents ? ', contents = :contents' : ''}`,
+          ExpressionAttributeValues: {
+            ':now': new Date().toISOString(),
+            ...(contents ? { ':contents': true } : {}),
+          },
+        },
+      },
+    ]);
+  } catch (error) {
+    if (error instanceof TransactionConditionFailed) throw notFound('user not found');
+    throw error;
+  }
+  const marked = await getUser(userId, { consistent: true });
+  if (!marked) throw notFound('user not found');
+  return marked;
+}
+
+/** A deletion under way: its user, and whether the stored bytes go too. */
+export interface PendingDeletion {
+  userId: string;
+  contents: boolean;
+}
+
+/** The deletions under way (consistent reads), oldest page first. */
+export async function pendingDeletions(): Promise<PendingDeletion[]> {
+  const deletions: PendingDeletion[] = [];
+  const pages = paginateQuery(
+    { client: documents },
+    {
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': pendingDeletionKey('').pk },
+      ConsistentRead: true,
     },
-  });
+  );
+  for await (const page of pages) {
+    for (const item of page.Items ?? []) {
+      deletions.push({ userId: String(item.sk).slice('USER#'.length), contents: item.contents === true });
+    }
+  }
+  return deletions;
+}
+
+/** Drops the record of a deletion whose user is gone (or was never marked). */
+export async function forgetDeletion(userId: string): Promise<void> {
+  await documents.send(new DeleteCommand({ TableName: tableName, Key: pendingDeletionKey(userId) }));
 }
 
 /** What a deletion does with each batch of the partition before deleting it. */
@@ -51,31 +114,48 @@ export interface BatchCleanup {
 
 /**
  * Deletes every item of the user's partition but the user item (avatar chunks, file metadata,
- * counters, pending uploads), one page and one batch at a time, each batch after `cleanup` has
- * handled it.
+ * counters, pending uploads), a page at a time while `timeLeft()` allows another; the page's
+ * batches in parallel, each after `cleanup` has handled it. False when time ran out first (the next
+ * call goes on from what is left).
  */
-export async function deletePartitionChildren(userId: string, cleanup: BatchCleanup): Promise<void> {
+export async function deletePartitionChildren(
+  userId: string,
+  cleanup: BatchCleanup,
+  timeLeft: () => boolean,
+): Promise<boolean> {
   const { pk, sk: userSk } = userKey(userId);
   const names = Object.fromEntries(cleanup.attributes.map((name, index) => [`#a${index}`, name]));
-  const pages = paginateQuery(
-    { client: documents, pageSize: PAGE_ITEMS },
-    {
-      TableName: tableName,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': pk },
-      ProjectionExpression: ['pk', 'sk', ...Object.keys(names)].join(', '),
-      ...(cleanup.attributes.length ? { ExpressionAttributeNames: names } : {}),
-      ConsistentRead: true,
-    },
-  );
-  for await (const page of pages) {
+  let exclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    if (!timeLeft()) return false;
+    const page = await documents.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': pk },
+        ProjectionExpression: ['pk', 'sk', ...Object.keys(names)].join(', '),
+        ...(cleanup.attributes.length ? { ExpressionAttributeNames: names } : {}),
+        ConsistentRead: true,
+        Limit: PAGE_ITEMS,
+        ExclusiveStartKey: exclusiveStartKey,
+      }),
+    );
     const children = (page.Items ?? []).filter((item) => item.sk !== userSk);
+    const batches: Record<string, unknown>[][] = [];
     for (let offset = 0; offset < children.length; offset += BATCH_ITEMS) {
-      const batch = children.slice(offset, offset + BATCH_ITEMS);
-      await cleanup.beforeDelete(batch);
-      await deleteBatch(batch.map((item) => ({ pk, sk: item.sk })));
+      batches.push(children.slice(offset, offset + BATCH_ITEMS));
     }
-  }
+    const done = await Promise.allSettled(
+      batches.map(async (batch) => {
+        await cleanup.beforeDelete(batch);
+        await deleteBatch(batch.map((item) => ({ pk, sk: item.sk })));
+      }),
+    );
+    const failure = done.find((result) => result.status === 'rejected');
+    if (failure) throw failure.reason;
+    exclusiveStartKey = page.LastEvaluatedKey;
+  } while (exclusiveStartKey);
+  return true;
 }
 
 /**
@@ -93,6 +173,7 @@ export async function removeMarkedUser(user: UserRecord): Promise<void> {
           ConditionExpression: 'attribute_exists(deletingAt)',
         },
       },
+      { Delete: { TableName: tableName, Key: pendingDeletionKey(user.id) } },
       ...releaseUsername(user.username, user.id),
       ...releaseIdentities(user),
       ...releasePasskeys(user),

@@ -3,64 +3,23 @@ import { ListObjectsV2Command, S3ServiceException } from '@aws-sdk/client-s3';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
 import { fileStatsKey, uploadKey } from '#shared/db/keys';
+import { MIN_CHUNK_BYTES } from '#shared/files/chunk-staging';
 import { bucketName, s3 } from '#shared/s3/client';
+import { type ChunkSpec, sendAll, sendChunk } from '../support/chunks.ts';
 import { call } from '../support/client.ts';
 import { download, uploadRequest } from '../support/files.ts';
-import { multipart } from '../support/multipart.ts';
 import { updateUserQuota } from '../support/quota.ts';
 import { injectS3Fault } from '../support/s3-calls.ts';
 import { partitionItems } from '../support/snapshot.ts';
 import { signedInUser } from '../support/users.ts';
 
-type Owner = Awaited<ReturnType<typeof signedInUser>>;
 const MiB = 1024 * 1024;
+/** The smallest chunk but the last (64 KiB). */
+const K = MIN_CHUNK_BYTES;
 const sha = (bytes: Buffer | undefined) =>
   createHash('sha256')
     .update(bytes ?? Buffer.alloc(0))
     .digest('hex');
-
-interface ChunkSpec {
-  identifier?: string;
-  start: number;
-  bytes: Buffer;
-  total: number;
-  last?: boolean;
-  /** Zipline's uploader sends the range's end exclusive; HTTP clients inclusive. */
-  inclusive?: boolean;
-  headers?: Record<string, string>;
-}
-
-/** Sends one chunk as Zipline's uploader does: a multipart body with the chunk, the range headers. */
-function sendChunk(owner: Owner, spec: ChunkSpec) {
-  const { body, contentType } = multipart([
-    { fileName: 'blob', type: 'application/octet-stream', content: spec.bytes },
-  ]);
-  const end = spec.start + spec.bytes.length - (spec.inclusive ? 1 : 0);
-  return call('POST', '/api/upload', {
-    token: owner.token,
-    raw: body,
-    headers: {
-      'content-type': contentType,
-      'content-range': `bytes ${spec.start}-${end}/${spec.total}`,
-      'x-zipline-p-filename': 'movie.mp4',
-      'x-zipline-p-content-type': 'video/mp4',
-      'x-zipline-p-content-length': String(spec.total),
-      'x-zipline-p-lastchunk': String(spec.last ?? spec.start + spec.bytes.length === spec.total),
-      ...(spec.identifier ? { 'x-zipline-p-identifier': spec.identifier } : {}),
-      ...spec.headers,
-    },
-  });
-}
-
-/** Sends a whole file in chunks of `size`, in order; answers every response. */
-async function sendAll(owner: Owner, file: Buffer, size: number, identifier: string, inclusive = false) {
-  const responses = [];
-  for (let start = 0; start < file.length; start += size) {
-    const bytes = file.subarray(start, Math.min(start + size, file.length));
-    responses.push(await sendChunk(owner, { identifier, start, bytes, total: file.length, inclusive }));
-  }
-  return responses;
-}
 
 const counters = async (userId: string) =>
   (
@@ -118,7 +77,7 @@ describe('chunked uploads as Zipline clients send them', () => {
     const after = await sendChunk(owner, {
       identifier: id,
       start: 3 * MiB,
-      bytes: Buffer.alloc(10),
+      bytes: Buffer.alloc(K),
       total: file.length,
       last: false,
     });
@@ -127,10 +86,10 @@ describe('chunked uploads as Zipline clients send them', () => {
 
   test('the first chunk may leave the identifier to the service; inclusive ranges; file headers apply', async () => {
     const owner = await signedInUser();
-    const file = Buffer.from('a small file in three chunks');
+    const file = Buffer.alloc(2 * K + 28, 'a small file in three chunks');
     const first = await sendChunk(owner, {
       start: 0,
-      bytes: file.subarray(0, 10),
+      bytes: file.subarray(0, K),
       total: file.length,
       inclusive: true,
       headers: { 'x-zipline-password': 'pw', 'x-zipline-format': 'uuid' },
@@ -139,15 +98,15 @@ describe('chunked uploads as Zipline clients send them', () => {
     expect(id).toMatch(/^[0-9a-f]{32}$/);
     await sendChunk(owner, {
       identifier: id,
-      start: 10,
-      bytes: file.subarray(10, 20),
+      start: K,
+      bytes: file.subarray(K, 2 * K),
       total: file.length,
       inclusive: true,
     });
     const last = await sendChunk(owner, {
       identifier: id,
-      start: 20,
-      bytes: file.subarray(20),
+      start: 2 * K,
+      bytes: file.subarray(2 * K),
       total: file.length,
       inclusive: true,
     });
@@ -159,17 +118,17 @@ describe('chunked uploads as Zipline clients send them', () => {
 
   test('a resent chunk changes nothing', async () => {
     const owner = await signedInUser();
-    const file = randomBytes(300);
+    const file = randomBytes(3 * K);
     const id = identifier();
     const chunk = (start: number) => ({
       identifier: id,
       start,
-      bytes: file.subarray(start, start + 100),
-      total: 300,
+      bytes: file.subarray(start, start + K),
+      total: 3 * K,
     });
     expect((await sendChunk(owner, chunk(0))).status).toBe(200);
-    expect((await sendChunk(owner, chunk(100))).status).toBe(200);
-    for (const start of [100, 0, 100]) {
+    expect((await sendChunk(owner, chunk(K))).status).toBe(200);
+    for (const start of [K, 0, K]) {
       const again = await sendChunk(owner, chunk(start));
       expect([start, again.status, again.body]).toEqual([
         start,
@@ -177,52 +136,52 @@ describe('chunked uploads as Zipline clients send them', () => {
         { files: [], partialSuccess: true, partialIdentifier: id },
       ]);
     }
-    const last = await sendChunk(owner, chunk(200));
+    const last = await sendChunk(owner, chunk(2 * K));
     expect(sha((await download(last.body.files[0].url)).bytes)).toBe(sha(file));
-    expect(await counters(owner.id)).toMatchObject({ files: 1, bytes: 300 });
+    expect(await counters(owner.id)).toMatchObject({ files: 1, bytes: 3 * K });
   });
 
   test('the last chunk sent again after completion answers the same file and changes nothing', async () => {
     const owner = await signedInUser();
-    const file = randomBytes(300);
+    const file = randomBytes(3 * K);
     const id = identifier();
     const chunk = (start: number) => ({
       identifier: id,
       start,
-      bytes: file.subarray(start, start + 100),
-      total: 300,
+      bytes: file.subarray(start, start + K),
+      total: 3 * K,
     });
-    for (const start of [0, 100]) expect((await sendChunk(owner, chunk(start))).status).toBe(200);
-    const completed = await sendChunk(owner, chunk(200));
+    for (const start of [0, K]) expect((await sendChunk(owner, chunk(start))).status).toBe(200);
+    const completed = await sendChunk(owner, chunk(2 * K));
     expect(completed.status).toBe(200);
     const before = await partitionItems(owner.id);
     for (let resend = 0; resend < 2; resend++) {
-      const again = await sendChunk(owner, chunk(200));
+      const again = await sendChunk(owner, chunk(2 * K));
       expect([again.status, again.body]).toEqual([200, completed.body]);
     }
     expect(await partitionItems(owner.id)).toEqual(before);
-    expect(await counters(owner.id)).toMatchObject({ files: 1, bytes: 300, pendingFiles: 0 });
+    expect(await counters(owner.id)).toMatchObject({ files: 1, bytes: 3 * K, pendingFiles: 0 });
     const listed = await call('GET', '/api/user/files', { token: owner.token });
     expect(listed.body.total).toBe(1);
     // A single-chunk upload whose client names the identifier: its resend opens no second file.
     const single = { identifier: identifier(), start: 0, bytes: Buffer.from('one chunk'), total: 9 };
     const first = await sendChunk(owner, single);
     expect([first.status, (await sendChunk(owner, single)).body]).toEqual([200, first.body]);
-    expect(await counters(owner.id)).toMatchObject({ files: 2, bytes: 309, pendingFiles: 0 });
+    expect(await counters(owner.id)).toMatchObject({ files: 2, bytes: 3 * K + 9, pendingFiles: 0 });
     // Once the file is deleted, the upload is gone as a whole.
     await call('DELETE', `/api/user/files/${completed.body.files[0].id}`, { token: owner.token });
-    expect((await sendChunk(owner, chunk(200))).status).toBe(404);
+    expect((await sendChunk(owner, chunk(2 * K))).status).toBe(404);
   });
 
   test('S3 refusing the assembly (InvalidPart) is a 409 that changes nothing; the last chunk again completes', async () => {
     const owner = await signedInUser();
-    const file = randomBytes(200);
+    const file = randomBytes(2 * K);
     const id = identifier();
     const chunk = (start: number) => ({
       identifier: id,
       start,
-      bytes: file.subarray(start, start + 100),
-      total: 200,
+      bytes: file.subarray(start, start + K),
+      total: 2 * K,
     });
     expect((await sendChunk(owner, chunk(0))).status).toBe(200);
     // s3rver checks no part ETags, so S3's answer to a part that does not match is injected.
@@ -238,19 +197,19 @@ describe('chunked uploads as Zipline clients send them', () => {
     );
     let refused: Awaited<ReturnType<typeof sendChunk>>;
     try {
-      refused = await sendChunk(owner, chunk(100));
+      refused = await sendChunk(owner, chunk(K));
       const afterRefusal = await partitionItems(owner.id);
       // The part arrived (its progress and ETag are recorded); nothing else changed: no file, the
       // reservation still pending.
       expect(afterRefusal.filter((item) => String(item.sk).startsWith('FILE#'))).toEqual([]);
       expect(await counters(owner.id)).toMatchObject({
         files: 1,
-        bytes: 200,
+        bytes: 2 * K,
         pendingFiles: 1,
-        pendingBytes: 200,
+        pendingBytes: 2 * K,
       });
       // Refused again, it changes nothing at all.
-      expect((await sendChunk(owner, chunk(100))).status).toBe(409);
+      expect((await sendChunk(owner, chunk(K))).status).toBe(409);
       expect(await partitionItems(owner.id)).toEqual(afterRefusal);
     } finally {
       fault.stop();
@@ -259,12 +218,12 @@ describe('chunked uploads as Zipline clients send them', () => {
       409,
       'the chunks could not be assembled into one file (S3 InvalidPart): send the last chunk again, or the whole file under a new x-zipline-p-identifier',
     ]);
-    const completed = await sendChunk(owner, chunk(100));
+    const completed = await sendChunk(owner, chunk(K));
     expect(completed.status).toBe(200);
     expect(sha((await download(completed.body.files[0].url)).bytes)).toBe(sha(file));
     expect(await counters(owner.id)).toMatchObject({
       files: 1,
-      bytes: 200,
+      bytes: 2 * K,
       pendingFiles: 0,
       pendingBytes: 0,
     });
@@ -274,8 +233,8 @@ describe('chunked uploads as Zipline clients send them', () => {
     const owner = await signedInUser();
     const other = await signedInUser();
     const id = identifier();
-    await sendChunk(owner, { identifier: id, start: 0, bytes: Buffer.alloc(100, 1), total: 300 });
-    const next = { start: 100, bytes: Buffer.alloc(100, 2), total: 300 };
+    await sendChunk(owner, { identifier: id, start: 0, bytes: Buffer.alloc(K, 1), total: 3 * K });
+    const next = { start: K, bytes: Buffer.alloc(K, 2), total: 3 * K };
     const unknown = await sendChunk(owner, { ...next, identifier: identifier() });
     expect([unknown.status, unknown.body.error]).toEqual([
       404,
@@ -296,40 +255,40 @@ describe('chunked uploads as Zipline clients send them', () => {
   test('sizes that do not add up are 400, a gap is 409, and nothing moves on', async () => {
     const owner = await signedInUser();
     const id = identifier();
-    await sendChunk(owner, { identifier: id, start: 0, bytes: Buffer.alloc(100, 1), total: 300 });
+    await sendChunk(owner, { identifier: id, start: 0, bytes: Buffer.alloc(K, 1), total: 3 * K });
     const cases: [ChunkSpec, number, string][] = [
       [
-        { identifier: id, start: 100, bytes: Buffer.alloc(100), total: 400 },
+        { identifier: id, start: K, bytes: Buffer.alloc(K), total: 4 * K },
         400,
-        'this upload was opened for 300 bytes, not 400',
+        `this upload was opened for ${3 * K} bytes, not ${4 * K}`,
       ],
       [
-        { identifier: id, start: 100, bytes: Buffer.alloc(100), total: 300, last: true },
+        { identifier: id, start: K, bytes: Buffer.alloc(K), total: 3 * K, last: true },
         400,
-        'x-zipline-p-lastchunk is true, but the chunks end at byte 200 of 300',
+        `x-zipline-p-lastchunk is true, but the chunks end at byte ${2 * K} of ${3 * K}`,
       ],
       [
-        { identifier: id, start: 200, bytes: Buffer.alloc(100), total: 300, last: false },
+        { identifier: id, start: 2 * K, bytes: Buffer.alloc(K), total: 3 * K, last: false },
         400,
         'the chunk that reaches the total must say x-zipline-p-lastchunk: true',
       ],
       [
-        { identifier: id, start: 250, bytes: Buffer.alloc(100), total: 300 },
+        { identifier: id, start: 2.5 * K, bytes: Buffer.alloc(K), total: 3 * K },
         400,
-        'the chunk ends at byte 350, past the total of 300',
+        `the chunk ends at byte ${3.5 * K}, past the total of ${3 * K}`,
       ],
       [
-        { identifier: id, start: 200, bytes: Buffer.alloc(50), total: 300, last: false },
+        { identifier: id, start: 1.5 * K, bytes: Buffer.alloc(K), total: 3 * K, last: false },
         409,
-        'this upload expects the chunk at byte 100',
+        `this upload expects the chunk at byte ${K}`,
       ],
       [
         {
           identifier: id,
-          start: 100,
-          bytes: Buffer.alloc(100),
-          total: 300,
-          headers: { 'x-zipline-p-content-length': '301' },
+          start: K,
+          bytes: Buffer.alloc(K),
+          total: 3 * K,
+          headers: { 'x-zipline-p-content-length': String(3 * K + 1) },
         },
         400,
         'x-zipline-p-content-length must be the total of content-range',
@@ -337,37 +296,37 @@ describe('chunked uploads as Zipline clients send them', () => {
       [
         {
           identifier: id,
-          start: 100,
-          bytes: Buffer.alloc(100),
-          total: 300,
-          headers: { 'content-range': 'bytes 100-150/300' },
+          start: K,
+          bytes: Buffer.alloc(K),
+          total: 3 * K,
+          headers: { 'content-range': `bytes ${K}-${K + 50}/${3 * K}` },
         },
         400,
-        "content-range does not match the chunk's 100 bytes",
+        `content-range does not match the chunk's ${K} bytes`,
       ],
     ];
     for (const [spec, status, error] of cases) {
       const response = await sendChunk(owner, spec);
       expect(response.body).toEqual({ error, statusCode: status });
     }
-    const last = [100, 200].map((start) => ({
+    const last = [K, 2 * K].map((start) => ({
       identifier: id,
       start,
-      bytes: Buffer.alloc(100, 9),
-      total: 300,
+      bytes: Buffer.alloc(K, 9),
+      total: 3 * K,
     }));
     for (const spec of last) expect((await sendChunk(owner, spec)).status).toBe(200);
-    expect(await counters(owner.id)).toMatchObject({ files: 1, bytes: 300, pendingFiles: 0 });
+    expect(await counters(owner.id)).toMatchObject({ files: 1, bytes: 3 * K, pendingFiles: 0 });
   });
 
   test('the quota is checked for the declared size when the first chunk arrives; a chunk over 4 MiB is 413', async () => {
     const owner = await signedInUser();
-    await updateUserQuota(owner.id, { filesQuota: 'BY_BYTES', maxBytes: '1000', maxFiles: null });
+    await updateUserQuota(owner.id, { filesQuota: 'BY_BYTES', maxBytes: String(K), maxFiles: null });
     const refused = await sendChunk(owner, {
       identifier: identifier(),
       start: 0,
-      bytes: Buffer.alloc(100),
-      total: 1001,
+      bytes: Buffer.alloc(K),
+      total: K + 1,
     });
     expect([refused.status, refused.body.error]).toEqual([413, 'this upload would exceed your quota']);
     expect((await partitionItems(owner.id)).filter((item) => String(item.sk).startsWith('UPLOAD#'))).toEqual(
@@ -391,7 +350,7 @@ describe('chunked uploads as Zipline clients send them', () => {
     const owner = await signedInUser();
     await updateUserQuota(owner.id, { filesQuota: 'BY_FILES', maxFiles: 1, maxBytes: null });
     const id = identifier();
-    await sendChunk(owner, { identifier: id, start: 0, bytes: Buffer.alloc(100, 1), total: 300 });
+    await sendChunk(owner, { identifier: id, start: 0, bytes: Buffer.alloc(K, 1), total: 3 * K });
     expect(await keysUnder(`uploads/${owner.id}/`)).toHaveLength(1);
     // The one file of the quota is reserved by the open upload.
     expect((await uploadRequest(owner.token, [{ fileName: 'a.txt', content: 'a' }])).status).toBe(413);
@@ -409,9 +368,9 @@ describe('chunked uploads as Zipline clients send them', () => {
     expect(await keysUnder(`uploads/${owner.id}/`)).toEqual([]);
     const late = await sendChunk(owner, {
       identifier: id,
-      start: 100,
-      bytes: Buffer.alloc(100, 2),
-      total: 300,
+      start: K,
+      bytes: Buffer.alloc(K, 2),
+      total: 3 * K,
     });
     expect(late.status).toBe(404);
     expect(await counters(owner.id)).toMatchObject({ files: 1, bytes: 1, pendingFiles: 0, pendingBytes: 0 });

@@ -1,5 +1,6 @@
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
+import { MIN_CHUNK_BYTES } from '#shared/files/chunk-staging';
 import { call } from '../support/client.ts';
 import { download } from '../support/files.ts';
 import { multipart } from '../support/multipart.ts';
@@ -106,7 +107,8 @@ test('a presigned upload gets its thumbnail once completed: its PUT alone makes 
 test('a chunked upload (Zipline) gets its thumbnail from its multipart completion', async () => {
   const user = await signedInUser();
   const image = await picture(600, 800);
-  const last = await chunkedUpload(user, image, Math.ceil(image.length / 3), 'portrait.png', 'image/png');
+  const chunkSize = Math.max(MIN_CHUNK_BYTES, Math.ceil(image.length / 3));
+  const last = await chunkedUpload(user, image, chunkSize, 'portrait.png', 'image/png');
   await objectEvents.settled();
   const [file] = last.body.files;
   const resource = await fileOf(user, file.id);
@@ -116,11 +118,11 @@ test('a chunked upload (Zipline) gets its thumbnail from its multipart completio
 
 test('bytes that do not decode, through either path: the upload stands, without a thumbnail', async () => {
   const user = await signedInUser();
-  const broken = Buffer.from('no PNG in here, whatever the type says');
+  const broken = Buffer.alloc(2 * MIN_CHUNK_BYTES + 5, 'no PNG in here, whatever the type says');
   const uploadId = await presignedPut(user, broken, 'broken.png', 'image/png');
   const completed = await complete(user, uploadId);
   expect(completed.status).toBe(200);
-  const chunked = await chunkedUpload(user, broken, 16, 'broken-too.png', 'image/png');
+  const chunked = await chunkedUpload(user, broken, MIN_CHUNK_BYTES, 'broken-too.png', 'image/png');
   await objectEvents.settled();
   for (const uploaded of [completed.body.files[0], chunked.body.files[0]]) {
     expect((await fileOf(user, uploaded.id)).thumbnail).toBeNull();

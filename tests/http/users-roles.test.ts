@@ -260,7 +260,8 @@ describe('a promotion racing an admin’s action', () => {
   test('an ADMIN’s deletion of a USER promoted meanwhile is refused and deletes nothing', async () => {
     const admin = await signedInUser('ADMIN');
     const target = await signedInUser('USER');
-    const race = promoteBeforeFirst('UpdateItem', target.id);
+    // The mark is the deletion's first write: a transaction with the pending-deletion record.
+    const race = promoteBeforeFirst('TransactWriteItems', target.id);
     const response = await call('DELETE', `/api/users/${target.id}`, { cookie: admin.cookie });
     expect(race.promoted()).toBe(true);
     expect(response.status).toBe(404);

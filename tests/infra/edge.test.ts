@@ -169,13 +169,14 @@ describe('background functions: retries, failures, concurrency', () => {
     );
   });
 
-  test('only the background functions reserve concurrency (11 in all), and none with reserveConcurrency: false', () => {
+  test('only the background functions reserve concurrency (12 in all), and none with reserveConcurrency: false', () => {
     const reserved = plain
       .ofType('AWS::Lambda::Function')
       .filter(([, fn]) => fn.Properties.ReservedConcurrentExecutions !== undefined)
       .map(([id, fn]) => [id, fn.Properties.ReservedConcurrentExecutions]);
     expect(Object.fromEntries(reserved)).toEqual({
       [plain.idOf(SWEEP)]: RESERVED_CONCURRENCY.scheduled,
+      [plain.idOf('users/continue-deletions')]: RESERVED_CONCURRENCY.scheduled,
       [plain.idOf(THUMBNAILS)]: RESERVED_CONCURRENCY.objectEvents,
     });
     expect(

@@ -1,6 +1,7 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { dynamodb, itemReader } from '#shared/db/client';
 import { PARTITION_PATTERNS, type Partition } from '#shared/db/keys';
+import { MIN_CHUNK_BYTES } from '#shared/files/chunk-staging';
 import { SORT_FIELDS } from '#shared/files/model';
 import { bucketName, s3 } from '#shared/s3/client';
 import { type FunctionSpec, functionSpecs } from '../../infra/functions.ts';
@@ -214,6 +215,57 @@ async function sweep() {
   } finally {
     current = undefined;
   }
+}
+
+/**
+ * A user with a linked provider account, a passkey, a file and a stray object under
+ * `uploads/`, whose DELETE finds no time left (202: only marked); the deletions worker, run as its
+ * schedule starts it, deletes the rest.
+ */
+async function deletedByTheWorker(admin: CallOptions, provider: OidcProvider) {
+  const [username, password] = [uniqueName('late'), 'a late passphrase'];
+  const created = await request('POST', '/api/users', { ...admin, json: { username, password } });
+  const userId = created.body.id as string;
+  const login = await request('POST', '/api/auth/login', { json: { username, password } });
+  const session = { cookie: cookieValue(login.cookies[0]) };
+  const linked = await providerSignIn(
+    provider,
+    { sub: uniqueName('idp-late'), username },
+    { ...session, link: true, send: request },
+  );
+  expect(linked.headers.location).toBe('/settings?linked=oidc');
+  const options = await request('POST', '/api/user/passkeys/options', session);
+  const { response } = register(options.body);
+  expect((await request('POST', '/api/user/passkeys', { ...session, json: { response } })).status).toBe(200);
+  const token = (await request('GET', '/api/user/token', session)).body.token as string;
+  const file = multipart([{ fileName: 'late.txt', type: 'text/plain', content: 'late' }]);
+  const uploaded = await request('POST', '/api/upload', {
+    token,
+    raw: file.body,
+    headers: { 'content-type': file.contentType },
+  });
+  expect(uploaded.status).toBe(200);
+  await s3.send(new PutObjectCommand({ Bucket: bucketName, Key: `uploads/${userId}/stray`, Body: 'stray' }));
+  // Both as Lambda runs them: the DELETE with no time left, the worker as its schedule starts it.
+  const run = async (handler: string, event: unknown, context?: unknown) => {
+    current = handler;
+    try {
+      const invoke = (await loadHandler(handler)) as unknown as (
+        event: unknown,
+        context: unknown,
+      ) => Promise<unknown>;
+      return await invoke(event, context);
+    } finally {
+      current = undefined;
+    }
+  };
+  const deletion = routeEvent(
+    requestEvent('DELETE', `/api/users/${userId}`, { ...admin, json: { delete: true } }),
+  ).event;
+  const noTimeLeft = { awsRequestId: 'grants', getRemainingTimeInMillis: () => 0 };
+  expect(await run('users/delete', deletion, noTimeLeft)).toMatchObject({ statusCode: 202 });
+  expect(await run('users/continue-deletions', scheduledEvent())).toEqual({ finished: 1, left: 0 });
+  expect((await request('GET', `/api/users/${userId}`, admin)).status).toBe(404);
 }
 
 const specs = functionSpecs();
@@ -432,7 +484,7 @@ describe('every request the code sends is within its function grant, and every g
         raw: part.body,
         headers: {
           'content-type': part.contentType,
-          'content-range': `bytes ${start}-${start + content.length}/10`,
+          'content-range': `bytes ${start}-${start + content.length}/${MIN_CHUNK_BYTES + 5}`,
           'x-zipline-p-identifier': 'grants',
           'x-zipline-p-filename': 'c.txt',
           'x-zipline-p-lastchunk': String(last),
@@ -440,8 +492,8 @@ describe('every request the code sends is within its function grant, and every g
         },
       });
     };
-    expect((await chunk(0, 'chunk', false)).status).toBe(200);
-    const chunked = await chunk(5, 'ed!!!', true);
+    expect((await chunk(0, 'c'.repeat(MIN_CHUNK_BYTES), false)).status).toBe(200);
+    const chunked = await chunk(MIN_CHUNK_BYTES, 'ed!!!', true);
     expect(chunked.status).toBe(200);
     // Its link is the view page now (view pages on); the password goes to the download.
     const protectedPath = `/raw/${chunked.body.files[0].name as string}`;
@@ -514,6 +566,7 @@ describe('every request the code sends is within its function grant, and every g
     // The user goes, with its files; the admin logs out both ways.
     const deleted = await request('DELETE', `/api/users/${userId}`, { ...self, json: { delete: true } });
     expect(deleted.status).toBe(200);
+    await deletedByTheWorker(self, provider);
     expect((await request('GET', '/api/auth/logout', self)).status).toBe(200);
     const again = await request('POST', '/api/auth/login', {
       json: { username: patched.body.user.username, password: newPassword },

@@ -2,12 +2,15 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { PARTITION_PATTERNS, type Partition } from '#shared/db/keys';
 import { createTableInput, tableDefinition } from '#shared/db/table';
+import { UPLOAD_SESSION_DAYS } from '#shared/files/layout';
+import { API_FUNCTION_SECONDS } from '#shared/http/handler';
 import { parseServiceKeys } from '#shared/keys';
 import {
   corsPolicy,
   objectEventFunctions,
   type Route,
   routes,
+  SCHEDULED_FUNCTION_SECONDS,
   scheduledFunctions,
   ZIPLINE_UPLOAD_HEADERS,
 } from '#shared/routes';
@@ -436,11 +439,16 @@ describe('files bucket', () => {
         },
         LifecycleConfiguration: {
           Rules: Match.arrayWith([
+            // A chunked upload's parts and staged chunks outlive its 7-day session by a day.
             Match.objectLike({
-              AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+              AbortIncompleteMultipartUpload: { DaysAfterInitiation: UPLOAD_SESSION_DAYS + 1 },
               Status: 'Enabled',
             }),
-            Match.objectLike({ Prefix: 'uploads/', ExpirationInDays: 1, Status: 'Enabled' }),
+            Match.objectLike({
+              Prefix: 'uploads/',
+              ExpirationInDays: UPLOAD_SESSION_DAYS + 1,
+              Status: 'Enabled',
+            }),
             Match.objectLike({
               TagFilters: [{ Key: 'upload', Value: 'pending' }],
               ExpirationInDays: 1,
@@ -722,8 +730,12 @@ describe('HTTP API', () => {
 describe('expiry', () => {
   test('a schedule starts the sweep every minute, not retried (the next run does the same), and nothing else', () => {
     const rules = ofType('AWS::Events::Rule');
-    expect(rules).toHaveLength(1);
-    expect(rules[0]?.[1].Properties).toMatchObject({
+    // One per scheduled function: the sweep's, and the user deletions worker's (users section).
+    expect(rules).toHaveLength(2);
+    const sweepRule = rules.find(
+      ([, rule]) => rule.Properties.Targets[0].Arn['Fn::GetAtt'][0] === functionLogicalId('files/expire'),
+    );
+    expect(sweepRule?.[1].Properties).toMatchObject({
       ScheduleExpression: 'rate(1 minute)',
       State: 'ENABLED',
       Targets: [
@@ -761,5 +773,19 @@ describe('expiry', () => {
         },
       ]),
     });
+  });
+});
+
+describe('user deletions', () => {
+  test('a schedule starts the worker every minute; both functions have the time their budgets assume', () => {
+    const worker = functionLogicalId('users/continue-deletions');
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [worker, 'Arn'] } })],
+    });
+    // The DELETE and the worker stop their loops by getRemainingTimeInMillis; without a Lambda
+    // context (the local runner) they count from these timeouts.
+    expect(resources[functionLogicalId('users/delete')]?.Properties.Timeout).toBe(API_FUNCTION_SECONDS);
+    expect(resources[worker]?.Properties.Timeout).toBe(SCHEDULED_FUNCTION_SECONDS);
   });
 });

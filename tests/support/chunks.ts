@@ -1,0 +1,54 @@
+import { call } from './client.ts';
+import { multipart } from './multipart.ts';
+import type { signedInUser } from './users.ts';
+
+type Owner = Awaited<ReturnType<typeof signedInUser>>;
+
+export interface ChunkSpec {
+  identifier?: string;
+  start: number;
+  bytes: Buffer;
+  total: number;
+  last?: boolean;
+  /** Zipline's uploader sends the range's end exclusive; HTTP clients inclusive. */
+  inclusive?: boolean;
+  headers?: Record<string, string>;
+}
+
+/** Sends one chunk as Zipline's uploader does: a multipart body with the chunk, the range headers. */
+export function sendChunk(owner: Owner, spec: ChunkSpec) {
+  const { body, contentType } = multipart([
+    { fileName: 'blob', type: 'application/octet-stream', content: spec.bytes },
+  ]);
+  const end = spec.start + spec.bytes.length - (spec.inclusive ? 1 : 0);
+  return call('POST', '/api/upload', {
+    token: owner.token,
+    raw: body,
+    headers: {
+      'content-type': contentType,
+      'content-range': `bytes ${spec.start}-${end}/${spec.total}`,
+      'x-zipline-p-filename': 'movie.mp4',
+      'x-zipline-p-content-type': 'video/mp4',
+      'x-zipline-p-content-length': String(spec.total),
+      'x-zipline-p-lastchunk': String(spec.last ?? spec.start + spec.bytes.length === spec.total),
+      ...(spec.identifier ? { 'x-zipline-p-identifier': spec.identifier } : {}),
+      ...spec.headers,
+    },
+  });
+}
+
+/** Sends a whole file in chunks of `size`, in order; answers every response. */
+export async function sendAll(
+  owner: Owner,
+  file: Buffer,
+  size: number,
+  identifier: string,
+  inclusive = false,
+) {
+  const responses = [];
+  for (let start = 0; start < file.length; start += size) {
+    const bytes = file.subarray(start, Math.min(start + size, file.length));
+    responses.push(await sendChunk(owner, { identifier, start, bytes, total: file.length, inclusive }));
+  }
+  return responses;
+}
