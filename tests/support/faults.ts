@@ -92,14 +92,15 @@ export const singleItemConflict = () =>
 
 /**
  * Fails the `nth` call of a DynamoDB operation once, as an outage halfway through a multi-step
- * operation would; `calls()` tells how many calls of that operation were made. On the SDK client,
- * which sends everything but single-item reads.
+ * operation would; `calls()` tells how many calls of that operation were made. With `matches`, only
+ * the calls whose input it accepts are counted (steps that run at once have no order of their own).
+ * On the SDK client, which sends everything but single-item reads.
  */
-export function failNth(operation: string, nth: number) {
+export function failNth(operation: string, nth: number, matches: (input: unknown) => boolean = () => true) {
   let seen = 0;
   dynamodb.middlewareStack.add(
     (next, context) => async (args) => {
-      if (context.commandName === `${operation}Command` && ++seen === nth) {
+      if (context.commandName === `${operation}Command` && matches(args.input) && ++seen === nth) {
         throw Object.assign(new Error('injected outage'), { name: 'InternalServerError' });
       }
       return next(args);
