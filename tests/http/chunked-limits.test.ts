@@ -1,37 +1,19 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, dynamodb, tableName } from '#shared/db/client';
-import { chunkStageKey, fileStatsKey, uploadKey } from '#shared/db/keys';
+import { chunkStageKey, uploadKey } from '#shared/db/keys';
 import { MIN_CHUNK_BYTES } from '#shared/files/chunk-staging';
 import { stagedChunkKey, UPLOAD_SESSION_DAYS } from '#shared/files/layout';
 import { STAGED_READS_AT_ONCE } from '#shared/files/multipart-objects';
-import { bucketName, s3 } from '#shared/s3/client';
-import { sendChunk } from '../support/chunks.ts';
+import { s3 } from '#shared/s3/client';
+import { counters, identifier, keysUnder, sendChunk, sha } from '../support/chunks.ts';
 import { call } from '../support/client.ts';
 import { download } from '../support/files.ts';
 import { partitionItems } from '../support/snapshot.ts';
 import { signedInUser } from '../support/users.ts';
 
 const K = MIN_CHUNK_BYTES;
-const sha = (bytes: Buffer | undefined) =>
-  createHash('sha256')
-    .update(bytes ?? Buffer.alloc(0))
-    .digest('hex');
-const identifier = () => randomBytes(4).toString('hex');
-
-const counters = async (userId: string) =>
-  (
-    await documents.send(
-      new GetCommand({ TableName: tableName, Key: fileStatsKey(userId), ConsistentRead: true }),
-    )
-  ).Item;
-
-async function keysUnder(prefix: string) {
-  const listing = await s3.send(new ListObjectsV2Command({ Bucket: bucketName, Prefix: prefix }));
-  return (listing.Contents ?? []).map((object) => object.Key as string);
-}
 
 const uploadItems = async (userId: string) =>
   (await partitionItems(userId)).filter((item) => String(item.sk).startsWith('UPLOAD#'));

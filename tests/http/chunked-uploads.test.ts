@@ -1,11 +1,19 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { ListObjectsV2Command, S3ServiceException } from '@aws-sdk/client-s3';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { randomBytes } from 'node:crypto';
+import { S3ServiceException } from '@aws-sdk/client-s3';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
-import { fileStatsKey, uploadKey } from '#shared/db/keys';
+import { uploadKey } from '#shared/db/keys';
 import { MIN_CHUNK_BYTES } from '#shared/files/chunk-staging';
-import { bucketName, s3 } from '#shared/s3/client';
-import { type ChunkSpec, sendAll, sendChunk } from '../support/chunks.ts';
+import { s3 } from '#shared/s3/client';
+import {
+  type ChunkSpec,
+  counters,
+  identifier,
+  keysUnder,
+  sendAll,
+  sendChunk,
+  sha,
+} from '../support/chunks.ts';
 import { call } from '../support/client.ts';
 import { download, uploadRequest } from '../support/files.ts';
 import { updateUserQuota } from '../support/quota.ts';
@@ -16,24 +24,6 @@ import { signedInUser } from '../support/users.ts';
 const MiB = 1024 * 1024;
 /** The smallest chunk but the last (64 KiB). */
 const K = MIN_CHUNK_BYTES;
-const sha = (bytes: Buffer | undefined) =>
-  createHash('sha256')
-    .update(bytes ?? Buffer.alloc(0))
-    .digest('hex');
-
-const counters = async (userId: string) =>
-  (
-    await documents.send(
-      new GetCommand({ TableName: tableName, Key: fileStatsKey(userId), ConsistentRead: true }),
-    )
-  ).Item;
-
-async function keysUnder(prefix: string) {
-  const listing = await s3.send(new ListObjectsV2Command({ Bucket: bucketName, Prefix: prefix }));
-  return (listing.Contents ?? []).map((object) => object.Key as string);
-}
-
-const identifier = () => randomBytes(4).toString('hex');
 
 describe('chunked uploads as Zipline clients send them', () => {
   test('in order: chunks below 5 MiB are composed into 5 MiB+ parts of one S3 object', async () => {

@@ -1,3 +1,9 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { documents, tableName } from '#shared/db/client';
+import { fileStatsKey } from '#shared/db/keys';
+import { bucketName, s3 } from '#shared/s3/client';
 import { call } from './client.ts';
 import { multipart } from './multipart.ts';
 import type { signedInUser } from './users.ts';
@@ -51,4 +57,27 @@ export async function sendAll(
     responses.push(await sendChunk(owner, { identifier, start, bytes, total: file.length, inclusive }));
   }
   return responses;
+}
+
+/** SHA-256 of a download's bytes (none: of nothing), to compare uploads with what comes back. */
+export const sha = (bytes: Buffer | undefined) =>
+  createHash('sha256')
+    .update(bytes ?? Buffer.alloc(0))
+    .digest('hex');
+
+/** A fresh chunked upload identifier, as clients make them up. */
+export const identifier = () => randomBytes(4).toString('hex');
+
+/** The user's file counters item, read consistently. */
+export const counters = async (userId: string) =>
+  (
+    await documents.send(
+      new GetCommand({ TableName: tableName, Key: fileStatsKey(userId), ConsistentRead: true }),
+    )
+  ).Item;
+
+/** The bucket's keys under a prefix (one listing page: the tests stay under 1,000 objects). */
+export async function keysUnder(prefix: string) {
+  const listing = await s3.send(new ListObjectsV2Command({ Bucket: bucketName, Prefix: prefix }));
+  return (listing.Contents ?? []).map((object) => object.Key as string);
 }
