@@ -78,7 +78,12 @@ test('link from settings, sign in with the provider, unlink', async () => {
   await page.getByRole('button', { name: `User menu for ${ADMIN.username}` }).waitFor();
 
   await openSettings();
+  // Unlinking asks first: Cancel keeps the link, the dialog's Unlink removes it.
   await section.getByRole('button', { name: 'Unlink Test ID' }).click();
+  await page.getByRole('dialog', { name: 'Unlink Test ID?' }).getByRole('button', { name: 'Cancel' }).click();
+  await section.getByText(/Linked as admin\.at\.idp since/).waitFor();
+  await section.getByRole('button', { name: 'Unlink Test ID' }).click();
+  await page.getByRole('dialog', { name: 'Unlink Test ID?' }).getByRole('button', { name: 'Unlink' }).click();
   await section.getByText('Not linked').waitFor();
   const stored = await page.evaluate(
     async () => (await (await fetch('/api/user')).json()).user.oauthProviders,

@@ -4,6 +4,12 @@ import type { patchCurrentUserSchema } from '../../../shared/validation/user.ts'
 import { api } from './client.ts';
 import type { CurrentUser, ViewSettings } from './types.ts';
 
+/** `GET /api/user/token` (the Uploaders tab shows and resets it; the user menu copies it). */
+export const tokenQuery = {
+  queryKey: ['token'],
+  queryFn: async () => (await api<{ token: string }>('/api/user/token')).token,
+};
+
 /** `PATCH /api/user`'s body, as the API's own schema reads it. */
 export type AccountPatch = InferInput<typeof patchCurrentUserSchema>;
 

@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
 import { useSignInProviders, useStartLink, useUnlinkProvider } from '../../api/oauth.ts';
 import type { UserResource } from '../../api/types.ts';
+import { confirmDestructive } from '../../components/confirm.tsx';
 import { ProviderIcon } from '../../components/ProviderIcon.tsx';
 import { Section } from './Section.tsx';
 
@@ -73,7 +74,14 @@ export function ProvidersSection({ user }: { user: UserResource }) {
                   variant="default"
                   color="red"
                   loading={unlink.isPending && unlink.variables === row.id}
-                  onClick={() => unlink.mutate(row.id)}
+                  onClick={() =>
+                    confirmDestructive({
+                      title: `Unlink ${row.name}?`,
+                      message: `You will no longer sign in with ${row.name} as ${linked.username}. You can link it again later.`,
+                      confirm: 'Unlink',
+                      onConfirm: () => unlink.mutate(row.id),
+                    })
+                  }
                   aria-label={`Unlink ${row.name}`}
                 >
                   Unlink

@@ -3,9 +3,8 @@ import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconDownload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useTokenReset } from '../../api/account.ts';
+import { tokenQuery, useTokenReset } from '../../api/account.ts';
 import { errorMessage } from '../../api/client.ts';
-import { tokenQuery } from '../../components/TokenModal.tsx';
 import { Section } from './Section.tsx';
 import { sharexConfig, uploadScript } from './uploaders.ts';
 

@@ -68,13 +68,20 @@ export default function UsersPage() {
     },
   });
   const remove = useMutation({
-    mutationFn: ({ user, withFiles }: { user: UserResource; withFiles: boolean }) =>
-      api<UserResource>(`/api/users/${encodeURIComponent(user.id)}`, {
+    mutationFn: async ({ user, withFiles }: { user: UserResource; withFiles: boolean }) => {
+      const answer = await request(`/api/users/${encodeURIComponent(user.id)}`, {
         method: 'DELETE',
         json: { delete: withFiles },
-      }),
-    onSuccess: (user) => {
-      notifications.show({ message: `${user.username} deleted` });
+      });
+      // 202: a large account is finished in the background (docs/users-api.md); it is already signed out.
+      return { user: (await answer.json()) as UserResource, finished: answer.status === 200 };
+    },
+    onSuccess: ({ user, finished }) => {
+      notifications.show({
+        message: finished
+          ? `${user.username} deleted`
+          : `${user.username} is being deleted: it is signed out, and its files go in the background`,
+      });
       setDeleting(null);
       void refresh();
     },
