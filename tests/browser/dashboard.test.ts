@@ -104,8 +104,9 @@ test('upload, browse, change and delete files', async () => {
     transfer.items.add(new File(['dropped bytes'], 'dropped.txt', { type: 'text/plain' }));
     return transfer;
   });
-  await page.locator('.mantine-Dropzone-root').dispatchEvent('dragenter', { dataTransfer: dropped });
-  await page.locator('.mantine-Dropzone-root').dispatchEvent('drop', { dataTransfer: dropped });
+  const dropArea = page.getByLabel('Drop files here or press Enter to choose files');
+  await dropArea.dispatchEvent('dragenter', { dataTransfer: dropped });
+  await dropArea.dispatchEvent('drop', { dataTransfer: dropped });
   for (const name of ['picture.png', 'big.bin', 'readme.txt', 'dropped.txt']) {
     await page.getByRole('button', { name: `Copy link to ${name}` }).waitFor();
   }

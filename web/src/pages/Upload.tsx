@@ -10,15 +10,14 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import { Dropzone } from '@mantine/dropzone';
 import { notifications } from '@mantine/notifications';
-import '@mantine/dropzone/styles.css';
 import { IconCheck, IconCopy, IconUpload } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { errorMessage } from '../api/client.ts';
 import { absoluteUrl, formatBytes } from '../api/format.ts';
 import { DIRECT_UPLOAD_LIMIT, uploadFile } from '../api/upload.ts';
+import { FileDropArea } from '../components/FileDropArea.tsx';
 import { useUploadOptions } from './UploadOptions.tsx';
 
 interface Item {
@@ -78,7 +77,7 @@ export default function UploadPage() {
       <Title order={1}>Upload</Title>
       {panel}
 
-      <Dropzone onDrop={start} multiple aria-label="Drop files here or press Enter to choose files">
+      <FileDropArea onDrop={start} label="Drop files here or press Enter to choose files">
         <Group justify="center" gap="lg" mih={160} style={{ pointerEvents: 'none' }}>
           <IconUpload size={44} stroke={1.4} aria-hidden />
           <div>
@@ -90,7 +89,7 @@ export default function UploadPage() {
             </Text>
           </div>
         </Group>
-      </Dropzone>
+      </FileDropArea>
 
       {items.length > 0 && (
         <Stack gap="xs" role="list" aria-label="Uploads">
