@@ -7,7 +7,7 @@ import { MIN_CHUNK_BYTES } from '#shared/files/chunk-staging';
 import { stagedChunkKey, UPLOAD_SESSION_DAYS } from '#shared/files/layout';
 import { STAGED_READS_AT_ONCE } from '#shared/files/multipart-objects';
 import { s3 } from '#shared/s3/client';
-import { counters, identifier, keysUnder, sendChunk, sha } from '../support/chunks.ts';
+import { chunksOf, counters, identifier, keysUnder, sendChunk, sha } from '../support/chunks.ts';
 import { call } from '../support/client.ts';
 import { download } from '../support/files.ts';
 import { partitionItems } from '../support/snapshot.ts';
@@ -109,12 +109,7 @@ test('copies of the last chunk sent at once: each answered 200 with the file or 
   for (let round = 0; round < 3; round++) {
     const file = randomBytes(2 * K + 100);
     const id = identifier();
-    const chunk = (start: number, end: number) => ({
-      identifier: id,
-      start,
-      bytes: file.subarray(start, end),
-      total: file.length,
-    });
+    const chunk = chunksOf(file, id);
     expect((await sendChunk(owner, chunk(0, K))).status).toBe(200);
     expect((await sendChunk(owner, chunk(K, 2 * K))).status).toBe(200);
     const answers = await Promise.all(
@@ -181,12 +176,7 @@ test('an upload begun by an earlier version (its staged chunks listed in its ite
   const owner = await signedInUser();
   const file = randomBytes(2 * K + 100);
   const id = identifier();
-  const chunk = (start: number, end: number) => ({
-    identifier: id,
-    start,
-    bytes: file.subarray(start, end),
-    total: file.length,
-  });
+  const chunk = chunksOf(file, id);
   expect((await sendChunk(owner, chunk(0, K))).status).toBe(200);
   // As the earlier version left it: the staged chunk in the item's list, no item of its own.
   const [session] = await uploadItems(owner.id);

@@ -81,3 +81,13 @@ export async function keysUnder(prefix: string) {
   const listing = await s3.send(new ListObjectsV2Command({ Bucket: bucketName, Prefix: prefix }));
   return (listing.Contents ?? []).map((object) => object.Key as string);
 }
+
+/** The chunk of `file` from `start` to `end` (exclusive) in the upload `id`. */
+export const chunksOf =
+  (file: Buffer, id: string) =>
+  (start: number, end: number): ChunkSpec => ({
+    identifier: id,
+    start,
+    bytes: file.subarray(start, end),
+    total: file.length,
+  });
