@@ -386,6 +386,15 @@ export async function benchScenarios(): Promise<{
       event: async () => scheduledEvent(),
       succeeded: (result) => (result as { failed?: number }).failed === 0,
     },
+    {
+      name: 'scheduled deletion sweep (none pending)',
+      handler: 'users/continue-deletions',
+      event: async () => scheduledEvent(),
+      succeeded: (result) => {
+        const report = result as { finished?: number; left?: number };
+        return report.finished === 0 && report.left === 0;
+      },
+    },
   ];
   return { scenarios, objectEvents, fixtures: { userId: user.id } };
 }
