@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { routes } from '#shared/routes';
+import { routes } from '#shared/routes/table';
 import { type CallOptions, requestEvent } from '../tests/support/client.ts';
 
 /** What the benchmark measures per route: one request builder, as a handler event or over HTTP. */

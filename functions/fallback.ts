@@ -1,6 +1,6 @@
 import { ServiceError } from '#shared/errors';
 import { defineHandler } from '#shared/http/handler';
-import { matchRoute } from '#shared/routes';
+import { matchRoute } from '#shared/routes/match';
 
 /** API Gateway's `$default` route: anything the route table does not serve. */
 export const handler = defineHandler(async (request) => {

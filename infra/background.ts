@@ -6,7 +6,7 @@ import { type Bucket, EventType } from 'aws-cdk-lib/aws-s3';
 import { LambdaDestination } from 'aws-cdk-lib/aws-s3-notifications';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import type { ObjectEventType } from '#shared/routes';
+import type { ObjectEventType } from '#shared/routes/background';
 import type { AccessRole } from './constructs/access-role.ts';
 import type { FunctionSpec } from './functions.ts';
 

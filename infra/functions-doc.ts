@@ -1,4 +1,4 @@
-import { methodsOf } from '#shared/routes';
+import { methodsOf } from '#shared/routes/route';
 import type { BundleReport } from './bundle-report.ts';
 import { memoryOf } from './constructs/service-function.ts';
 import { type FunctionSpec, functionSpecs } from './functions.ts';

@@ -1,19 +1,21 @@
 import {
-  type BucketAccess,
-  FALLBACK_HANDLER,
   type ObjectEventFunction,
   type ObjectEventType,
-  type ObjectPrefix,
   objectEventFunctions,
-  type Route,
-  routes,
   type ScheduledFunction,
-  type SetupCodeAccess,
-  type SignInProviderAccess,
   scheduledFunctions,
-  type TableAccess,
-  type TableAction,
-} from '#shared/routes';
+} from '#shared/routes/background';
+import type {
+  BucketAccess,
+  ObjectPrefix,
+  SetupCodeAccess,
+  SignInProviderAccess,
+  TableAccess,
+  TableAction,
+} from '#shared/routes/grants';
+import { FALLBACK_HANDLER } from '#shared/routes/match';
+import type { Route } from '#shared/routes/route';
+import { routes } from '#shared/routes/table';
 
 /** One Lambda function: a handler module and what it needs, merged over every route it serves. */
 export interface FunctionSpec {

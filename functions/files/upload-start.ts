@@ -13,7 +13,7 @@ import { readUploadOptions } from '#shared/validation/upload-headers';
  */
 export const handler = defineHandler(async (request) => {
   const { user } = await authenticate(request);
-  const { password, ...options } = readUploadOptions(request.headers);
+  const { password, ...options } = readUploadOptions(request.headers, 'presignedStart');
   const file = readJson(request, startUploadSchema);
   const passwordHash = await hashOptionalPassword(password);
   const upload = await startUpload(user, file, { ...options, passwordHash });

@@ -6,10 +6,10 @@ import { storeFiles } from '#shared/files/uploads';
 import { defineHandler } from '#shared/http/handler';
 import { readFileParts } from '#shared/http/multipart';
 import { validate } from '#shared/http/request';
-import { chunkReply, REPLY_HEADERS, readReplyOptions, uploadReply } from '#shared/http/upload-reply';
+import { chunkReply, readReplyOptions, uploadReply } from '#shared/http/upload-reply';
 import { readChunkHeaders } from '#shared/validation/chunk-headers';
 import { uploadedNameSchema } from '#shared/validation/files';
-import { CHUNK_HEADERS, readUploadOptions } from '#shared/validation/upload-headers';
+import { readUploadOptions } from '#shared/validation/upload-headers';
 
 /**
  * Lambda takes at most 6 MB of request payload, and API Gateway base64-encodes a binary body (4/3),
@@ -25,10 +25,7 @@ export const handler = defineHandler(
   async (request) => {
     const { user } = await authenticate(request);
     const chunk = readChunkHeaders(request.headers);
-    const { password, ...options } = readUploadOptions(
-      request.headers,
-      chunk ? [...REPLY_HEADERS, ...CHUNK_HEADERS] : REPLY_HEADERS,
-    );
+    const { password, ...options } = readUploadOptions(request.headers, 'upload');
     const reply = readReplyOptions(request.headers);
     const parts = await readFileParts(request, { files: chunk ? 1 : MAX_FILES_PER_UPLOAD });
     if (chunk) {

@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { continueDeletions, whileTimeLeft } from '#shared/accounts/deletion';
 import { logger } from '#shared/log/logger';
-import { SCHEDULED_FUNCTION_SECONDS } from '#shared/routes';
+import { SCHEDULED_FUNCTION_SECONDS } from '#shared/routes/background';
 
 /**
  * Finishes the user deletions that `DELETE /api/users/{id}` could not finish within its function's

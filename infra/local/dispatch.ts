@@ -2,7 +2,8 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { config } from '#shared/config';
 import type { LambdaHandler } from '#shared/http/handler';
 import { BASE_HEADERS, type HttpResult } from '#shared/http/response';
-import { type CorsPolicy, corsPolicy, FALLBACK_HANDLER, matchRoute } from '#shared/routes';
+import { type CorsPolicy, corsPolicy } from '#shared/routes/cors';
+import { FALLBACK_HANDLER, matchRoute } from '#shared/routes/match';
 
 const handlers = new Map<string, Promise<LambdaHandler>>();
 let previousImport: Promise<unknown> = Promise.resolve();

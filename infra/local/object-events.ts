@@ -1,5 +1,5 @@
 import type { S3Event } from 'aws-lambda';
-import { type ObjectEventType, objectEventFunctions } from '#shared/routes';
+import { type ObjectEventType, objectEventFunctions } from '#shared/routes/background';
 import { loadHandler } from './dispatch.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { ScheduledEvent } from 'aws-lambda';
-import { scheduledFunctions } from '#shared/routes';
+import { scheduledFunctions } from '#shared/routes/background';
 import { loadHandler } from './dispatch.ts';
 
 /** The event EventBridge sends a scheduled rule's target (the handlers read none of it). */

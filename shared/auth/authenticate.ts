@@ -2,6 +2,7 @@ import { SESSION_COOKIE, type SignInMethod, unsealSession } from '#shared/auth/s
 import { safeEqual, verifyToken } from '#shared/auth/token';
 import { config } from '#shared/config';
 import { forbidden, unauthenticated } from '#shared/errors';
+import { SAFE_METHODS } from '#shared/http/methods';
 import { requestHost, requestOrigin } from '#shared/http/origin';
 import type { HttpRequest } from '#shared/http/request';
 import { noteUserId } from '#shared/log/logger';
@@ -83,8 +84,6 @@ async function findConfirmed(
   if (usable(fresh)) return fresh;
   throw unauthenticated();
 }
-
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export const SESSION_REQUIRED =
   'this changes how the account signs in, which needs a session: sign in (the dashboard), not the API token';

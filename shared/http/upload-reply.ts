@@ -5,9 +5,6 @@ import type { HttpRequest } from '#shared/http/request';
 import { type HttpResult, json, text } from '#shared/http/response';
 import type { ViewSettings } from '#shared/users/model';
 
-/** Headers that only shape the answer of a route whose answer lists uploaded files. */
-export const REPLY_HEADERS = ['x-zipline-no-json', 'x-zipline-domain'] as const;
-
 /** Zipline reads its flags as `value === 'true'`: anything else (a file name, `yes`) is false. */
 export const isTrue = (value: string | undefined) => value?.trim().toLowerCase() === 'true';
 
@@ -16,10 +13,12 @@ export function sent(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).filter(([, value]) => value.trim() !== ''));
 }
 
-/** How an answer listing files is shaped (`x-zipline-no-json`, `x-zipline-domain`). */
+/** How an answer listing files is shaped (the table's `reply` group, and `deletes-at: never`). */
 export interface ReplyOptions {
-  /** The URLs as plain text, one per line. */
+  /** The URLs as plain text, comma-separated (Zipline's `x-zipline-no-json`). */
   plainText: boolean;
+  /** `x-zipline-deletes-at: never` was sent: the answer says `deletesAt: "never"`, as Zipline's. */
+  neverDeletes: boolean;
   /** The host the returned URLs name instead of the one the request reached. */
   host: string | null;
 }
@@ -46,12 +45,22 @@ function readHost(value: string | undefined): string | null {
 /** Read before anything is stored: a bad value is a 400 that changes nothing. */
 export function readReplyOptions(headers: Record<string, string>): ReplyOptions {
   const values = sent(headers);
-  return { plainText: isTrue(values['x-zipline-no-json']), host: readHost(values['x-zipline-domain']) };
+  return {
+    plainText: isTrue(values['x-zipline-no-json']),
+    neverDeletes: values['x-zipline-deletes-at']?.trim().toLowerCase() === 'never',
+    host: readHost(values['x-zipline-domain']),
+  };
+}
+
+function answered(request: HttpRequest, reply: ReplyOptions, files: FileRecord[], ownerView: ViewSettings) {
+  const result = toUploadResult(files, requestOrigin(request, reply.host ?? undefined), ownerView);
+  return reply.neverDeletes && files.length > 0 ? { ...result, deletesAt: 'never' } : result;
 }
 
 /**
  * The answer to an upload: `{files, deletesAt?}` with absolute URLs on the host the request reached
- * (or `x-zipline-domain`'s), or with `x-zipline-no-json: true` the URLs as plain text, one per line.
+ * (or `x-zipline-domain`'s), `deletesAt: "never"` when the client asked for that; or with
+ * `x-zipline-no-json: true` the URLs as plain text, joined with commas as Zipline joins them.
  */
 export function uploadReply(
   request: HttpRequest,
@@ -59,8 +68,8 @@ export function uploadReply(
   files: FileRecord[],
   ownerView: ViewSettings,
 ): HttpResult {
-  const result = toUploadResult(files, requestOrigin(request, reply.host ?? undefined), ownerView);
-  return reply.plainText ? text(200, result.files.map((file) => file.url).join('\n')) : json(200, result);
+  const result = answered(request, reply, files, ownerView);
+  return reply.plainText ? text(200, result.files.map((file) => file.url).join(',')) : json(200, result);
 }
 
 /**
@@ -76,7 +85,7 @@ export function chunkReply(
 ): HttpResult {
   const files = file ? [file] : [];
   if (reply.plainText) return uploadReply(request, reply, files, ownerView);
-  const result = toUploadResult(files, requestOrigin(request, reply.host ?? undefined), ownerView);
+  const result = answered(request, reply, files, ownerView);
   return json(200, {
     ...result,
     files: result.files.map((entry) => ({ ...entry, pending: false })),

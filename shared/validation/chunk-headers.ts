@@ -4,6 +4,7 @@ import { recordedType } from '#shared/files/content-type';
 import { MAX_OBJECT_BYTES } from '#shared/files/multipart-objects';
 import { validate } from '#shared/http/request';
 import { isTrue, sent } from '#shared/http/upload-reply';
+import { headersOf } from '#shared/http/zipline-headers';
 import { uploadedNameSchema } from '#shared/validation/files';
 
 const IDENTIFIER = /^[A-Za-z0-9_-]{1,64}$/;
@@ -13,7 +14,7 @@ export function readChunkHeaders(headers: Record<string, string>): ChunkHeaders 
   const values = sent(headers);
   const range = values['content-range'];
   if (range === undefined) {
-    const stray = Object.keys(values).find((name) => name.startsWith('x-zipline-p-'));
+    const stray = headersOf('chunk').find((name) => values[name] !== undefined);
     if (stray) throw invalid(`${stray} needs content-range: it belongs to a chunked upload`);
     return null;
   }

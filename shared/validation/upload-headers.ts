@@ -3,42 +3,18 @@ import * as v from 'valibot';
 import { invalid } from '#shared/errors';
 import { NAME_FORMATS, SAFE_EXTENSION, uploadedFileName } from '#shared/files/names';
 import type { UploadOptions } from '#shared/files/uploads';
-import { isTrue, REPLY_HEADERS, sent } from '#shared/http/upload-reply';
+import { isTrue, sent } from '#shared/http/upload-reply';
+import { type ZiplineHeaderGroup, ziplineHeader } from '#shared/http/zipline-headers';
 import { fileNameSchema, isoDate, PAST_EXPIRY, readFilePassword } from '#shared/validation/files';
 
 /**
- * Zipline v4's upload headers (its `parseHeaders` and its own uploader). Each is honoured as Zipline
- * defines it or refused with a 400 that names it; any other `x-zipline-*` header is refused too, so
- * nothing a client sends is silently ignored. An empty value means "not sent", as in Zipline.
+ * The groups of the Zipline header table each upload route reads: the direct upload the file's, the
+ * answer's and (with `content-range`) a chunk's; the presigned start the file's alone.
  */
-const UNSUPPORTED: Record<string, string> = {
-  'x-zipline-folder': 'x-zipline-folder is not supported: there are no folders yet',
-  'x-zipline-image-compression-percent':
-    'x-zipline-image-compression-percent is not supported: files are stored as uploaded',
-  'x-zipline-image-compression-type':
-    'x-zipline-image-compression-type is not supported: files are stored as uploaded',
-};
-
-/** Chunked uploads (`content-range` with the `x-zipline-p-*` headers). */
-export const CHUNK_HEADERS = [
-  'content-range',
-  'x-zipline-p-filename',
-  'x-zipline-p-content-type',
-  'x-zipline-p-identifier',
-  'x-zipline-p-lastchunk',
-  'x-zipline-p-content-length',
-] as const;
-
-const FILE_HEADERS = [
-  'x-zipline-format',
-  'x-zipline-max-views',
-  'x-zipline-deletes-at',
-  'x-zipline-original-name',
-  'x-zipline-filename',
-  'x-zipline-file-extension',
-  'x-zipline-extensionless',
-  'x-zipline-password',
-] as const;
+const READS = {
+  upload: ['file', 'reply', 'chunk'],
+  presignedStart: ['file'],
+} as const satisfies Record<string, readonly ZiplineHeaderGroup[]>;
 
 const MAX_VIEWS = 2 ** 31 - 1;
 const MAX_LIFETIME_MS = 10 * 365.25 * 86_400_000;
@@ -132,30 +108,50 @@ function readExtension(value: string | undefined): string | null {
 /** The upload options as sent: the password in the clear, for the handler to hash. */
 export type UploadHeaderOptions = Omit<UploadOptions, 'passwordHash'> & { password: string | null };
 
-function refuseUnknown(headers: Record<string, string>, allowed: readonly string[]): void {
-  const known: readonly string[] = [...FILE_HEADERS, ...REPLY_HEADERS, ...CHUNK_HEADERS];
+/**
+ * Each header of the Zipline table is honoured, accepted, or refused with its 400; one of another
+ * route's groups is a 400 naming it. A header the table does not hold is ignored, as Zipline does.
+ */
+function refuseUnusable(headers: Record<string, string>, groups: readonly ZiplineHeaderGroup[]): void {
   for (const name of Object.keys(headers)) {
-    const message = UNSUPPORTED[name];
-    if (message) throw invalid(message);
-    if (allowed.includes(name)) continue;
-    if ((CHUNK_HEADERS as readonly string[]).includes(name)) {
-      throw invalid(`${name}: chunked uploads are not supported on this route`);
-    }
-    if (known.includes(name)) throw invalid(`${name} is not supported on this route`);
-    if (name.startsWith('x-zipline-')) throw invalid(`${name} is not supported`);
+    const header = ziplineHeader(name);
+    if (header === undefined || header.group === 'session') continue;
+    if (header.support === 'refused') throw invalid(header.message);
+    if (groups.includes(header.group)) continue;
+    if (header.group === 'chunk') throw invalid(`${name}: chunked uploads are not supported on this route`);
+    throw invalid(`${name} is not supported on this route`);
+  }
+}
+
+const COMPRESSION_TYPES = ['jpg', 'jpeg', 'png', 'webp', 'jxl'];
+
+/**
+ * The image compression headers (Zipline's mobile and web uploaders send them by default): their
+ * values are checked as Zipline checks them, then not applied yet (the table says so): the bytes
+ * are stored as sent.
+ */
+function checkCompression(values: Record<string, string>): void {
+  const percent = values['x-zipline-image-compression-percent'];
+  if (percent !== undefined && !(/^\s*\d{1,3}\s*$/.test(percent) && Number(percent) <= 100)) {
+    throw invalid('x-zipline-image-compression-percent must be an integer from 0 to 100');
+  }
+  const type = values['x-zipline-image-compression-type'];
+  if (type !== undefined && !COMPRESSION_TYPES.includes(type.trim().toLowerCase())) {
+    throw invalid(`x-zipline-image-compression-type must be one of ${COMPRESSION_TYPES.join(', ')}`);
   }
 }
 
 /**
- * The file options of a request's `x-zipline-*` headers; anything unreadable or unsupported is a
- * 400 naming the header. `allowed` lists the other Zipline headers the route itself reads.
+ * The file options of a request's `x-zipline-*` headers, for the upload route `on`; anything
+ * unreadable or refused is a 400 naming the header.
  */
 export function readUploadOptions(
   headers: Record<string, string>,
-  allowed: readonly string[] = [],
+  on: keyof typeof READS,
 ): UploadHeaderOptions {
   const values = sent(headers);
-  refuseUnknown(values, [...FILE_HEADERS, ...allowed]);
+  refuseUnusable(values, READS[on]);
+  checkCompression(values);
   const deletesAt = readDeletesAt(values['x-zipline-deletes-at']);
   return {
     format: readFormat(values['x-zipline-format']),

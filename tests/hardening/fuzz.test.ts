@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { type Route, routes } from '#shared/routes';
+import type { Route } from '#shared/routes/route';
+import { routes } from '#shared/routes/table';
 import { type CallOptions, call, type TestResponse } from '../support/client.ts';
 import { urlFor } from '../support/routes.ts';
 import { changedKeys, type TableSnapshot, tableSnapshot } from '../support/snapshot.ts';

@@ -1,20 +1,12 @@
 import '../support/allowed-origins.ts';
 import { call } from '../support/client.ts';
-import { everyRoute, jsonBodyRoutes, PUBLIC_HANDLERS, urlFor, writeRoutes } from '../support/routes.ts';
+import { cookieWriteRoutes, everyRoute, jsonBodyRoutes, PUBLIC_HANDLERS, urlFor } from '../support/routes.ts';
 import { changedKeys, tableSnapshot } from '../support/snapshot.ts';
 import { signedInUser } from '../support/users.ts';
 
 const HOST = 'files.example.test';
 /** A body each write route refuses after authentication (400), so a pass changes nothing. */
 const refusedBody = { json: { notAField: true } };
-/**
- * Writes authenticated by the session cookie (login, setup and the view page's password form
- * authenticate nobody; login is below).
- */
-const cookieWriteRoutes = writeRoutes.filter(
-  ([, route]) =>
-    !['/api/auth/login', '/api/setup'].includes(route.path) && !PUBLIC_HANDLERS.has(route.handler),
-);
 
 describe('CSRF defence on cookie-authenticated writes', () => {
   test.each(cookieWriteRoutes)(

@@ -1,4 +1,4 @@
-import { routes } from '#shared/routes';
+import { routes } from '#shared/routes/table';
 import { call } from '../support/client.ts';
 import { signedInUser } from '../support/users.ts';
 

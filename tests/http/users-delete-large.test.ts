@@ -4,7 +4,7 @@ import type { Context } from 'aws-lambda';
 import { documents, dynamodb, tableName } from '#shared/db/client';
 import { fileNameKey, pendingDeletionKey, usernameKey } from '#shared/db/keys';
 import { API_FUNCTION_SECONDS } from '#shared/http/handler';
-import { SCHEDULED_FUNCTION_SECONDS } from '#shared/routes';
+import { SCHEDULED_FUNCTION_SECONDS } from '#shared/routes/background';
 import { bucketName, s3 } from '#shared/s3/client';
 import { loadHandler, routeEvent } from '../../infra/local/dispatch.ts';
 import { call, requestEvent, toTestResponse } from '../support/client.ts';

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { jest } from '@jest/globals';
+import { ZIPLINE_HEADER_NAMES } from '#shared/http/zipline-headers';
 import { logger } from '#shared/log/logger';
-import { type Route, routes, ZIPLINE_UPLOAD_HEADERS } from '#shared/routes';
+import type { Route } from '#shared/routes/route';
+import { routes } from '#shared/routes/table';
 import { SERVICE_VERSION } from '#shared/version';
 import { call, type TestResponse } from '../support/client.ts';
 import { faultInjector, provisionedThroughputExceeded } from '../support/faults.ts';
@@ -345,7 +347,7 @@ describe('health and version', () => {
 
 describe('CORS preflight', () => {
   test('allows every x-zipline-* header and content-range, so browser uploaders reach the handler', async () => {
-    const requested = ZIPLINE_UPLOAD_HEADERS.join(', ');
+    const requested = ZIPLINE_HEADER_NAMES.join(', ');
     const response = await call('OPTIONS', '/api/upload', {
       headers: {
         origin: 'https://uploader.example',
@@ -355,10 +357,10 @@ describe('CORS preflight', () => {
     });
     expect(response.status).toBe(204);
     const allowed = (response.headers['access-control-allow-headers'] as string).split(',');
-    for (const header of [...ZIPLINE_UPLOAD_HEADERS, 'authorization', 'content-type']) {
+    for (const header of [...ZIPLINE_HEADER_NAMES, 'authorization', 'content-type']) {
       expect(allowed).toContain(header);
     }
-    expect(ZIPLINE_UPLOAD_HEADERS).toEqual(
+    expect(ZIPLINE_HEADER_NAMES).toEqual(
       expect.arrayContaining([
         'x-zipline-password',
         'x-zipline-p-identifier',

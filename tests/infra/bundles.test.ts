@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { hashPassword } from '#shared/auth/password';
-import { routes } from '#shared/routes';
+import { routes } from '#shared/routes/table';
 import { createUser } from '#shared/users/creation';
 import {
   type BundleReport,

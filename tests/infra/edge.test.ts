@@ -1,7 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { ORIGIN_SECRET_HEADER } from '#shared/http/distribution';
-import { routes } from '#shared/routes';
+import { routes } from '#shared/routes/table';
 import { FAILED_EVENT_RETENTION, RESERVED_CONCURRENCY } from '../../infra/background.ts';
 import { API_PATHS, UNCACHED_ERROR_STATUSES } from '../../infra/dashboard.ts';
 import { functionSpecs } from '../../infra/functions.ts';

@@ -4,16 +4,16 @@ import { PARTITION_PATTERNS, type Partition } from '#shared/db/keys';
 import { createTableInput, tableDefinition } from '#shared/db/table';
 import { UPLOAD_SESSION_DAYS } from '#shared/files/layout';
 import { API_FUNCTION_SECONDS } from '#shared/http/handler';
+import { ZIPLINE_HEADER_NAMES } from '#shared/http/zipline-headers';
 import { parseServiceKeys } from '#shared/keys';
 import {
-  corsPolicy,
   objectEventFunctions,
-  type Route,
-  routes,
   SCHEDULED_FUNCTION_SECONDS,
   scheduledFunctions,
-  ZIPLINE_UPLOAD_HEADERS,
-} from '#shared/routes';
+} from '#shared/routes/background';
+import { corsPolicy } from '#shared/routes/cors';
+import type { Route } from '#shared/routes/route';
+import { routes } from '#shared/routes/table';
 import { accessClassOf } from '../../infra/constructs/access-role.ts';
 import { MEMORY_MB, memoryOf } from '../../infra/constructs/service-function.ts';
 import { functionSpecs, usesBucket, usesTable } from '../../infra/functions.ts';
@@ -159,7 +159,13 @@ describe('functions and routes come from the route table', () => {
 
 describe('function specs', () => {
   test('routes sharing a module share one function with the union of their needs', () => {
-    const base = { hashesPasswords: false, usesKeys: false } as const;
+    const base = {
+      hashesPasswords: false,
+      usesKeys: false,
+      caller: 'public',
+      body: 'none',
+      area: 'account',
+    } as const;
     const table: Route[] = [
       {
         ...base,
@@ -695,7 +701,7 @@ describe('HTTP API', () => {
       },
     });
     // Browser uploaders send these; a preflight refusing one never reaches the handler.
-    expect(corsPolicy().allowHeaders).toEqual(expect.arrayContaining([...ZIPLINE_UPLOAD_HEADERS]));
+    expect(corsPolicy().allowHeaders).toEqual(expect.arrayContaining([...ZIPLINE_HEADER_NAMES]));
   });
 
   test('allowed origins get CORS with credentials, exactly those, and reach the functions', () => {

@@ -10,7 +10,9 @@ import { join, relative } from 'node:path';
  */
 const RANKS: Record<string, number> = {
   functions: 10,
-  // The route table: handlers, table and bucket access for CDK, the local runner and the tests.
+  // The route table (shared/routes/: its lines, their grants, CORS, background functions, matching)
+  // for CDK, the local runner and the tests; it reads the Zipline header table and the safe methods
+  // from http, the index names from db and files.
   routes: 9,
   // The thumbnail function's work, started by S3 rather than a route: it checks the object key it
   // is given (validation) before it reads and records files, as a handler would.
@@ -60,7 +62,7 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** `shared/files/store.ts` → `files`; `shared/routes.ts` → `routes`; `functions/...` → `functions`. */
+/** `shared/files/store.ts` → `files`; `shared/routes/table.ts` → `routes`; `functions/...` → `functions`. */
 function layerOf(file: string): string {
   const [top, second] = file.split('/');
   if (top === 'functions') return 'functions';

@@ -1,0 +1,199 @@
+/**
+ * The table and bucket access of the routes and background functions, by name: the lines of
+ * routes/table.ts and routes/background.ts point here, so a line stays one line.
+ */
+import { USERS_INDEX } from '#shared/db/keys';
+import { SEARCH_INDEX, SORT_INDEXES } from '#shared/files/indexing';
+import type { BucketAccess, TableAccess } from '#shared/routes/grants';
+
+/** Every index a file listing may read: the sort orders', the ones deep pages skip over, search's. */
+const FILE_INDEXES = [
+  ...new Set([
+    ...Object.values(SORT_INDEXES).flatMap(({ index, skipIndex }) =>
+      index ? [index, skipIndex] : [skipIndex],
+    ),
+    SEARCH_INDEX,
+  ]),
+];
+
+/**
+ * The table access of each route beyond reading its caller (route.ts adds that read to every
+ * signed-in route's line).
+ */
+export const ACCESS = {
+  // One GetItem proves the table answers.
+  health: { items: { GetItem: ['SETUP'] } },
+  login: {
+    items: { GetItem: ['USER', 'USERNAME'], UpdateItem: ['USER', 'THROTTLE'], DeleteItem: ['THROTTLE'] },
+  },
+  // The code a provider sign-in of an account with TOTP on owes: the user, the login's counters, the
+  // code used up and the session added (UpdateItem USER).
+  signInCode: { items: { GetItem: ['USER'], UpdateItem: ['USER', 'THROTTLE'], DeleteItem: ['THROTTLE'] } },
+  logout: { items: { UpdateItem: ['USER'] } },
+  setupCheck: { items: { GetItem: ['SETUP'] } },
+  setup: {
+    items: {
+      GetItem: ['SETUP'],
+      PutItem: ['USER', 'USERNAME', 'USERLIKE', 'SETUP'],
+      ConditionCheckItem: ['USERNAME'],
+      UpdateItem: ['THROTTLE'],
+    },
+  },
+  // A rename moves the username claims; a password change is counted as a guess (THROTTLE).
+  userPatch: {
+    items: {
+      UpdateItem: ['USER', 'THROTTLE'],
+      PutItem: ['USER', 'USERNAME', 'USERLIKE'],
+      ConditionCheckItem: ['USERNAME'],
+      DeleteItem: ['USER', 'USERNAME', 'USERLIKE'],
+    },
+  },
+  avatar: { items: { Query: ['USER'] } },
+  tokenReset: { items: { UpdateItem: ['USER', 'THROTTLE'] } },
+  // Turning TOTP on or off is one conditional update of the caller's item; a code given to turn it
+  // off is counted as a login guess (THROTTLE).
+  totpEnable: { items: { UpdateItem: ['USER'] } },
+  totpDisable: { items: { UpdateItem: ['USER', 'THROTTLE'] } },
+  // The listed users' file counters (FILESTATS, in their partitions) come in one BatchGetItem.
+  usersList: { items: { BatchGetItem: ['USER'] }, indexes: [USERS_INDEX] },
+  usersCreate: {
+    items: {
+      PutItem: ['USER', 'USERNAME', 'USERLIKE'],
+      ConditionCheckItem: ['USERNAME'],
+      DeleteItem: ['USER'],
+    },
+  },
+  usersPatch: {
+    items: {
+      UpdateItem: ['USER'],
+      PutItem: ['USER', 'USERNAME', 'USERLIKE'],
+      ConditionCheckItem: ['USERNAME'],
+      DeleteItem: ['USER', 'USERNAME', 'USERLIKE'],
+    },
+  },
+  // The user's name claims, linked provider accounts (OAUTHID) and passkeys (PASSKEY) go with it.
+  // The deletion is recorded as pending (DELETION) with its mark, and forgotten with the user.
+  usersDelete: {
+    items: {
+      Query: ['USER'],
+      UpdateItem: ['USER', 'DELETION'],
+      DeleteItem: ['USER', 'USERNAME', 'USERLIKE', 'FILENAME', 'OAUTHID', 'PASSKEY', 'DELETION'],
+      BatchWriteItem: ['USER'],
+    },
+  },
+  usersDeleteContinued: {
+    items: {
+      GetItem: ['USER'],
+      Query: ['USER', 'DELETION'],
+      DeleteItem: ['USER', 'USERNAME', 'USERLIKE', 'FILENAME', 'OAUTHID', 'PASSKEY', 'DELETION'],
+      BatchWriteItem: ['USER'],
+    },
+  },
+  upload: {
+    items: {
+      Query: ['USER'],
+      ConditionCheckItem: ['USER'],
+      PutItem: ['USER', 'FILENAME'],
+      UpdateItem: ['USER'],
+      DeleteItem: ['USER'],
+    },
+  },
+  filesList: {
+    items: { BatchGetItem: ['USER'], Query: ['USER'] },
+    indexes: FILE_INDEXES,
+  },
+  uploadStart: {
+    items: {
+      Query: ['USER'],
+      ConditionCheckItem: ['USER'],
+      PutItem: ['USER'],
+      UpdateItem: ['USER'],
+      DeleteItem: ['USER'],
+    },
+  },
+  uploadComplete: {
+    items: {
+      ConditionCheckItem: ['USER'],
+      PutItem: ['USER', 'FILENAME'],
+      UpdateItem: ['USER'],
+      DeleteItem: ['USER'],
+    },
+  },
+  filePatch: { items: { ConditionCheckItem: ['USER'], UpdateItem: ['USER'] } },
+  fileDelete: {
+    items: {
+      ConditionCheckItem: ['USER'],
+      UpdateItem: ['USER'],
+      DeleteItem: ['USER', 'FILENAME'],
+    },
+  },
+  // With `?pw=`: the file's hash is read first, and guesses are counted (THROTTLE).
+  raw: { items: { GetItem: ['FILENAME', 'USER'], UpdateItem: ['USER', 'THROTTLE'] } },
+  // The name claim; the owner's view settings with the file (one BatchGetItem); the view count.
+  viewPage: { items: { GetItem: ['FILENAME'], BatchGetItem: ['USER'], UpdateItem: ['USER'] } },
+  // The view page's password form: the page's reads, and guesses counted per address and per name
+  // as on /raw?pw=.
+  viewUnlock: { items: { GetItem: ['FILENAME'], BatchGetItem: ['USER'], UpdateItem: ['USER', 'THROTTLE'] } },
+  oembed: { items: { GetItem: ['FILENAME'], BatchGetItem: ['USER'] } },
+  // The provider account's claim and its user; the flow's state recorded once (OAUTHFLOW); a new
+  // session (UpdateItem USER); a link (the claim and the user's list in one transaction), or a
+  // sign-up (a user with its username claims and the provider account's).
+  oauthCallback: {
+    items: {
+      GetItem: ['USER', 'OAUTHID'],
+      PutItem: ['OAUTHFLOW', 'OAUTHID', 'USER', 'USERNAME', 'USERLIKE'],
+      UpdateItem: ['USER'],
+      ConditionCheckItem: ['USERNAME'],
+    },
+  },
+  oauthUnlink: { items: { UpdateItem: ['USER'], DeleteItem: ['OAUTHID'] } },
+  // Passkeys (issue 15): a challenge handed out (WEBAUTHN), consumed by a conditional delete; a
+  // credential item (PASSKEY) beside its user's list entry, in one transaction.
+  passkeyOptions: { items: { PutItem: ['WEBAUTHN'] } },
+  passkeyRegister: {
+    items: { DeleteItem: ['WEBAUTHN'], PutItem: ['PASSKEY'], UpdateItem: ['USER'] },
+  },
+  passkeyRename: { items: { UpdateItem: ['USER'] } },
+  passkeyDelete: { items: { UpdateItem: ['USER'], DeleteItem: ['PASSKEY'] } },
+  passkeySignInOptions: { items: { PutItem: ['WEBAUTHN'] } },
+  // The credential and its user; the counter and last use (one transaction); a new session.
+  passkeySignIn: {
+    items: { DeleteItem: ['WEBAUTHN'], GetItem: ['PASSKEY', 'USER'], UpdateItem: ['PASSKEY', 'USER'] },
+  },
+} satisfies Record<string, TableAccess>;
+
+/** The bucket access of each route that has one. */
+export const BUCKET = {
+  // `{"delete": true}` lists and deletes the user's objects and thumbnails.
+  usersDelete: {
+    ListBucket: ['files/', 'uploads/', 'thumbnails/'],
+    DeleteObject: ['files/', 'uploads/', 'thumbnails/'],
+  },
+  // Chunked uploads: the multipart upload is PutObject under files/; chunks too small for a part
+  // wait under uploads/ (read back into the part, then deleted).
+  upload: {
+    PutObject: ['files/', 'uploads/'],
+    GetObject: ['uploads/'],
+    DeleteObject: ['files/', 'uploads/'],
+  },
+  uploadStart: { PutObject: ['files/'], PutObjectTagging: ['files/'], DeleteObject: ['files/'] },
+  uploadComplete: {
+    GetObject: ['files/'],
+    ListBucket: ['files/'],
+    PutObjectTagging: ['files/'],
+    DeleteObject: ['files/'],
+  },
+  // The owner's bytes: read by the function up to 4 MiB, else a presigned GET.
+  read: { GetObject: ['files/'] },
+  // `/raw`: the same, and a view page's stable og:image link, which for a large image is its
+  // thumbnail's presigned GET.
+  raw: { GetObject: ['files/', 'thumbnails/'] },
+  // The owner's thumbnail of an image (the dashboard's grid).
+  thumbnail: { GetObject: ['thumbnails/'] },
+  // Presigned GETs for the page's media, download and og:image (the thumbnail); a ranged GET for a
+  // text file's start.
+  viewPage: { GetObject: ['files/', 'thumbnails/'] },
+  // The bytes and their thumbnail, in one DeleteObjects; a presigned upload's object whose URL may
+  // still be valid is tagged for the lifecycle rule instead (files/objects.ts `deleteFileObject`).
+  delete: { DeleteObject: ['files/', 'thumbnails/'], PutObjectTagging: ['files/'] },
+} satisfies Record<string, BucketAccess>;

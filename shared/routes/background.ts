@@ -1,0 +1,81 @@
+/**
+ * The functions that are not routes: those S3 starts on the bucket's notifications, and those a
+ * schedule starts. Their grants are declared as a route's (routes/grants.ts).
+ */
+import { EXPIRY_INDEX } from '#shared/db/keys';
+import { ACCESS, BUCKET } from '#shared/routes/access';
+import type { BucketAccess, ObjectPrefix, TableAccess } from '#shared/routes/grants';
+
+/** S3 notifications a function can subscribe to, by S3's names (`*` for every kind). */
+export type ObjectEventType = 's3:ObjectCreated:*' | 's3:ObjectTagging:Put';
+
+/**
+ * A function S3 starts, not a route: on each of `events` for objects under `prefix` (the bucket's
+ * notifications). Its grants are declared as a route's; `native` names the native module its bundle
+ * carries (the linux-arm64 binary from infra/native), which no other function does.
+ */
+export interface ObjectEventFunction {
+  handler: string;
+  prefix: ObjectPrefix;
+  events: readonly ObjectEventType[];
+  table?: TableAccess;
+  bucket?: BucketAccess;
+  native: 'sharp';
+}
+
+export const objectEventFunctions: readonly ObjectEventFunction[] = [
+  {
+    // One WebP thumbnail per image upload, whichever path stored it: an object created (direct
+    // uploads, a chunked upload's CompleteMultipartUpload) or retagged (a presigned upload's
+    // completion). Reads the file item (for an upload's object first its completion record, or its
+    // pending item), records the thumbnail on it only while the file still has those bytes; reads
+    // the image, writes (or, when the file went meanwhile, deletes) its thumbnail.
+    handler: 'thumbnails/make',
+    prefix: 'files/',
+    events: ['s3:ObjectCreated:*', 's3:ObjectTagging:Put'],
+    table: { items: { GetItem: ['USER'], UpdateItem: ['USER'] } },
+    bucket: { GetObject: ['files/'], PutObject: ['thumbnails/'], DeleteObject: ['thumbnails/'] },
+    native: 'sharp',
+  },
+];
+
+/** A scheduled function's timeout in AWS (the stack's; tests/infra/stack.test.ts holds them equal). */
+export const SCHEDULED_FUNCTION_SECONDS = 60;
+
+/**
+ * A function a schedule starts, not a route: every `everyMinutes` minutes in AWS (EventBridge), every
+ * few seconds in the local runner. Its grants are declared as a route's.
+ */
+export interface ScheduledFunction {
+  handler: string;
+  everyMinutes: number;
+  table?: TableAccess;
+  bucket?: BucketAccess;
+}
+
+export const scheduledFunctions: readonly ScheduledFunction[] = [
+  {
+    // The expiry sweep (files/expiry.ts): the due files from the expiry index; each file read, then
+    // deleted with its name claim and counters share in one transaction; its bytes and thumbnail.
+    handler: 'files/expire',
+    everyMinutes: 1,
+    table: {
+      items: {
+        GetItem: ['USER'],
+        ConditionCheckItem: ['USER'],
+        UpdateItem: ['USER'],
+        DeleteItem: ['USER', 'FILENAME'],
+      },
+      indexes: [EXPIRY_INDEX],
+    },
+    bucket: BUCKET.delete,
+  },
+  {
+    // Finishes user deletions that DELETE /api/users/{id} left under way (accounts/deletion.ts):
+    // the pending ones from their partition, then what the deletion itself does.
+    handler: 'users/continue-deletions',
+    everyMinutes: 1,
+    table: ACCESS.usersDeleteContinued,
+    bucket: BUCKET.usersDelete,
+  },
+];

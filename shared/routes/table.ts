@@ -1,0 +1,66 @@
+/**
+ * The one route table. The CDK stack builds a function and an API route from each line, the local
+ * runner and the tests dispatch through it, so the three cannot drift apart. Columns: method, path,
+ * handler module, who may call (route.ts derives the keys, the caller's read and the CSRF check from
+ * it), the body the handler reads, the area (the nested stack), then what else the function needs.
+ *
+ * `hashesPasswords`: upload, upload start and file PATCH hash a file's password, `/raw` checks `?pw=`,
+ * and so does `POST /view/{name}`, the view page's password form (its view counted once the password
+ * is right). `usesKeys` on a public line: it seals a session (login, a provider's or a passkey's
+ * sign-in, the TOTP step) or starts a provider flow whose state it seals. A sign-in with a provider
+ * starts with a GET (it signs nobody in by itself); a link with a POST by the session.
+ * `/api/user/files/{id}/raw` is the owner's own view of the bytes (dashboard previews and "open"): it
+ * counts no view. `/view/{name}` is a file's public page, `/api/oembed/{name}` the oEmbed answer view
+ * pages link to (embeds on): its texts, no view counted.
+ */
+import { ACCESS, BUCKET } from '#shared/routes/access';
+import { type Route, route } from '#shared/routes/route';
+
+// biome-ignore format: one line per route, so a search for a method and path finds the whole line
+export const routes: readonly Route[] = [
+  route('GET', '/api/healthcheck', 'health/check', 'public', 'none', 'account', { table: ACCESS.health }),
+  route('GET', '/api/version', 'health/version', 'signed-in', 'none', 'account'),
+  route('POST', '/api/auth/login', 'auth/login', 'public', 'json', 'account', { usesKeys: true, hashesPasswords: true, table: ACCESS.login }),
+  route('GET', '/api/auth/oauth', 'auth/oauth-providers', 'public', 'none', 'account', { oauth: 'providers' }),
+  route('GET', '/api/auth/oauth/{provider}', 'auth/oauth-start', 'public', 'none', 'account', { usesKeys: true, oauth: 'providers' }),
+  route('POST', '/api/auth/oauth/{provider}', 'auth/oauth-link', 'signed-in', 'none', 'account', { oauth: 'providers' }),
+  route('GET', '/api/auth/oauth/{provider}/callback', 'auth/oauth-callback', 'public', 'none', 'account', { usesKeys: true, oauth: 'secrets', table: ACCESS.oauthCallback }),
+  route('POST', '/api/auth/totp', 'auth/totp', 'public', 'json', 'account', { usesKeys: true, table: ACCESS.signInCode }),
+  route('POST', '/api/auth/passkey/options', 'auth/passkey-options', 'public', 'none', 'account', { passkeys: true, table: ACCESS.passkeySignInOptions }),
+  route('POST', '/api/auth/passkey', 'auth/passkey-sign-in', 'public', 'json', 'account', { usesKeys: true, passkeys: true, table: ACCESS.passkeySignIn }),
+  route('POST', '/api/auth/logout', 'auth/logout', 'signed-in', 'none', 'account', { table: ACCESS.logout }),
+  route('GET', '/api/auth/logout', 'auth/logout', 'signed-in', 'none', 'account', { table: ACCESS.logout }),
+  route('GET', '/api/setup', 'setup/get', 'public', 'none', 'account', { table: ACCESS.setupCheck, setupCode: 'announces' }),
+  route('POST', '/api/setup', 'setup/post', 'public', 'json', 'account', { hashesPasswords: true, table: ACCESS.setup, setupCode: 'checks' }),
+  route('GET', '/api/user', 'user/get', 'signed-in', 'none', 'account'),
+  route('PATCH', '/api/user', 'user/patch', 'signed-in', 'json', 'account', { hashesPasswords: true, table: ACCESS.userPatch }),
+  route('GET', '/api/user/avatar', 'user/avatar', 'signed-in', 'none', 'account', { table: ACCESS.avatar }),
+  route('GET', '/api/user/token', 'user/token-get', 'signed-in', 'none', 'account'),
+  route('PATCH', '/api/user/token', 'user/token-reset', 'signed-in', 'none', 'account', { table: ACCESS.tokenReset }),
+  route('DELETE', '/api/user/oauth', 'user/oauth-unlink', 'signed-in', 'json', 'account', { table: ACCESS.oauthUnlink }),
+  route('GET', '/api/user/mfa/totp', 'user/mfa-totp-get', 'signed-in', 'none', 'account'),
+  route('POST', '/api/user/mfa/totp', 'user/mfa-totp-enable', 'signed-in', 'json', 'account', { table: ACCESS.totpEnable }),
+  route('DELETE', '/api/user/mfa/totp', 'user/mfa-totp-disable', 'signed-in', 'json', 'account', { table: ACCESS.totpDisable }),
+  route('POST', '/api/user/passkeys/options', 'user/passkeys-options', 'signed-in', 'none', 'account', { passkeys: true, table: ACCESS.passkeyOptions }),
+  route('POST', '/api/user/passkeys', 'user/passkeys-register', 'signed-in', 'json', 'account', { passkeys: true, table: ACCESS.passkeyRegister }),
+  route('PATCH', '/api/user/passkeys/{id}', 'user/passkeys-rename', 'signed-in', 'json', 'account', { table: ACCESS.passkeyRename }),
+  route('DELETE', '/api/user/passkeys/{id}', 'user/passkeys-delete', 'signed-in', 'none', 'account', { table: ACCESS.passkeyDelete }),
+  route('GET', '/api/users', 'users/list', 'admin', 'none', 'admin', { table: ACCESS.usersList }),
+  route('POST', '/api/users', 'users/create', 'admin', 'json', 'admin', { hashesPasswords: true, table: ACCESS.usersCreate }),
+  route('GET', '/api/users/{id}', 'users/get', 'admin', 'none', 'admin'),
+  route('PATCH', '/api/users/{id}', 'users/patch', 'admin', 'json', 'admin', { hashesPasswords: true, table: ACCESS.usersPatch }),
+  route('DELETE', '/api/users/{id}', 'users/delete', 'admin', 'json', 'admin', { table: ACCESS.usersDelete, bucket: BUCKET.usersDelete }),
+  route('POST', '/api/upload', 'files/upload', 'signed-in', 'multipart', 'files', { hashesPasswords: true, table: ACCESS.upload, bucket: BUCKET.upload }),
+  route('GET', '/api/user/files', 'files/list', 'signed-in', 'none', 'files', { table: ACCESS.filesList }),
+  route('POST', '/api/user/files/uploads', 'files/upload-start', 'signed-in', 'json', 'files', { hashesPasswords: true, table: ACCESS.uploadStart, bucket: BUCKET.uploadStart }),
+  route('POST', '/api/user/files/uploads/{id}/complete', 'files/upload-complete', 'signed-in', 'none', 'files', { table: ACCESS.uploadComplete, bucket: BUCKET.uploadComplete }),
+  route('GET', '/api/user/files/{id}', 'files/get', 'signed-in', 'none', 'files'),
+  route('GET', '/api/user/files/{id}/raw', 'files/raw-owner', 'signed-in', 'none', 'files', { bucket: BUCKET.read }),
+  route('GET', '/api/user/files/{id}/thumbnail', 'files/raw-owner', 'signed-in', 'none', 'files', { bucket: BUCKET.thumbnail }),
+  route('PATCH', '/api/user/files/{id}', 'files/patch', 'signed-in', 'json', 'files', { hashesPasswords: true, table: ACCESS.filePatch }),
+  route('DELETE', '/api/user/files/{id}', 'files/delete', 'signed-in', 'none', 'files', { table: ACCESS.fileDelete, bucket: BUCKET.delete }),
+  route('GET', '/raw/{name}', 'files/raw', 'public', 'none', 'public', { hashesPasswords: true, table: ACCESS.raw, bucket: BUCKET.raw }),
+  route('GET', '/view/{name}', 'view/page', 'public', 'none', 'public', { table: ACCESS.viewPage, bucket: BUCKET.viewPage }),
+  route('POST', '/view/{name}', 'view/unlock', 'public', 'form', 'public', { hashesPasswords: true, table: ACCESS.viewUnlock, bucket: BUCKET.viewPage }),
+  route('GET', '/api/oembed/{name}', 'view/oembed', 'public', 'none', 'public', { table: ACCESS.oembed }),
+];
