@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { routes } from '#shared/routes';
+import { routes } from '#shared/routes/table';
 
 // docs/api.md is the API reference: its route index names every route of the route table, and only
 // those, so a route added, moved or removed without its line in the reference fails here.
