@@ -323,9 +323,16 @@ export const routes: readonly Route[] = [
   route('GET', '/api/healthcheck', 'health/check', { table: ACCESS.health }),
   route('GET', '/api/version', 'health/version', AUTHENTICATED),
   route('POST', '/api/auth/login', 'auth/login', { keys: true, bcrypt: true, table: ACCESS.login }),
-  route('GET', '/api/auth/oauth', 'auth/oauth-providers', { oauth: 'providers' }),
+  // Zipline's (issue 33): the caller's linked providers, and an unlink answering what stays linked.
+  route('GET', '/api/auth/oauth', 'auth/oauth-linked', AUTHENTICATED),
+  route('DELETE', '/api/auth/oauth', 'auth/oauth-unlink', { keys: true, table: ACCESS.oauthUnlink }),
   // A sign-in starts with a GET (it signs nobody in by itself); a link with a POST by the session.
-  route('GET', '/api/auth/oauth/{provider}', 'auth/oauth-start', { keys: true, oauth: 'providers' }),
+  // The same GET takes the provider's answer back, as Zipline's does: the callback's needs.
+  route('GET', '/api/auth/oauth/{provider}', 'auth/oauth-start', {
+    keys: true,
+    oauth: 'secrets',
+    table: ACCESS.oauthCallback,
+  }),
   route('POST', '/api/auth/oauth/{provider}', 'auth/oauth-link', { ...AUTHENTICATED, oauth: 'providers' }),
   route('GET', '/api/auth/oauth/{provider}/callback', 'auth/oauth-callback', {
     keys: true,
@@ -345,6 +352,7 @@ export const routes: readonly Route[] = [
   route('POST', '/api/auth/logout', 'auth/logout', { keys: true, table: ACCESS.logout }),
   route('GET', '/api/auth/logout', 'auth/logout', { keys: true, table: ACCESS.logout }),
   route('GET', '/api/setup', 'setup/get', { table: ACCESS.setupCheck, setupCode: 'announces' }),
+  route('GET', '/api/server/public', 'server/public', { oauth: 'providers', table: ACCESS.setupCheck }),
   route('POST', '/api/setup', 'setup/post', { bcrypt: true, table: ACCESS.setup, setupCode: 'checks' }),
   route('GET', '/api/user', 'user/get', AUTHENTICATED),
   route('PATCH', '/api/user', 'user/patch', { keys: true, bcrypt: true, table: ACCESS.userPatch }),
