@@ -299,10 +299,17 @@ export async function benchScenarios(): Promise<{
       url: () => `/api/oembed/${encodeURIComponent(viewed.name)}`,
     }),
     // Sign-in providers: the benchmark runs with none configured (as a deployment does by default), so
-    // the list is empty and the starts and callback answer the unknown provider's 404; the unlink of a
-    // provider the user has not linked is its 400 after the caller's read (by the session: a token
-    // is refused).
-    scenario('GET /api/auth/oauth (none configured)', 'GET', '/api/auth/oauth', 200, () => ({})),
+    // the public configuration lists none, the caller has none linked, and the starts and callback
+    // answer the unknown provider's 404; the unlinks of a provider the user has not linked are their
+    // 400 after the caller's read (by the session: a token is refused).
+    scenario('GET /api/server/public', 'GET', '/api/server/public', 200, () => ({})),
+    scenario('GET /api/auth/oauth (none linked)', 'GET', '/api/auth/oauth', 200, () => ({
+      cookie: user.cookie,
+    })),
+    scenario('DELETE /api/auth/oauth (not linked: 400)', 'DELETE', '/api/auth/oauth', 400, () => ({
+      cookie: user.cookie,
+      json: { provider: 'GITHUB' },
+    })),
     scenario(
       'GET /api/auth/oauth/{provider} (not configured: 404)',
       'GET',

@@ -90,8 +90,10 @@ export const SETTINGS_PAGE = '/settings';
 export const withError = (page: string, message: string) => `${page}?error=${encodeURIComponent(message)}`;
 
 /**
- * The callback URL given to the provider: the dashboard's configured origin (`PUBLIC_ORIGIN`), never a
- * request's choice; without one (npm start), the origin the browser came from.
+ * The callback URL given to the provider: Zipline's, `/api/auth/oauth/<provider>` itself (issue 33),
+ * so the redirect URI registered for a Zipline instance keeps working here unchanged; on the
+ * dashboard's configured origin (`PUBLIC_ORIGIN`), never a request's choice; without one (npm start),
+ * the origin the browser came from. `/callback` below it still answers (docs/oauth.md).
  */
 export const callbackUri = (request: HttpRequest, providerId: string) =>
-  `${callbackOrigin(request)}/api/auth/oauth/${providerId}/callback`;
+  `${callbackOrigin(request)}/api/auth/oauth/${providerId}`;

@@ -82,7 +82,7 @@ function oidcConfiguration(
 function openIdConnect(provider: OAuthProviderConfig): ProviderProtocol {
   return {
     async authorizationUrl(flow) {
-      // Building the URL needs no client secret: the start function is not granted it.
+      // Building the URL needs no client secret: a link's start (the POST) is not granted it.
       const configuration = await oidcConfiguration(provider, undefined);
       return oidc.buildAuthorizationUrl(configuration, {
         redirect_uri: flow.redirectUri,

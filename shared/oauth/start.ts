@@ -15,10 +15,10 @@ export const LINK_STARTS_IN_SETTINGS =
   'a provider is linked from Settings, signed in: open Settings and choose Link there';
 
 /**
- * `GET /api/auth/oauth/{provider}` (apart from the callback's module: its function reads no table,
- * so it must not load the storage modules, whose configuration needs the table's name): a plain sign-in, which signs nobody in by itself (the provider
- * decides who, the callback checks the flow), so any page may start one. `?link=true` no longer
- * links: a link starts with a POST from settings (oauth/link.ts).
+ * `GET /api/auth/oauth/{provider}` without the provider's answer in its query (with it, the same
+ * route is the callback: oauth/sign-in.ts): a plain sign-in, which signs nobody in by itself (the
+ * provider decides who, the callback checks the flow), so any page may start one. `?link=true` no
+ * longer links: a link starts with a POST from settings (oauth/link.ts).
  */
 export async function startSignIn(
   request: HttpRequest,

@@ -8,7 +8,8 @@
  * and so does `POST /view/{name}`, the view page's password form (its view counted once the password
  * is right). `usesKeys` on a public line: it seals a session (login, a provider's or a passkey's
  * sign-in, the TOTP step) or starts a provider flow whose state it seals. A sign-in with a provider
- * starts with a GET (it signs nobody in by itself); a link with a POST by the session.
+ * starts with a GET (it signs nobody in by itself), and the same GET takes the provider's answer back
+ * as Zipline's does (so it holds the callback's needs); a link starts with a POST by the session.
  * `/api/user/files/{id}/raw` is the owner's own view of the bytes (dashboard previews and "open"): it
  * counts no view. `/view/{name}` is a file's public page, `/api/oembed/{name}` the oEmbed answer view
  * pages link to (embeds on): its texts, no view counted.
@@ -21,8 +22,9 @@ export const routes: readonly Route[] = [
   route('GET', '/api/healthcheck', 'health/check', 'public', 'none', 'account', { table: ACCESS.health }),
   route('GET', '/api/version', 'health/version', 'signed-in', 'none', 'account'),
   route('POST', '/api/auth/login', 'auth/login', 'public', 'json', 'account', { usesKeys: true, hashesPasswords: true, table: ACCESS.login }),
-  route('GET', '/api/auth/oauth', 'auth/oauth-providers', 'public', 'none', 'account', { oauth: 'providers' }),
-  route('GET', '/api/auth/oauth/{provider}', 'auth/oauth-start', 'public', 'none', 'account', { usesKeys: true, oauth: 'providers' }),
+  route('GET', '/api/auth/oauth', 'auth/oauth-linked', 'signed-in', 'none', 'account'),
+  route('DELETE', '/api/auth/oauth', 'auth/oauth-unlink', 'signed-in', 'json', 'account', { table: ACCESS.oauthUnlink }),
+  route('GET', '/api/auth/oauth/{provider}', 'auth/oauth-start', 'public', 'none', 'account', { usesKeys: true, oauth: 'secrets', table: ACCESS.oauthCallback }),
   route('POST', '/api/auth/oauth/{provider}', 'auth/oauth-link', 'signed-in', 'none', 'account', { oauth: 'providers' }),
   route('GET', '/api/auth/oauth/{provider}/callback', 'auth/oauth-callback', 'public', 'none', 'account', { usesKeys: true, oauth: 'secrets', table: ACCESS.oauthCallback }),
   route('POST', '/api/auth/totp', 'auth/totp', 'public', 'json', 'account', { usesKeys: true, table: ACCESS.signInCode }),
@@ -30,6 +32,7 @@ export const routes: readonly Route[] = [
   route('POST', '/api/auth/passkey', 'auth/passkey-sign-in', 'public', 'json', 'account', { usesKeys: true, passkeys: true, table: ACCESS.passkeySignIn }),
   route('POST', '/api/auth/logout', 'auth/logout', 'signed-in', 'none', 'account', { table: ACCESS.logout }),
   route('GET', '/api/auth/logout', 'auth/logout', 'signed-in', 'none', 'account', { table: ACCESS.logout }),
+  route('GET', '/api/server/public', 'server/public', 'public', 'none', 'account', { oauth: 'providers', table: ACCESS.setupCheck }),
   route('GET', '/api/setup', 'setup/get', 'public', 'none', 'account', { table: ACCESS.setupCheck, setupCode: 'announces' }),
   route('POST', '/api/setup', 'setup/post', 'public', 'json', 'account', { hashesPasswords: true, table: ACCESS.setup, setupCode: 'checks' }),
   route('GET', '/api/user', 'user/get', 'signed-in', 'none', 'account'),

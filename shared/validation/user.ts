@@ -48,6 +48,10 @@ export const viewSchema = v.strictObject(
     enabled: optionalNullable(v.boolean()),
     align: optionalNullable(v.picklist(['left', 'center', 'right'])),
     showMimetype: optionalNullable(v.boolean()),
+    // Zipline 4.4's view page shows the file's tags and folder (issue 33): stored and returned like
+    // the other flags; the page here shows neither until tags and folders exist.
+    showTags: optionalNullable(v.boolean()),
+    showFolder: optionalNullable(v.boolean()),
     content: optionalNullable(boundedText),
     embed: optionalNullable(v.boolean()),
     embedTitle: optionalNullable(boundedText),

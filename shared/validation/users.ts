@@ -142,6 +142,9 @@ export const listUsersQuerySchema = v.object(
       String(MAX_LIST_LIMIT),
     ),
     cursor: v.optional(v.pipe(v.string(), v.minLength(1, 'cursor must not be empty'))),
+    // Zipline's "leave me out" (issue 33): the listing never holds the caller (nobody acts on
+    // themselves through /api/users, decisions.md), so both values list the same users.
+    noincl: v.optional(v.picklist(['true', 'false'], 'noincl must be true or false')),
   },
   'invalid query',
 );

@@ -45,14 +45,28 @@ async function openSettings() {
 
 test('the login page offers the configured provider; an account nobody linked is told why it cannot sign in', async () => {
   await provider.signInAs({ sub: 'stranger', username: 'stranger' });
+  // The page learns the providers from the public server configuration (issue 33).
+  const config = page.waitForResponse(
+    (response) => new URL(response.url()).pathname === '/api/server/public',
+  );
   await page.goto(`${dashboard.runner.url}/login`);
+  expect((await config).status()).toBe(200);
   const button = page.getByRole('link', { name: 'Sign in with Test ID' });
   await button.waitFor();
   await a11y();
   await shot('login-with-provider');
+  // The provider sends the browser back to the start's own path, Zipline's redirect URI.
+  const callbacks: string[] = [];
+  const onRequest = (request: { url: () => string }) => {
+    const url = new URL(request.url());
+    if (url.searchParams.has('code')) callbacks.push(url.pathname);
+  };
+  page.on('request', onRequest);
   await button.click();
   const alert = page.getByRole('alert').filter({ hasText: 'Sign-in failed' });
   await alert.waitFor();
+  page.off('request', onRequest);
+  expect(callbacks).toEqual(['/api/auth/oauth/oidc']);
   expect(await alert.textContent()).toContain('no account is linked to this Test ID account');
   expect(new URL(page.url()).pathname).toBe('/login');
 });

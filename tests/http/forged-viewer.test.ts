@@ -141,7 +141,7 @@ describe("where a sign-in provider sends the browser back is the configured orig
       expect(started.status).toBe(302);
       const location = new URL(started.headers.location as string);
       expect(location.origin).toBe('https://github.com');
-      expect(location.searchParams.get('redirect_uri')).toBe(`${DASHBOARD}/api/auth/oauth/github/callback`);
+      expect(location.searchParams.get('redirect_uri')).toBe(`${DASHBOARD}/api/auth/oauth/github`);
     },
   );
 });

@@ -148,7 +148,7 @@ describe('GitHub and Discord', () => {
     expect(Object.fromEntries(url.searchParams)).toEqual({
       response_type: 'code',
       client_id: clientId,
-      redirect_uri: `https://localhost/api/auth/oauth/${id}/callback`,
+      redirect_uri: `https://localhost/api/auth/oauth/${id}`,
       state: expect.stringMatching(/^[\w-]{43}$/),
       scope,
       code_challenge: expect.stringMatching(/^[\w-]{43}$/),
@@ -169,13 +169,14 @@ describe('GitHub and Discord', () => {
   });
 });
 
-test('the provider list: every configured provider, in a fixed order', async () => {
-  const response = await call('GET', '/api/auth/oauth');
-  expect(response.body).toEqual([
+test('the provider list (GET /api/server/public): every configured provider, in a fixed order', async () => {
+  const response = await call('GET', '/api/server/public');
+  expect(response.body.signInProviders).toEqual([
     { id: 'oidc', name: 'Test ID' },
     { id: 'github', name: 'GitHub' },
     { id: 'discord', name: 'Discord' },
   ]);
+  expect(response.body.oauthEnabled).toEqual({ oidc: true, github: true, discord: true, google: false });
 });
 
 test('bad input to the sign-in routes is a 4xx, never a 5xx', async () => {

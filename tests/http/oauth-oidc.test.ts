@@ -82,9 +82,10 @@ describe('sign-up by provider not allowed (the default)', () => {
   }, 120_000);
 
   test('the dashboard learns the configured providers', async () => {
-    const response = await fetch(`${origin}/api/auth/oauth`);
+    const response = await fetch(`${origin}/api/server/public`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual([{ id: 'oidc', name: 'Test ID' }]);
+    const config = (await response.json()) as { signInProviders: unknown };
+    expect(config.signInProviders).toEqual([{ id: 'oidc', name: 'Test ID' }]);
     // Providers this deployment does not configure do not exist.
     expect((await fetch(`${origin}/api/auth/oauth/github`, { redirect: 'manual' })).status).toBe(404);
   });
@@ -94,11 +95,12 @@ describe('sign-up by provider not allowed (the default)', () => {
     const before = await snapshot();
     const browser = new BrowserSession(origin);
     const { hops, location } = await browser.navigate('/api/auth/oauth/oidc');
-    // Start → the provider's authorization endpoint → the callback → the sign-in page.
+    // Start → the provider's authorization endpoint → the callback (the start's own path, as on
+    // Zipline) → the sign-in page.
     expect(hops.map((hop) => new URL(hop).pathname)).toEqual([
       '/api/auth/oauth/oidc',
       '/authorize',
-      '/api/auth/oauth/oidc/callback',
+      '/api/auth/oauth/oidc',
     ]);
     expect(location).toMatch(/^\/login\?error=/);
     expect(errorOf(location)).toMatch(/no account is linked to this Test ID account/);
@@ -115,7 +117,7 @@ describe('sign-up by provider not allowed (the default)', () => {
     expect(authorize.origin + authorize.pathname).toBe(`${provider.issuer}/authorize`);
     expect(Object.fromEntries(authorize.searchParams)).toEqual({
       client_id: provider.clientId,
-      redirect_uri: `${origin}/api/auth/oauth/oidc/callback`,
+      redirect_uri: `${origin}/api/auth/oauth/oidc`,
       response_type: 'code',
       scope: 'openid profile email',
       state: expect.stringMatching(/^[\w-]{43}$/),

@@ -99,6 +99,13 @@ const SIGN_IN_CHANGES: [string, () => Promise<Attempt>][] = [
     },
   ],
   [
+    "DELETE /api/auth/oauth (unlinking a provider, Zipline's route)",
+    async () => {
+      const caller = await linkedUser();
+      return { caller, method: 'DELETE', url: '/api/auth/oauth', options: { json: { provider: 'OIDC' } } };
+    },
+  ],
+  [
     'POST /api/user/passkeys/options (starting to add a passkey)',
     async () => {
       const me = await signedInUser();

@@ -276,8 +276,10 @@ describe('every request the code sends is within its function grant, and every g
   const newPassword = 'another long passphrase';
   // Sign-in with a provider: a real OIDC provider process, sign-up by provider allowed.
   let provider: OidcProvider;
-  const signInAt = (account: string, options: { cookie?: string; link?: boolean } = {}) =>
-    providerSignIn(provider, { sub: account, username: account }, { ...options, send: request });
+  const signInAt = (
+    account: string,
+    options: { cookie?: string; link?: boolean; viaCallbackPath?: boolean } = {},
+  ) => providerSignIn(provider, { sub: account, username: account }, { ...options, send: request });
   afterAll(() => provider.stop());
 
   // Every route's flow, bcrypt and image decoding included: over 30 s on the shared, loaded machine.
@@ -301,13 +303,27 @@ describe('every request the code sends is within its function grant, and every g
     expect((await request('GET', '/api/user', self)).status).toBe(200);
     // Provider sign-in: the list; a link from settings; a sign-in by the linked account; a sign-up
     // (a name whose folded form differs: its claim checks the pre-folding key too); the unlink.
-    expect((await request('GET', '/api/auth/oauth')).body).toEqual([{ id: 'oidc', name: 'Test ID' }]);
+    expect((await request('GET', '/api/server/public')).body.signInProviders).toEqual([
+      { id: 'oidc', name: 'Test ID' },
+    ]);
     const adminAccount = uniqueName('idp-admin');
     expect((await signInAt(adminAccount, { ...self, link: true })).headers.location).toBe(
       '/settings?linked=oidc',
     );
     expect((await signInAt(adminAccount)).headers.location).toBe('/');
     expect((await signInAt(`Straße-${uniqueName('idp')}`)).headers.location).toBe('/');
+    // The same answers taken on `/callback`, the other function that may take them.
+    const viaCallbackPath = true;
+    expect((await signInAt(adminAccount, { viaCallbackPath })).headers.location).toBe('/');
+    expect((await signInAt(`Straße-${uniqueName('idp')}`, { viaCallbackPath })).headers.location).toBe('/');
+    expect((await request('GET', '/api/auth/oauth', self)).body).toHaveLength(1);
+    expect(
+      (await request('DELETE', '/api/auth/oauth', { ...self, json: { provider: 'OIDC' } })).body,
+    ).toEqual([]);
+    // Linked again, then unlinked by the older route.
+    expect((await signInAt(uniqueName('idp-admin'), { ...self, link: true })).headers.location).toBe(
+      '/settings?linked=oidc',
+    );
     expect((await request('DELETE', '/api/user/oauth', { ...self, json: { provider: 'oidc' } })).status).toBe(
       200,
     );
@@ -346,9 +362,10 @@ describe('every request the code sends is within its function grant, and every g
     const pendingCookie = cookieValue(pending.cookies.find((value) => value.startsWith('service_pending=')));
     const owed = { cookie: pendingCookie, json: { code: enrolled.body.recoveryCodes[1] } };
     expect((await request('POST', '/api/auth/totp', owed)).status).toBe(200);
-    expect((await request('DELETE', '/api/user/oauth', { ...self, json: { provider: 'oidc' } })).status).toBe(
-      200,
-    );
+    expect((await request('GET', '/api/auth/oauth', self)).body).toHaveLength(1);
+    expect(
+      (await request('DELETE', '/api/auth/oauth', { ...self, json: { provider: 'OIDC' } })).body,
+    ).toEqual([]);
     expect(
       (await request('DELETE', '/api/user/mfa/totp', { ...self, json: { code: '000000' } })).status,
     ).toBe(400);

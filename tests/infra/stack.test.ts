@@ -548,7 +548,9 @@ describe('service keys', () => {
 
 describe('sign-in providers', () => {
   const oauthRoutes = [
-    ['GET /api/auth/oauth', 'auth/oauth-providers'],
+    ['GET /api/auth/oauth', 'auth/oauth-linked'],
+    ['DELETE /api/auth/oauth', 'auth/oauth-unlink'],
+    ['GET /api/server/public', 'server/public'],
     ['GET /api/auth/oauth/{provider}', 'auth/oauth-start'],
     ['POST /api/auth/oauth/{provider}', 'auth/oauth-link'],
     ['GET /api/auth/oauth/{provider}/callback', 'auth/oauth-callback'],
@@ -621,17 +623,20 @@ describe('sign-in providers', () => {
       expect(configured.template.toJSON().Outputs.OAuthClientSecretsArn.Value).toEqual({ Ref: secretId });
     });
 
-    test('only the callback may read them, and gets their ARN', () => {
+    test('only the two routes that take the callback may read them, and get their ARN', () => {
+      // `/callback`, and the start's own path, which takes the provider's answer as Zipline's does.
       const callback = functionOf('auth/oauth-callback');
+      const start = functionOf('auth/oauth-start');
       const callbackRole = callback.Properties.Role['Fn::GetAtt'][0];
       expect(readers).toEqual([callbackRole]);
-      // Its role is the callback's alone (no other function has its access).
+      // Their role is theirs alone (no other function has their access).
       const sharing = Object.values(json).filter(
         (resource) =>
           resource.Type === 'AWS::Lambda::Function' &&
           resource.Properties.Role['Fn::GetAtt']?.[0] === callbackRole,
       );
-      expect(sharing).toEqual([callback]);
+      expect(sharing).toEqual([start, callback]);
+      expect(start.Properties.Environment.Variables.OAUTH_CLIENT_SECRETS_ARN).toEqual({ Ref: secretId });
       const statement = allStatements.find(
         (candidate) => JSON.stringify(candidate.Resource) === JSON.stringify({ Ref: secretId }),
       );
@@ -664,10 +669,10 @@ describe('sign-in providers', () => {
         expect([spec.handler, oauth]).toEqual([spec.handler, expected]);
       }
       expect(specs.filter((spec) => spec.oauth).map((spec) => `${spec.handler} ${spec.oauth}`)).toEqual([
-        'auth/oauth-providers providers',
-        'auth/oauth-start providers',
+        'auth/oauth-start secrets',
         'auth/oauth-link providers',
         'auth/oauth-callback secrets',
+        'server/public providers',
       ]);
     });
   });

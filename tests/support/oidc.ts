@@ -148,6 +148,8 @@ export interface ProviderSignInOptions {
   link?: boolean;
   /** Sends the service's requests (the grants test's attributes them to their functions). */
   send?: typeof call;
+  /** Takes the provider's answer to `/callback` rather than the path it names (the start's own). */
+  viaCallbackPath?: boolean;
 }
 
 /**
@@ -170,5 +172,6 @@ export async function providerSignIn(
   const authorize = await fetch(providerUrl, { redirect: 'manual' });
   const callback = new URL(authorize.headers.get('location') as string);
   const flow = cookieValue(start.cookies[0]);
-  return send('GET', callback.pathname + callback.search, { cookie: cookie ? `${cookie}; ${flow}` : flow });
+  const path = options.viaCallbackPath ? `${callback.pathname}/callback` : callback.pathname;
+  return send('GET', path + callback.search, { cookie: cookie ? `${cookie}; ${flow}` : flow });
 }

@@ -3,15 +3,23 @@ import type { UserResource } from '../../../shared/users/model.ts';
 import { api } from './client.ts';
 import type { CurrentUser } from './types.ts';
 
-/** `GET /api/auth/oauth`: the sign-in providers this deployment offers. */
+/** A sign-in provider this deployment offers: its id and the name on its button. */
 export interface SignInProvider {
   id: string;
   name: string;
 }
 
+/**
+ * `GET /api/server/public` (no authentication), as far as the dashboard reads it: the sign-in
+ * providers (`GET /api/auth/oauth` is Zipline's list of the caller's linked ones).
+ */
+interface PublicServerConfig {
+  signInProviders: SignInProvider[];
+}
+
 export const providersQuery = {
   queryKey: ['oauth-providers'],
-  queryFn: () => api<SignInProvider[]>('/api/auth/oauth'),
+  queryFn: async () => (await api<PublicServerConfig>('/api/server/public')).signInProviders,
   // Configured per deployment: it changes only with a deploy.
   staleTime: Number.POSITIVE_INFINITY,
 };
