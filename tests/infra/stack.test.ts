@@ -4,7 +4,7 @@ import { PARTITION_PATTERNS, type Partition } from '#shared/db/keys';
 import { createTableInput, tableDefinition } from '#shared/db/table';
 import { UPLOAD_SESSION_DAYS } from '#shared/files/layout';
 import { API_FUNCTION_SECONDS } from '#shared/http/handler';
-import { parseServiceKeys } from '#shared/keys';
+import { parseServiceKeys } from '#shared/secrets';
 import {
   corsPolicy,
   objectEventFunctions,

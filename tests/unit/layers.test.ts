@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 
 /**
  * The house rule on imports, checked on the code as it is: layers point one way, `functions →
- * shared/{http, auth, validation} → shared/<entity> → shared/db`, keys and config at the bottom, and
+ * shared/{http, auth, validation} → shared/<entity> → shared/db`, secrets and config at the bottom, and
  * no file imports itself through others. Each folder (or top-level file) of shared/ has a rank; an
  * import must go to a lower rank, or stay inside its own folder. Folders of one rank never import
  * each other (users and files are peers: neither knows the other).
@@ -38,8 +38,8 @@ const RANKS: Record<string, number> = {
   // Storage.
   db: 3,
   s3: 3,
-  // The bottom.
-  keys: 2,
+  // The bottom: the service's secrets (master keys and what is derived from them).
+  secrets: 2,
   config: 1,
   // The logger and metrics every layer may write to (they import nothing of the service).
   log: 1,

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { sealSession, unsealSession } from '#shared/auth/session';
 import { jsonDepth, parseCookies } from '#shared/http/request';
-import { parseServiceKeys } from '#shared/keys';
 import { matchRoute, routes } from '#shared/routes';
+import { parseServiceKeys } from '#shared/secrets';
 
 /** Reference depth: parse and walk. */
 function parsedDepth(value: unknown): number {
