@@ -7,7 +7,13 @@ import {
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { unlessConditionFails } from '#shared/db/conditions';
-import { EXPIRY_INDEX, expiryIndexKey, LEGACY_USERS_INDEX, USERS_INDEX, userIndexKey } from '#shared/db/keys';
+import {
+  EXPIRY_INDEX,
+  expiryIndexKey,
+  RETIRED_USER_INDEX_ATTRIBUTES,
+  USERS_INDEX,
+  userIndexKey,
+} from '#shared/db/keys';
 import { createTableInput } from '#shared/db/table';
 import { SORT_INDEXES, sortKeyOf } from '#shared/files/indexing';
 import { type Role, roleRank } from '#shared/users/model';
@@ -39,6 +45,40 @@ export async function addMissingIndexes(client: DynamoDBClient, tableName: strin
     added.push(index.IndexName);
   }
   return added;
+}
+
+/**
+ * Deletes every index the table has and the definition no longer holds (`gsi1`, the legacy user
+ * listing), one at a time, each once its deletion is done: what a deploy of this version does in
+ * AWS, for a DynamoDB Local table kept in `DATA_DIR`. Returns the names it deleted.
+ */
+export async function deleteRetiredIndexes(client: DynamoDBClient, tableName: string): Promise<string[]> {
+  const described = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  const wanted = new Set(createTableInput(tableName).GlobalSecondaryIndexes.map((index) => index.IndexName));
+  const retired = (described.Table?.GlobalSecondaryIndexes ?? [])
+    .map((index) => index.IndexName as string)
+    .filter((name) => !wanted.has(name));
+  for (const name of retired) {
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        GlobalSecondaryIndexUpdates: [{ Delete: { IndexName: name } }],
+      }),
+    );
+    await untilIndexGone(client, tableName, name);
+  }
+  return retired;
+}
+
+async function untilIndexGone(client: DynamoDBClient, tableName: string, indexName: string): Promise<void> {
+  const deadline = Date.now() + 5 * 60_000;
+  for (;;) {
+    const described = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const present = described.Table?.GlobalSecondaryIndexes?.some((index) => index.IndexName === indexName);
+    if (!present && described.Table?.TableStatus === 'ACTIVE') return;
+    if (Date.now() > deadline) throw new Error(`index ${indexName} of ${tableName} is still being deleted`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** Writes fail while a new index is being built: wait for it, as CloudFormation does. */
@@ -86,8 +126,8 @@ export function backfillExpiryIndex(client: DynamoDBClient, tableName: string): 
 }
 
 /**
- * Moves every user written before the sharded listing index into it: its keys there, and its keys
- * of the one-partition legacy index removed (a login would otherwise still write that partition). A
+ * Moves every user written before the sharded listing index into it: its keys there, and the keys
+ * of the retired one-partition index (`RETIRED_USER_INDEX_ATTRIBUTES`) removed from the item. A
  * scan, once per upgrade; each write is conditional on the role read, so a user whose role changed
  * meanwhile keeps what its change wrote (the change sets these keys itself). Returns how many users
  * it moved.
@@ -97,8 +137,8 @@ export function backfillUserShardIndex(client: DynamoDBClient, tableName: string
     '#role': 'role',
     '#pk': `${USERS_INDEX}pk`,
     '#sk': `${USERS_INDEX}sk`,
-    '#legacyPk': `${LEGACY_USERS_INDEX}pk`,
-    '#legacySk': `${LEGACY_USERS_INDEX}sk`,
+    '#legacyPk': RETIRED_USER_INDEX_ATTRIBUTES[0],
+    '#legacySk': RETIRED_USER_INDEX_ATTRIBUTES[1],
   };
   return backfill(
     client,

@@ -1,6 +1,6 @@
 /**
  * Environment configuration, read once when a module first needs it and failing fast on bad values.
- * Secrets are not here: see `keys.ts`.
+ * Secrets are not here: see `secrets.ts`.
  */
 function readInteger(name: string, fallback: number, min: number, max: number): number {
   const raw = process.env[name];
@@ -144,7 +144,7 @@ let oauth: OAuthConfig | undefined;
 /**
  * Separate from `config()`: only the sign-in functions read it. A provider is configured by its
  * client id (`OAUTH_<PROVIDER>_CLIENT_ID`, from stack context in AWS); its client secret is a secret
- * (`keys.ts`). An OIDC client id without its issuer stops the start.
+ * (`secrets.ts`). An OIDC client id without its issuer stops the start.
  */
 export function oauthConfig(): OAuthConfig {
   oauth ??= {
@@ -253,7 +253,7 @@ export function publicOrigin(): string | undefined {
 /**
  * First-run setup needs a one-time code (`POST /api/setup`): in AWS always (`SETUP_CODE_SECRET_ARN`,
  * a secret the stack generates), locally when `SETUP_CODE` is given (`npm start` asks for none:
- * whoever runs it is its operator). The code itself is a secret: `keys.ts`.
+ * whoever runs it is its operator). The code itself is a secret: `secrets.ts`.
  */
 export const setupCodeRequired = (): boolean =>
   Boolean(process.env.SETUP_CODE || process.env.SETUP_CODE_SECRET_ARN);

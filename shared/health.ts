@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, tableName } from '#shared/db/client';
+import { documents, inTable } from '#shared/db/client';
 import { setupKey } from '#shared/db/keys';
 
 /**
@@ -7,5 +7,5 @@ import { setupKey } from '#shared/db/keys';
  * marker; whether it exists does not matter). Throws what the SDK throws when the table does not.
  */
 export async function pingTable(): Promise<void> {
-  await documents.send(new GetCommand({ TableName: tableName, Key: setupKey, ProjectionExpression: 'pk' }));
+  await documents.send(new GetCommand(inTable({ Key: setupKey, ProjectionExpression: 'pk' })));
 }

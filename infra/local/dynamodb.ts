@@ -17,6 +17,7 @@ import {
   backfillExpiryIndex,
   backfillSparseOrderIndexes,
   backfillUserShardIndex,
+  deleteRetiredIndexes,
 } from '../table-upgrade.ts';
 
 export interface DynamoDbLocal {
@@ -154,7 +155,8 @@ async function waitUntilReady(endpoint: string): Promise<void> {
 /**
  * Creates the table from the shared definition unless it exists; returns whether it created it. A
  * table an earlier version made (a kept `DATA_DIR`) gets the indexes it lacks, and its items their
- * keys (`table-upgrade.ts`), as a deploy and `npm run upgrade:data` do in AWS.
+ * keys, and loses the indexes the definition no longer has (`table-upgrade.ts`), as deploys and
+ * `npm run upgrade:data` do in AWS.
  */
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<boolean> {
   try {
@@ -164,6 +166,8 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
     if (added.includes(USERS_INDEX)) await backfillUserShardIndex(client, tableName);
     // No index marks this upgrade: a kept table is scanned at each start (nothing to do after the first).
     await backfillSparseOrderIndexes(client, tableName);
+    // After the backfills: the users have left the retired listing index before it goes.
+    await deleteRetiredIndexes(client, tableName);
     return false;
   } catch (error) {
     if (!(error instanceof Error) || error.name !== 'ResourceNotFoundException') throw error;

@@ -1,5 +1,5 @@
 import { defaults, seal, unseal } from 'iron-webcrypto';
-import { serviceKeys } from '#shared/keys';
+import { serviceKeys } from '#shared/secrets';
 
 /** Browsers cap a cookie at 4 KB; anything longer is not ours. */
 export const MAX_COOKIE_LENGTH = 4096;

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { serviceKeys } from '#shared/keys';
+import { serviceKeys } from '#shared/secrets';
 
 /**
  * API token: `<keyId>.<userId>.<nonce>.<mac>`, mac = HMAC-SHA256(token key, userId.nonce).

@@ -67,6 +67,21 @@ export const documents = DynamoDBDocumentClient.from(dynamodb, {
 
 export const tableName = config().tableName;
 
+/**
+ * A command's input on the service's table: entities' modules give the key, item or query and this
+ * names the table, so no module outside shared/db sets `TableName`.
+ */
+export const inTable = <T extends object>(input: T): T & { TableName: string } => ({
+  ...input,
+  TableName: tableName,
+});
+
+/** A batch request's items on the service's table (BatchWriteItem's, BatchGetItem's `RequestItems`). */
+export const onTable = <T>(requests: T): Record<string, T> => ({ [tableName]: requests });
+
+/** A batch answer's part for the service's table (its `UnprocessedItems`, `Responses`). */
+export const ofTable = <T>(byTable: Record<string, T> | undefined): T | undefined => byTable?.[tableName];
+
 /** One item by its key, unmarshalled as the document client would; undefined when there is none. */
 export async function getItem(
   key: Record<string, string>,

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { invalid } from '#shared/errors';
-import { serviceKeys } from '#shared/keys';
+import { serviceKeys } from '#shared/secrets';
 
 /**
  * Opaque pagination cursors: the DynamoDB key to resume from, bound to a scope (for example

@@ -80,11 +80,14 @@ export function shardOf(id: string, shards: number): number {
 }
 
 /**
- * The user listing index (gsi12): every user, in one of a fixed number of partitions by id. It
+ * The user listing index: every user, in one of a fixed number of partitions by id. It
  * projects only what the listing returns (table.ts), so a login, which changes only `sessions`,
  * writes nothing to it (docs/scale.md).
  */
 export const USERS_INDEX = 'gsi12';
+/** The listing index's key attributes (`userIndexKey` writes them, the listing queries them). */
+export const USERS_INDEX_PARTITION = 'gsi12pk';
+export const USERS_INDEX_SORT = 'gsi12sk';
 export const USER_SHARDS = 16;
 export const userShardPartition = (shard: number) => `USERS#${shard}`;
 /**
@@ -92,15 +95,14 @@ export const userShardPartition = (shard: number) => `USERS#${shard}`;
  * the users a caller may act on (a contiguous band of ranks) are one key range in every shard.
  */
 export const userIndexKey = (roleRank: number, userId: string) => ({
-  gsi12pk: userShardPartition(shardOf(userId, USER_SHARDS)),
-  gsi12sk: `${roleRank}#${userId}`,
+  [USERS_INDEX_PARTITION]: userShardPartition(shardOf(userId, USER_SHARDS)),
+  [USERS_INDEX_SORT]: `${roleRank}#${userId}`,
 });
 /**
- * The index that listed users before the sharded one: one partition (`USERS`) for all users, and
- * every attribute projected. Nothing queries or writes it any more; the upgrade removes its keys
- * from user items, and the next version drops it (docs/scale.md).
+ * The key attributes the index that listed users before the sharded one (`gsi1`, removed in this
+ * version: docs/scale.md) left on user items the upgrade did not reach; the upgrade removes them.
  */
-export const LEGACY_USERS_INDEX = 'gsi1';
+export const RETIRED_USER_INDEX_ATTRIBUTES = ['gsi1pk', 'gsi1sk'] as const;
 /** The listing-index sort-key range holding every user whose role rank lies in [from, to]. */
 export const userIndexRange = (fromRank: number, toRank: number) => ({
   from: `${fromRank}#`,
@@ -139,7 +141,32 @@ export const uploadKey = (userId: string, uploadId: string) => ({
  * and the owner's file items carry the name, so deleting a user's files deletes these too.
  */
 export const fileNameKey = (name: string) => ({ pk: `FILENAME#${name}`, sk: 'FILENAME' });
-/** Partition value of every file index (gsi2..gsi10). */
+/**
+ * The file indexes, named by the order of `GET /api/user/files` each serves (files/indexing.ts maps
+ * the orders onto them; table.ts defines them): partitioned by `filesPartition`, each with its own
+ * `<index>pk`/`<index>sk` attributes. `byId` also serves the search (it projects the search fields).
+ */
+export const FILE_ORDER_INDEXES = {
+  byId: 'gsi2',
+  byUpdatedAt: 'gsi3',
+  byDeletesAt: 'gsi4',
+  byName: 'gsi5',
+  byOriginalName: 'gsi6',
+  bySize: 'gsi7',
+  byType: 'gsi8',
+  byViews: 'gsi9',
+  byFavorite: 'gsi10',
+} as const;
+export type FileOrderIndex = (typeof FILE_ORDER_INDEXES)[keyof typeof FILE_ORDER_INDEXES];
+/** An index's partition-key and sort-key attributes (every index of the table names them so). */
+export const indexPartitionAttribute = (index: string) => `${index}pk`;
+export const indexSortAttribute = (index: string) => `${index}sk`;
+/** The views order's key attributes (files/views.ts sets them with a file's view count). */
+export const VIEWS_INDEX_PARTITION = 'gsi9pk';
+export const VIEWS_INDEX_SORT = 'gsi9sk';
+/** The search fields `byId` projects: the name, original name and type orders' sort keys. */
+export const SEARCH_FIELD_ATTRIBUTES = { name: 'gsi5sk', originalName: 'gsi6sk', type: 'gsi8sk' } as const;
+/** Partition value of every file index (`FILE_ORDER_INDEXES`). */
 export const filesPartition = (userId: string) => `FILES#${userId}`;
 
 /** The ETag of one S3 part of a chunked upload (`n` zero-padded, so the parts sort in order). */
@@ -166,7 +193,7 @@ export const uploadDoneKey = (userId: string, uploadId: string) => ({
 });
 
 /**
- * The expiry index (gsi11): every file with a `deletesAt`, and nothing else (sparse), sorted by that
+ * The expiry index: every file with a `deletesAt`, and nothing else (sparse), sorted by that
  * time across all users, so the sweep finds what is due without a scan. Spread over a fixed number
  * of partitions by file id, so no one key takes the writes of every user's expiring uploads.
  */

@@ -1,3 +1,14 @@
+import {
+  EXPIRY_INDEX,
+  FILE_ORDER_INDEXES,
+  indexPartitionAttribute,
+  indexSortAttribute,
+  SEARCH_FIELD_ATTRIBUTES,
+  USERS_INDEX,
+  USERS_INDEX_PARTITION,
+  USERS_INDEX_SORT,
+} from '#shared/db/keys';
+
 /**
  * The one definition of the service's DynamoDB table. The CDK stack and DynamoDB Local (runner and
  * tests) both build the table from this object, so keys and indexes cannot drift apart.
@@ -30,8 +41,8 @@ export interface TableDefinition {
 const FILE_FLAGS = ['favorite', 'media'];
 const fileIndex = (name: string, projection: string[]): IndexDefinition => ({
   name,
-  partitionKey: { name: `${name}pk`, type: 'S' },
-  sortKey: { name: `${name}sk`, type: 'S' },
+  partitionKey: { name: indexPartitionAttribute(name), type: 'S' },
+  sortKey: { name: indexSortAttribute(name), type: 'S' },
   projection,
 });
 
@@ -52,38 +63,29 @@ export const tableDefinition: TableDefinition = {
   partitionKey: { name: 'pk', type: 'S' },
   sortKey: { name: 'sk', type: 'S' },
   globalIndexes: [
+    // Files (see files/indexing.ts): byId orders by id (= createdAt) and carries the search fields.
+    fileIndex(FILE_ORDER_INDEXES.byId, [...FILE_FLAGS, ...Object.values(SEARCH_FIELD_ATTRIBUTES)]),
+    fileIndex(FILE_ORDER_INDEXES.byUpdatedAt, FILE_FLAGS),
+    fileIndex(FILE_ORDER_INDEXES.byDeletesAt, FILE_FLAGS),
+    fileIndex(FILE_ORDER_INDEXES.byName, FILE_FLAGS),
+    fileIndex(FILE_ORDER_INDEXES.byOriginalName, FILE_FLAGS),
+    fileIndex(FILE_ORDER_INDEXES.bySize, FILE_FLAGS),
+    fileIndex(FILE_ORDER_INDEXES.byType, FILE_FLAGS),
+    fileIndex(FILE_ORDER_INDEXES.byViews, FILE_FLAGS),
+    fileIndex(FILE_ORDER_INDEXES.byFavorite, FILE_FLAGS),
     {
-      // The user listing before gsi12: one USERS partition, everything projected. Kept for this
-      // version only (functions of the previous one query it until a deploy replaces them, and one
-      // deploy may add or remove one index, not both); nothing writes its keys now (docs/scale.md).
-      name: 'gsi1',
-      partitionKey: { name: 'gsi1pk', type: 'S' },
-      sortKey: { name: 'gsi1sk', type: 'S' },
-      projection: 'ALL',
-    },
-    // Files (see files/indexing.ts): gsi2 orders by id (= createdAt) and carries the search fields.
-    fileIndex('gsi2', [...FILE_FLAGS, 'gsi5sk', 'gsi6sk', 'gsi8sk']),
-    fileIndex('gsi3', FILE_FLAGS), // updatedAt
-    fileIndex('gsi4', FILE_FLAGS), // deletesAt
-    fileIndex('gsi5', FILE_FLAGS), // name
-    fileIndex('gsi6', FILE_FLAGS), // originalName
-    fileIndex('gsi7', FILE_FLAGS), // size
-    fileIndex('gsi8', FILE_FLAGS), // type
-    fileIndex('gsi9', FILE_FLAGS), // views
-    fileIndex('gsi10', FILE_FLAGS), // favorite
-    {
-      // Files due to expire, across users (db/keys.ts `expiryIndexKey`): the sweep's only read.
-      name: 'gsi11',
-      partitionKey: { name: 'gsi11pk', type: 'S' },
-      sortKey: { name: 'gsi11sk', type: 'S' },
+      // Files due to expire, across users (keys.ts `expiryIndexKey`): the sweep's only read.
+      name: EXPIRY_INDEX,
+      partitionKey: { name: indexPartitionAttribute(EXPIRY_INDEX), type: 'S' },
+      sortKey: { name: indexSortAttribute(EXPIRY_INDEX), type: 'S' },
       projection: 'KEYS_ONLY',
     },
     {
-      // Listing users (db/keys.ts `userIndexKey`): USERS#<shard>, <role rank>#<id>. Projects the
-      // listed User's fields and nothing a login changes (sessions) or that is secret.
-      name: 'gsi12',
-      partitionKey: { name: 'gsi12pk', type: 'S' },
-      sortKey: { name: 'gsi12sk', type: 'S' },
+      // Listing users (keys.ts `userIndexKey`): USERS#<shard>, <role rank>#<id>. Projects the listed
+      // User's fields and nothing a login changes (sessions) or that is secret.
+      name: USERS_INDEX,
+      partitionKey: { name: USERS_INDEX_PARTITION, type: 'S' },
+      sortKey: { name: USERS_INDEX_SORT, type: 'S' },
       projection: LISTED_USER_ATTRIBUTES,
     },
   ],

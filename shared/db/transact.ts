@@ -1,11 +1,23 @@
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { cancellationCodes } from '#shared/db/cancellation';
-import { documents } from '#shared/db/client';
+import { documents, tableName } from '#shared/db/client';
 import { retry } from '#shared/db/retry';
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
-/** One item of a write transaction. */
-export type TransactItem = TransactItems[number];
+type TableItem = TransactItems[number];
+/** One item of a write transaction (a Put, Update, Delete or ConditionCheck) on the service's table. */
+export type TransactItem = {
+  [Kind in keyof TableItem]?: Omit<NonNullable<TableItem[Kind]>, 'TableName'> & { TableName?: string };
+};
+
+/** The transaction's items, each on the service's table (`transactWrite` names it for them). */
+const onServiceTable = (items: TransactItem[]): TransactItems =>
+  items.map(
+    (item) =>
+      Object.fromEntries(
+        Object.entries(item).map(([kind, operation]) => [kind, { ...operation, TableName: tableName }]),
+      ) as TableItem,
+  );
 
 /** Raised when a condition in a transaction failed; `failedIndexes` says which items. */
 export class TransactionConditionFailed extends Error {
@@ -20,7 +32,8 @@ export class TransactionConditionFailed extends Error {
  * retried (the whole transaction either applied or did not); a failed condition is reported with the
  * indexes of the items whose condition failed, so callers can say which rule was broken.
  */
-export async function transactWrite(items: TransactItems): Promise<void> {
+export async function transactWrite(items: TransactItem[]): Promise<void> {
+  const onTable = onServiceTable(items);
   await retry(
     {
       attempts: 4,
@@ -29,7 +42,7 @@ export async function transactWrite(items: TransactItems): Promise<void> {
     },
     async () => {
       try {
-        await documents.send(new TransactWriteCommand({ TransactItems: items }));
+        await documents.send(new TransactWriteCommand({ TransactItems: onTable }));
       } catch (error) {
         const failed = cancellationCodes(error).flatMap((code, index) =>
           code === 'ConditionalCheckFailed' ? [index] : [],

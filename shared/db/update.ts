@@ -1,12 +1,16 @@
 /**
  * Builds an UpdateItem expression with placeholder names and values, so attribute names never clash
- * with DynamoDB's reserved words and values never enter the expression text. A path is an attribute
- * name or, for a key of a map attribute, `[attribute, key]`.
+ * with DynamoDB's reserved words and values never enter the expression text: the one way the
+ * service writes an update expression (entities' modules say what to change, this says how). A path
+ * is an attribute name or a list of steps into it: a key of a map attribute (`[attribute, key]`), or
+ * an element of a list by index (`['passkeys', 2, 'name']`). Conditions are written with the same
+ * placeholders (`name`, `value`, `ref`) and joined by AND.
  */
-export type AttributePath = string | readonly [string, string];
+export type AttributePath = string | readonly [string, ...(string | number)[]];
 
 export interface UpdateExpressionParts {
   UpdateExpression: string;
+  ConditionExpression?: string;
   ExpressionAttributeNames: Record<string, string>;
   ExpressionAttributeValues?: Record<string, unknown>;
 }
@@ -15,6 +19,8 @@ export class UpdateBuilder {
   private readonly sets: string[] = [];
   private readonly removes: string[] = [];
   private readonly adds: string[] = [];
+  private readonly deletes: string[] = [];
+  private readonly conditions: string[] = [];
   private readonly names = new Map<string, string>();
   private readonly values: Record<string, unknown> = {};
 
@@ -35,12 +41,18 @@ export class UpdateBuilder {
     return placeholder;
   }
 
-  private path(path: AttributePath): string {
-    return typeof path === 'string' ? this.name(path) : `${this.name(path[0])}.${this.name(path[1])}`;
+  /** A path as the expressions name it: `#n0.#n1`, `#n0[2].#n1`. */
+  ref(path: AttributePath): string {
+    if (typeof path === 'string') return this.name(path);
+    const [first, ...steps] = path;
+    return steps.reduce<string>(
+      (text, step) => (typeof step === 'number' ? `${text}[${step}]` : `${text}.${this.name(step)}`),
+      this.name(first),
+    );
   }
 
   set(path: AttributePath, value: unknown): this {
-    this.sets.push(`${this.path(path)} = ${this.value(value)}`);
+    this.sets.push(`${this.ref(path)} = ${this.value(value)}`);
     return this;
   }
 
@@ -49,25 +61,53 @@ export class UpdateBuilder {
     return value === null ? this.remove(path) : this.set(path, value);
   }
 
+  /** Sets the path unless it holds a value already (the first write wins). */
+  setIfAbsent(path: AttributePath, value: unknown): this {
+    const ref = this.ref(path);
+    this.sets.push(`${ref} = if_not_exists(${ref}, ${this.value(value)})`);
+    return this;
+  }
+
+  /** Appends elements to a list attribute, which it creates when missing. */
+  append(path: AttributePath, elements: unknown[]): this {
+    const ref = this.ref(path);
+    this.sets.push(`${ref} = list_append(if_not_exists(${ref}, ${this.value([])}), ${this.value(elements)})`);
+    return this;
+  }
+
   remove(path: AttributePath): this {
-    this.removes.push(this.path(path));
+    this.removes.push(this.ref(path));
     return this;
   }
 
-  add(path: AttributePath, value: number): this {
-    this.adds.push(`${this.path(path)} ${this.value(value)}`);
+  add(path: AttributePath, value: number | Set<string>): this {
+    this.adds.push(`${this.ref(path)} ${this.value(value)}`);
     return this;
   }
 
-  /** The expression and its placeholders; `condition` may use placeholders from `name`/`value`. */
+  /** Takes elements out of a set attribute. */
+  deleteFromSet(path: AttributePath, elements: Set<string>): this {
+    this.deletes.push(`${this.ref(path)} ${this.value(elements)}`);
+    return this;
+  }
+
+  /** A condition the write is made on (all of them must hold), written with this builder's placeholders. */
+  when(condition: string): this {
+    this.conditions.push(condition);
+    return this;
+  }
+
+  /** The expression, its condition and their placeholders. */
   build(): UpdateExpressionParts {
     const clauses = [
       this.sets.length ? `SET ${this.sets.join(', ')}` : '',
       this.removes.length ? `REMOVE ${this.removes.join(', ')}` : '',
       this.adds.length ? `ADD ${this.adds.join(', ')}` : '',
+      this.deletes.length ? `DELETE ${this.deletes.join(', ')}` : '',
     ].filter(Boolean);
     return {
       UpdateExpression: clauses.join(' '),
+      ...(this.conditions.length ? { ConditionExpression: this.conditions.join(' AND ') } : {}),
       ExpressionAttributeNames: Object.fromEntries(
         [...this.names].map(([name, placeholder]) => [placeholder, name]),
       ),

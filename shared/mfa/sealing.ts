@@ -1,9 +1,9 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { serviceKeys } from '#shared/keys';
 import { TOTP_SECRET_BYTES, toBase32 } from '#shared/mfa/totp-code';
+import { serviceKeys } from '#shared/secrets';
 
 /**
- * The TOTP secret at rest: AES-256-GCM under a key derived from the master key (keys.ts, label
+ * The TOTP secret at rest: AES-256-GCM under a key derived from the master key (secrets.ts, label
  * `totp secret`), stored as `v1.<keyId>.<iv>.<ciphertext + tag>` (base64url). The user id is the
  * additional authenticated data, so a sealed secret copied onto another user does not open. A table
  * dump without the master key yields no secret.

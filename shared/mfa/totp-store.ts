@@ -1,10 +1,6 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, tableName } from '#shared/db/client';
-import { isConditionFailure } from '#shared/db/conditions';
-import { userKey } from '#shared/db/keys';
 import { UpdateBuilder } from '#shared/db/update';
 import { TOTP_STATE_ATTRIBUTES, type UserRecord } from '#shared/users/model';
-import { fromItem } from '#shared/users/store';
+import { tryUpdateUserItem } from '#shared/users/store';
 
 /**
  * The TOTP attributes of the user item, each write one conditional UpdateItem: no read-then-write,
@@ -28,32 +24,9 @@ function proofCondition(update: UpdateBuilder, sealedSecret: string, proof: Seco
     const lastStep = update.name('totpLastStep');
     parts.push(`(attribute_not_exists(${lastStep}) OR ${lastStep} < ${update.value(proof.step)})`);
   } else {
-    parts.push(`attribute_exists(${update.name('totpRecovery')}.${update.name(proof.hash)})`);
+    parts.push(`attribute_exists(${update.ref(['totpRecovery', proof.hash])})`);
   }
   return parts.join(' AND ');
-}
-
-/** Sends a user-item update; undefined when its condition failed. */
-async function conditionalUpdate(
-  userId: string,
-  update: UpdateBuilder,
-  condition: string,
-): Promise<UserRecord | undefined> {
-  try {
-    const result = await documents.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: userKey(userId),
-        ...update.build(),
-        ConditionExpression: condition,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return fromItem(result.Attributes);
-  } catch (error) {
-    if (isConditionFailure(error)) return undefined;
-    throw error;
-  }
 }
 
 export interface Enrolment {
@@ -85,7 +58,7 @@ export async function writeEnrolment(userId: string, enrolment: Enrolment): Prom
       ? `attribute_not_exists(${count})`
       : `${count} = ${update.value(enrolment.enrolments)}`,
   ].join(' AND ');
-  return conditionalUpdate(userId, update, condition);
+  return tryUpdateUserItem(userId, update.when(condition));
 }
 
 /**
@@ -102,7 +75,9 @@ export async function consumeProof(
   if (proof.kind === 'code') update.set('totpLastStep', proof.step);
   else update.remove(['totpRecovery', proof.hash]);
   if (resealedSecret !== undefined) update.set('totpSecret', resealedSecret);
-  return (await conditionalUpdate(userId, update, proofCondition(update, sealedSecret, proof))) !== undefined;
+  return (
+    (await tryUpdateUserItem(userId, update.when(proofCondition(update, sealedSecret, proof)))) !== undefined
+  );
 }
 
 /** Turns TOTP off with a proof the user gave; undefined when the proof no longer holds. */
@@ -113,5 +88,5 @@ export async function removeTotpWithProof(
 ): Promise<UserRecord | undefined> {
   const update = new UpdateBuilder().set('updatedAt', new Date().toISOString());
   for (const attribute of TOTP_STATE_ATTRIBUTES) update.remove(attribute);
-  return conditionalUpdate(userId, update, proofCondition(update, sealedSecret, proof));
+  return tryUpdateUserItem(userId, update.when(proofCondition(update, sealedSecret, proof)));
 }

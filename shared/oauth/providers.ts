@@ -2,7 +2,7 @@ import { CodeChallengeMethod, Discord, OAuth2Client, type OAuth2Tokens } from 'a
 import * as oidc from 'openid-client';
 import { type OAuthProviderConfig, type OAuthProviderId, oauthConfig } from '#shared/config';
 import { notFound, ServiceError } from '#shared/errors';
-import { oauthClientSecret } from '#shared/keys';
+import { oauthClientSecret } from '#shared/secrets';
 import type { ProviderIdentity } from '#shared/users/oauth-links';
 
 /**

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, tableName } from '#shared/db/client';
+import { documents, inTable } from '#shared/db/client';
 import { isConditionFailure } from '#shared/db/conditions';
 import { webauthnChallengeKey } from '#shared/db/keys';
 
@@ -27,15 +27,16 @@ const purposeAttributes = (purpose: ChallengePurpose) =>
 
 export async function storeChallenge(challenge: string, purpose: ChallengePurpose): Promise<void> {
   await documents.send(
-    new PutCommand({
-      TableName: tableName,
-      Item: {
-        ...webauthnChallengeKey(hashOf(challenge)),
-        ...purposeAttributes(purpose),
-        expiresAt: Math.floor(Date.now() / 1000) + CHALLENGE_SECONDS,
-      },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
+    new PutCommand(
+      inTable({
+        Item: {
+          ...webauthnChallengeKey(hashOf(challenge)),
+          ...purposeAttributes(purpose),
+          expiresAt: Math.floor(Date.now() / 1000) + CHALLENGE_SECONDS,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    ),
   );
 }
 
@@ -47,17 +48,18 @@ export async function consumeChallenge(challenge: string, purpose: ChallengePurp
   const { purpose: kind, userId } = purposeAttributes(purpose);
   try {
     await documents.send(
-      new DeleteCommand({
-        TableName: tableName,
-        Key: webauthnChallengeKey(hashOf(challenge)),
-        ConditionExpression:
-          'attribute_exists(pk) AND purpose = :purpose AND userId = :userId AND expiresAt > :now',
-        ExpressionAttributeValues: {
-          ':purpose': kind,
-          ':userId': userId,
-          ':now': Math.floor(Date.now() / 1000),
-        },
-      }),
+      new DeleteCommand(
+        inTable({
+          Key: webauthnChallengeKey(hashOf(challenge)),
+          ConditionExpression:
+            'attribute_exists(pk) AND purpose = :purpose AND userId = :userId AND expiresAt > :now',
+          ExpressionAttributeValues: {
+            ':purpose': kind,
+            ':userId': userId,
+            ':now': Math.floor(Date.now() / 1000),
+          },
+        }),
+      ),
     );
     return true;
   } catch (error) {

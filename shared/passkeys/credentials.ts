@@ -1,13 +1,13 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, tableName } from '#shared/db/client';
+import { getItem } from '#shared/db/client';
 import { LIVE_USER } from '#shared/db/conditions';
-import { passkeyKey, userKey } from '#shared/db/keys';
+import { passkeyKey } from '#shared/db/keys';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
+import { UpdateBuilder } from '#shared/db/update';
 import { conflict, invalid, notFound } from '#shared/errors';
 import type { PasskeyEntry, UserRecord } from '#shared/users/model';
-import { otherSignInMethods, signInMethodsUnchanged } from '#shared/users/oauth-links';
 import { releasePasskey } from '#shared/users/passkey-claims';
-import { getUser } from '#shared/users/store';
+import { removeSignInMethod } from '#shared/users/sign-in-methods';
+import { getUser, userItemUpdate } from '#shared/users/store';
 
 /**
  * Passkeys as stored (issue 15). The user item keeps the public list (`passkeys`: id, name, dates);
@@ -33,6 +33,7 @@ export const MAX_PASSKEYS = 20;
 
 export const PASSKEY_NOT_FOUND = 'passkey not found';
 const CHANGED = 'the account changed meanwhile: reload and try again';
+const PASSKEYS = 'passkeys';
 
 export async function addPasskey(
   user: UserRecord,
@@ -47,11 +48,15 @@ export async function addPasskey(
     createdAt: new Date().toISOString(),
     lastUsed: null,
   };
+  const addition = new UpdateBuilder().append(PASSKEYS, [entry]).set('updatedAt', entry.createdAt);
+  const passkeys = addition.name(PASSKEYS);
+  addition.when(
+    `${LIVE_USER} AND (attribute_not_exists(${passkeys}) OR size(${passkeys}) < ${addition.value(MAX_PASSKEYS)})`,
+  );
   try {
     await transactWrite([
       {
         Put: {
-          TableName: tableName,
           Item: {
             ...passkeyKey(credential.id),
             userId: user.id,
@@ -64,22 +69,7 @@ export async function addPasskey(
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
-      {
-        Update: {
-          TableName: tableName,
-          Key: userKey(user.id),
-          UpdateExpression:
-            'SET #passkeys = list_append(if_not_exists(#passkeys, :none), :entry), #updatedAt = :now',
-          ConditionExpression: `${LIVE_USER} AND (attribute_not_exists(#passkeys) OR size(#passkeys) < :max)`,
-          ExpressionAttributeNames: { '#passkeys': 'passkeys', '#updatedAt': 'updatedAt' },
-          ExpressionAttributeValues: {
-            ':none': [],
-            ':entry': [entry],
-            ':now': entry.createdAt,
-            ':max': MAX_PASSKEYS,
-          },
-        },
-      },
+      userItemUpdate(user.id, addition),
     ]);
   } catch (error) {
     if (!(error instanceof TransactionConditionFailed)) throw error;
@@ -99,72 +89,45 @@ function entryOf(user: UserRecord, passkeyId: string): { entry: PasskeyEntry; in
 
 export async function renamePasskey(user: UserRecord, passkeyId: string, name: string): Promise<UserRecord> {
   const { index } = entryOf(user, passkeyId);
+  const rename = new UpdateBuilder()
+    .set([PASSKEYS, index, 'name'], name)
+    .set('updatedAt', new Date().toISOString());
   try {
-    await transactWrite([
-      {
-        Update: {
-          TableName: tableName,
-          Key: userKey(user.id),
-          UpdateExpression: `SET #passkeys[${index}].#name = :name, #updatedAt = :now`,
-          ConditionExpression: `${LIVE_USER} AND #passkeys[${index}].#id = :id`,
-          ExpressionAttributeNames: {
-            '#passkeys': 'passkeys',
-            '#name': 'name',
-            '#id': 'id',
-            '#updatedAt': 'updatedAt',
-          },
-          ExpressionAttributeValues: { ':name': name, ':id': passkeyId, ':now': new Date().toISOString() },
-        },
-      },
-    ]);
+    await transactWrite([userItemUpdate(user.id, whenEntryIs(rename, index, passkeyId))]);
   } catch (error) {
     if (error instanceof TransactionConditionFailed) throw conflict(CHANGED);
     throw error;
   }
   return reread(user);
+}
+
+/** The condition that the list's entry at `index` is still the passkey read there, on a live user. */
+function whenEntryIs(update: UpdateBuilder, index: number, passkeyId: string): UpdateBuilder {
+  return update.when(`${LIVE_USER} AND ${update.ref([PASSKEYS, index, 'id'])} = ${update.value(passkeyId)}`);
 }
 
 export const LAST_PASSKEY =
   'this passkey is the only way to sign in to the account: set a password, link a provider or add another passkey first';
 
 /**
- * Deletes the passkey and its credential in one transaction, conditional on the account's ways to
- * sign in being as read, so concurrent removals never leave the account with none.
+ * Deletes the passkey and its credential in one transaction (`removeSignInMethod`: never the
+ * account's last way to sign in, concurrent removals never leave it with none).
  */
 export async function deletePasskey(user: UserRecord, passkeyId: string): Promise<UserRecord> {
   const { index } = entryOf(user, passkeyId);
-  if (otherSignInMethods(user, { passkeyId }).length === 0) throw invalid(LAST_PASSKEY);
-  const unchanged = signInMethodsUnchanged(user);
-  try {
-    await transactWrite([
-      {
-        Update: {
-          TableName: tableName,
-          Key: userKey(user.id),
-          UpdateExpression: `REMOVE #signInPasskeys[${index}] SET #updatedAt = :now`,
-          ConditionExpression: `${LIVE_USER} AND #signInPasskeys[${index}].#id = :id AND ${unchanged.condition}`,
-          ExpressionAttributeNames: { ...unchanged.names, '#id': 'id', '#updatedAt': 'updatedAt' },
-          ExpressionAttributeValues: {
-            ...unchanged.values,
-            ':id': passkeyId,
-            ':now': new Date().toISOString(),
-          },
-        },
-      },
-      releasePasskey(passkeyId, user.id),
-    ]);
-  } catch (error) {
-    if (error instanceof TransactionConditionFailed) throw conflict(CHANGED);
-    throw error;
-  }
-  return reread(user);
+  const update = new UpdateBuilder().remove([PASSKEYS, index]);
+  update.when(`${update.ref([PASSKEYS, index, 'id'])} = ${update.value(passkeyId)}`);
+  return removeSignInMethod(user, {
+    method: { passkeyId },
+    update,
+    release: releasePasskey(passkeyId, user.id),
+    lastMethodMessage: LAST_PASSKEY,
+  });
 }
 
 /** The credential a sign-in presents, consistently read (a passkey just added signs in at once). */
 export async function findCredential(credentialId: string): Promise<StoredCredential | undefined> {
-  const { Item: item } = await documents.send(
-    new GetCommand({ TableName: tableName, Key: passkeyKey(credentialId), ConsistentRead: true }),
-  );
+  const item = await getItem(passkeyKey(credentialId), { consistent: true });
   if (
     !item ||
     typeof item.userId !== 'string' ||
@@ -194,32 +157,18 @@ export async function recordUse(
 ): Promise<boolean> {
   const { index } = entryOf(user, credential.id);
   const now = new Date().toISOString();
+  const counterUpdate = new UpdateBuilder().set('counter', newCounter);
+  const counter = counterUpdate.name('counter');
+  counterUpdate.when(
+    `${counterUpdate.name('userId')} = ${counterUpdate.value(user.id)} AND ${counter} = ${counterUpdate.value(credential.counter)}`,
+  );
   try {
     await transactWrite([
-      {
-        Update: {
-          TableName: tableName,
-          Key: passkeyKey(credential.id),
-          UpdateExpression: 'SET #counter = :new',
-          ConditionExpression: 'userId = :userId AND #counter = :stored',
-          ExpressionAttributeNames: { '#counter': 'counter' },
-          ExpressionAttributeValues: {
-            ':new': newCounter,
-            ':stored': credential.counter,
-            ':userId': user.id,
-          },
-        },
-      },
-      {
-        Update: {
-          TableName: tableName,
-          Key: userKey(user.id),
-          UpdateExpression: `SET #passkeys[${index}].#lastUsed = :now`,
-          ConditionExpression: `${LIVE_USER} AND #passkeys[${index}].#id = :id`,
-          ExpressionAttributeNames: { '#passkeys': 'passkeys', '#lastUsed': 'lastUsed', '#id': 'id' },
-          ExpressionAttributeValues: { ':now': now, ':id': credential.id },
-        },
-      },
+      { Update: { Key: passkeyKey(credential.id), ...counterUpdate.build() } },
+      userItemUpdate(
+        user.id,
+        whenEntryIs(new UpdateBuilder().set([PASSKEYS, index, 'lastUsed'], now), index, credential.id),
+      ),
     ]);
     return true;
   } catch (error) {

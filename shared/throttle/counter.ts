@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config';
-import { documents, tableName } from '#shared/db/client';
+import { documents, inTable } from '#shared/db/client';
 import { isConditionFailure, unlessConditionFails } from '#shared/db/conditions';
 import { throttleKey } from '#shared/db/keys';
+import { UpdateBuilder } from '#shared/db/update';
 import { ServiceError } from '#shared/errors';
 
 /** What is being limited, e.g. login attempts for one username. */
@@ -44,16 +45,10 @@ export async function countAttempt(limit: Limit, now = Date.now()): Promise<Atte
   const subjectHash = createHash('sha256').update(limit.subject).digest('base64url');
   const key = throttleKey(limit.scope, subjectHash, windowStart);
   try {
-    await documents.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: key,
-        UpdateExpression: 'ADD #attempts :one SET #expiresAt = :expiresAt',
-        ConditionExpression: 'attribute_not_exists(#attempts) OR #attempts < :max',
-        ExpressionAttributeNames: { '#attempts': 'attempts', '#expiresAt': 'expiresAt' },
-        ExpressionAttributeValues: { ':one': 1, ':max': limit.max, ':expiresAt': windowEnd },
-      }),
-    );
+    const count = new UpdateBuilder().add('attempts', 1).set('expiresAt', windowEnd);
+    const attempts = count.name('attempts');
+    count.when(`attribute_not_exists(${attempts}) OR ${attempts} < ${count.value(limit.max)}`);
+    await documents.send(new UpdateCommand(inTable({ Key: key, ...count.build() })));
   } catch (error) {
     if (isConditionFailure(error)) {
       throw new ServiceError('rate_limited', TOO_MANY_ATTEMPTS, {
@@ -67,22 +62,15 @@ export async function countAttempt(limit: Limit, now = Date.now()): Promise<Atte
 
 /** Takes a counted attempt back (it turned out not to be abuse, e.g. a successful login). */
 export async function refundAttempt(attempt: Attempt): Promise<void> {
+  const refund = new UpdateBuilder().add('attempts', -1);
+  // Never recreate a counter that has expired meanwhile.
+  refund.when(`attribute_exists(${refund.name('attempts')})`);
   await unlessConditionFails(
-    documents.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: attempt.key,
-        UpdateExpression: 'ADD #attempts :minusOne',
-        // Never recreate a counter that has expired meanwhile.
-        ConditionExpression: 'attribute_exists(#attempts)',
-        ExpressionAttributeNames: { '#attempts': 'attempts' },
-        ExpressionAttributeValues: { ':minusOne': -1 },
-      }),
-    ),
+    documents.send(new UpdateCommand(inTable({ Key: attempt.key, ...refund.build() }))),
   );
 }
 
 /** Clears the counter an attempt was counted on (e.g. a username's failures after a good login). */
 export async function resetCounter(attempt: Attempt): Promise<void> {
-  await documents.send(new DeleteCommand({ TableName: tableName, Key: attempt.key }));
+  await documents.send(new DeleteCommand(inTable({ Key: attempt.key })));
 }

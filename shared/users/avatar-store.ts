@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, tableName } from '#shared/db/client';
+import { documents, inTable } from '#shared/db/client';
 import { avatarChunkKey, userKey } from '#shared/db/keys';
 import type { Avatar } from '#shared/users/model';
 
@@ -25,7 +25,6 @@ export function avatarWrites(userId: string, avatar: Avatar | null) {
     return chunk
       ? {
           Put: {
-            TableName: tableName,
             Item: {
               ...avatarChunkKey(userId, index),
               data: chunk,
@@ -34,17 +33,18 @@ export function avatarWrites(userId: string, avatar: Avatar | null) {
             },
           },
         }
-      : { Delete: { TableName: tableName, Key: avatarChunkKey(userId, index) } };
+      : { Delete: { Key: avatarChunkKey(userId, index) } };
   });
 }
 
 export async function getAvatar(userId: string): Promise<Avatar | undefined> {
   const result = await documents.send(
-    new QueryCommand({
-      TableName: tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': userKey(userId).pk, ':prefix': 'AVATAR#' },
-    }),
+    new QueryCommand(
+      inTable({
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': userKey(userId).pk, ':prefix': 'AVATAR#' },
+      }),
+    ),
   );
   const items = (result.Items ?? []).sort((a, b) => String(a.sk).localeCompare(String(b.sk)));
   const first = items[0];

@@ -1,5 +1,4 @@
-import { tableName } from '#shared/db/client';
-import { LEGACY_USERS_INDEX, userIndexKey, userKey, usernameKey } from '#shared/db/keys';
+import { userIndexKey, usernameKey } from '#shared/db/keys';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { UpdateBuilder } from '#shared/db/update';
 import { invalid, notFound, ServiceError } from '#shared/errors';
@@ -12,7 +11,7 @@ import {
   TOTP_STATE_ATTRIBUTES,
   type UserRecord,
 } from '#shared/users/model';
-import { getUser, newTokenNonce, updateUserItem } from '#shared/users/store';
+import { getUser, newTokenNonce, updateUserItem, userItemUpdate } from '#shared/users/store';
 import { renameUsername, USERNAME_TAKEN } from '#shared/users/username-claims';
 
 /** Changes to an existing user: a PATCH (its own or an admin's), and a new API token. */
@@ -52,10 +51,10 @@ function userUpdate(current: UserRecord, changes: UserChanges, now: string): Upd
   }
   if (changes.role !== undefined) {
     // The listing index's band follows the role (the write is conditional on the role judged). Both
-    // keys, so an item the upgrade has not reached yet joins the index, and leaves the legacy one.
-    const listing = userIndexKey(roleRank(changes.role), current.id);
-    update.set('role', changes.role).set('gsi12pk', listing.gsi12pk).set('gsi12sk', listing.gsi12sk);
-    update.remove(`${LEGACY_USERS_INDEX}pk`).remove(`${LEGACY_USERS_INDEX}sk`);
+    // keys, so an item the upgrade has not reached yet joins the index.
+    update.set('role', changes.role);
+    for (const [attribute, value] of Object.entries(userIndexKey(roleRank(changes.role), current.id)))
+      update.set(attribute, value);
   }
   if (changes.quota !== undefined) update.set('quota', changes.quota);
   if (changes.disableTotp) for (const attribute of TOTP_STATE_ATTRIBUTES) update.remove(attribute);
@@ -72,9 +71,9 @@ function userUpdate(current: UserRecord, changes: UserChanges, now: string): Upd
 export async function updateUser(current: UserRecord, changes: UserChanges): Promise<UserRecord> {
   const update = userUpdate(current, changes, new Date().toISOString());
   // A user being deleted takes no more writes, so nothing written now can outlive the deletion.
-  let condition = `attribute_exists(pk) AND attribute_not_exists(${update.name('deletingAt')})`;
+  update.when(`attribute_exists(pk) AND attribute_not_exists(${update.name('deletingAt')})`);
   if (changes.expectedRole !== undefined) {
-    condition += ` AND ${update.name('role')} = ${update.value(changes.expectedRole)}`;
+    update.when(`${update.name('role')} = ${update.value(changes.expectedRole)}`);
   }
   const renamesConstraint =
     changes.username !== undefined && usernameKey(changes.username).pk !== usernameKey(current.username).pk;
@@ -84,20 +83,13 @@ export async function updateUser(current: UserRecord, changes: UserChanges): Pro
   const touchesOtherItems = renamesConstraint || changes.avatar !== undefined;
 
   if (!touchesOtherItems) {
-    return updateUserItem(current.id, { ...update.build(), ConditionExpression: condition });
+    return updateUserItem(current.id, update);
   }
 
   // The username we are about to release must still be ours.
-  condition += ` AND ${update.name('username')} = ${update.value(current.username)}`;
+  update.when(`${update.name('username')} = ${update.value(current.username)}`);
   const items = [
-    {
-      Update: {
-        TableName: tableName,
-        Key: userKey(current.id),
-        ...update.build(),
-        ConditionExpression: condition,
-      },
-    },
+    userItemUpdate(current.id, update),
     ...rename.items,
     ...(changes.avatar !== undefined ? avatarWrites(current.id, changes.avatar) : []),
   ];
@@ -117,10 +109,12 @@ export async function updateUser(current: UserRecord, changes: UserChanges): Pro
 
 export async function resetTokenNonce(userId: string): Promise<string> {
   const nonce = newTokenNonce();
-  await updateUserItem(userId, {
-    UpdateExpression: 'SET tokenNonce = :nonce, updatedAt = :now',
-    ConditionExpression: 'attribute_exists(pk)',
-    ExpressionAttributeValues: { ':nonce': nonce, ':now': new Date().toISOString() },
-  });
+  await updateUserItem(
+    userId,
+    new UpdateBuilder()
+      .set('tokenNonce', nonce)
+      .set('updatedAt', new Date().toISOString())
+      .when('attribute_exists(pk)'),
+  );
   return nonce;
 }

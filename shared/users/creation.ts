@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, tableName } from '#shared/db/client';
+import { documents, inTable } from '#shared/db/client';
 import { setupKey, userIndexKey, userKey } from '#shared/db/keys';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { conflict, forbidden, invalid } from '#shared/errors';
@@ -54,7 +54,6 @@ export async function createUser(input: NewUser, options: { firstUser?: boolean 
   const items = [
     {
       Put: {
-        TableName: tableName,
         Item: {
           ...userKey(user.id),
           ...userIndexKey(roleRank(user.role), user.id),
@@ -69,7 +68,6 @@ export async function createUser(input: NewUser, options: { firstUser?: boolean 
       ? [
           {
             Put: {
-              TableName: tableName,
               Item: { ...setupKey, userId: user.id, createdAt: now },
               ConditionExpression: 'attribute_not_exists(pk)',
             },
@@ -96,8 +94,6 @@ export async function createUser(input: NewUser, options: { firstUser?: boolean 
 }
 
 export async function isSetupDone(): Promise<boolean> {
-  const result = await documents.send(
-    new GetCommand({ TableName: tableName, Key: setupKey, ProjectionExpression: 'pk' }),
-  );
+  const result = await documents.send(new GetCommand(inTable({ Key: setupKey, ProjectionExpression: 'pk' })));
   return result.Item !== undefined;
 }

@@ -1,13 +1,14 @@
 import { BatchWriteCommand, DeleteCommand, paginateQuery, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, tableName } from '#shared/db/client';
+import { documents, inTable, ofTable, onTable } from '#shared/db/client';
 import { pendingDeletionKey, userKey } from '#shared/db/keys';
 import { isWorkLeft, retry, WorkLeft } from '#shared/db/retry';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
+import { UpdateBuilder } from '#shared/db/update';
 import { notFound, ServiceError } from '#shared/errors';
 import type { Role, UserRecord } from '#shared/users/model';
 import { releaseIdentities } from '#shared/users/oauth-links';
 import { releasePasskeys } from '#shared/users/passkey-claims';
-import { getUser, newTokenNonce } from '#shared/users/store';
+import { getUser, newTokenNonce, userItemUpdate } from '#shared/users/store';
 import { releaseUsername } from '#shared/users/username-claims';
 
 /**
@@ -35,35 +36,18 @@ export async function markDeleting(
   contents: boolean,
 ): Promise<UserRecord> {
   try {
+    const now = new Date().toISOString();
+    const mark = new UpdateBuilder()
+      .setIfAbsent('deletingAt', now)
+      .set('sessions', {})
+      .set('tokenNonce', newTokenNonce());
+    mark.when(`attribute_exists(pk) AND ${mark.name('role')} = ${mark.value(expectedRole)}`);
+    // Once asked for, deleting the bytes stays asked for.
+    const pending = new UpdateBuilder().setIfAbsent('markedAt', now);
+    if (contents) pending.set('contents', true);
     await transactWrite([
-      {
-        Update: {
-          TableName: tableName,
-          Key: userKey(userId),
-          UpdateExpression:
-            'SET deletingAt = if_not_exists(deletingAt, :now), #sessions = :none, tokenNonce = :nonce',
-          ConditionExpression: 'attribute_exists(pk) AND #role = :role',
-          ExpressionAttributeNames: { '#sessions': 'sessions', '#role': 'role' },
-          ExpressionAttributeValues: {
-            ':now': new Date().toISOString(),
-            ':none': {},
-            ':nonce': newTokenNonce(),
-            ':role': expectedRole,
-          },
-        },
-      },
-      {
-        Update: {
-          TableName: tableName,
-          Key: pendingDeletionKey(userId),
-          // Once asked for, deleting the bytes stays asked for.
-          UpdateExpression: `SET markedAt = if_not_exists(markedAt, :now)${contents ? ', contents = :contents' : ''}`,
-          ExpressionAttributeValues: {
-            ':now': new Date().toISOString(),
-            ...(contents ? { ':contents': true } : {}),
-          },
-        },
-      },
+      userItemUpdate(userId, mark),
+      { Update: { Key: pendingDeletionKey(userId), ...pending.build() } },
     ]);
   } catch (error) {
     if (error instanceof TransactionConditionFailed) throw notFound('user not found');
@@ -85,12 +69,11 @@ export async function pendingDeletions(): Promise<PendingDeletion[]> {
   const deletions: PendingDeletion[] = [];
   const pages = paginateQuery(
     { client: documents },
-    {
-      TableName: tableName,
+    inTable({
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': pendingDeletionKey('').pk },
       ConsistentRead: true,
-    },
+    }),
   );
   for await (const page of pages) {
     for (const item of page.Items ?? []) {
@@ -102,7 +85,7 @@ export async function pendingDeletions(): Promise<PendingDeletion[]> {
 
 /** Drops the record of a deletion whose user is gone (or was never marked). */
 export async function forgetDeletion(userId: string): Promise<void> {
-  await documents.send(new DeleteCommand({ TableName: tableName, Key: pendingDeletionKey(userId) }));
+  await documents.send(new DeleteCommand(inTable({ Key: pendingDeletionKey(userId) })));
 }
 
 /** What a deletion does with each batch of the partition before deleting it. */
@@ -129,16 +112,17 @@ export async function deletePartitionChildren(
   do {
     if (!timeLeft()) return false;
     const page = await documents.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': pk },
-        ProjectionExpression: ['pk', 'sk', ...Object.keys(names)].join(', '),
-        ...(cleanup.attributes.length ? { ExpressionAttributeNames: names } : {}),
-        ConsistentRead: true,
-        Limit: PAGE_ITEMS,
-        ExclusiveStartKey: exclusiveStartKey,
-      }),
+      new QueryCommand(
+        inTable({
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': pk },
+          ProjectionExpression: ['pk', 'sk', ...Object.keys(names)].join(', '),
+          ...(cleanup.attributes.length ? { ExpressionAttributeNames: names } : {}),
+          ConsistentRead: true,
+          Limit: PAGE_ITEMS,
+          ExclusiveStartKey: exclusiveStartKey,
+        }),
+      ),
     );
     const children = (page.Items ?? []).filter((item) => item.sk !== userSk);
     const batches: Record<string, unknown>[][] = [];
@@ -168,12 +152,11 @@ export async function removeMarkedUser(user: UserRecord): Promise<void> {
     await transactWrite([
       {
         Delete: {
-          TableName: tableName,
           Key: userKey(user.id),
           ConditionExpression: 'attribute_exists(deletingAt)',
         },
       },
-      { Delete: { TableName: tableName, Key: pendingDeletionKey(user.id) } },
+      { Delete: { Key: pendingDeletionKey(user.id) } },
       ...releaseUsername(user.username, user.id),
       ...releaseIdentities(user),
       ...releasePasskeys(user),
@@ -198,8 +181,8 @@ async function deleteBatch(keys: Record<string, unknown>[]): Promise<void> {
         }),
     },
     async () => {
-      const result = await documents.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }));
-      requests = (result.UnprocessedItems?.[tableName] ?? []).flatMap((request) =>
+      const result = await documents.send(new BatchWriteCommand({ RequestItems: onTable(requests) }));
+      requests = (ofTable(result.UnprocessedItems) ?? []).flatMap((request) =>
         request.DeleteRequest?.Key ? [{ DeleteRequest: { Key: request.DeleteRequest.Key } }] : [],
       );
       if (requests.length > 0) throw new WorkLeft();

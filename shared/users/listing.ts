@@ -1,7 +1,13 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, tableName } from '#shared/db/client';
 import { decodeCursor, encodeCursor } from '#shared/db/cursor';
-import { USER_SHARDS, USERS_INDEX, userIndexRange, userShardPartition } from '#shared/db/keys';
+import {
+  USER_SHARDS,
+  USERS_INDEX,
+  USERS_INDEX_PARTITION,
+  USERS_INDEX_SORT,
+  userIndexRange,
+  userShardPartition,
+} from '#shared/db/keys';
+import { queryPage } from '#shared/db/reads';
 import { invalid } from '#shared/errors';
 import { requireUserAdministrator } from '#shared/users/admin';
 import { roleRank, toUserResource, type UserRecord, type UserResource } from '#shared/users/model';
@@ -58,7 +64,7 @@ export async function listUsersFor(
   // The first `limit` users of the merged order are among the first `limit` of their own shard.
   const merged = reads
     .flatMap((read) => read.items.map((item) => ({ shard: read.shard, item })))
-    .sort((a, b) => compare(String(a.item.gsi12sk), String(b.item.gsi12sk)));
+    .sort((a, b) => compare(String(a.item[USERS_INDEX_SORT]), String(b.item[USERS_INDEX_SORT])));
   const users: UserResource[] = [];
   let bytes = 0;
   const next: Positions = { ...positions };
@@ -68,7 +74,7 @@ export async function listUsersFor(
     bytes += JSON.stringify(user).length;
     if (users.length > 0 && bytes > MAX_PAGE_BYTES) break;
     users.push(user);
-    next[shard] = String(item.gsi12sk);
+    next[shard] = String(item[USERS_INDEX_SORT]);
     taken.set(shard, (taken.get(shard) ?? 0) + 1);
   }
   for (const read of reads) {
@@ -88,19 +94,19 @@ async function readShard(
   const partition = userShardPartition(shard);
   // The sort key ends with the user id, so the last listed user's index key is known from it.
   let startKey: Record<string, unknown> | undefined =
-    after === undefined ? undefined : { ...userKeyOf(after), gsi12pk: partition, gsi12sk: after };
+    after === undefined
+      ? undefined
+      : { ...userKeyOf(after), [USERS_INDEX_PARTITION]: partition, [USERS_INDEX_SORT]: after };
   const items: Record<string, unknown>[] = [];
   do {
-    const result = await documents.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: USERS_INDEX,
-        KeyConditionExpression: 'gsi12pk = :pk AND gsi12sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': partition, ':from': range.from, ':to': range.to },
-        Limit: wanted - items.length,
-        ExclusiveStartKey: startKey,
-      }),
-    );
+    const result = await queryPage({
+      IndexName: USERS_INDEX,
+      KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+      ExpressionAttributeNames: { '#pk': USERS_INDEX_PARTITION, '#sk': USERS_INDEX_SORT },
+      ExpressionAttributeValues: { ':pk': partition, ':from': range.from, ':to': range.to },
+      Limit: wanted - items.length,
+      ExclusiveStartKey: startKey,
+    });
     items.push(...(result.Items ?? []));
     startKey = result.LastEvaluatedKey;
   } while (startKey !== undefined && items.length < wanted);

@@ -1,4 +1,3 @@
-import { tableName } from '#shared/db/client';
 import { passkeyKey } from '#shared/db/keys';
 import type { TransactItem } from '#shared/db/transact';
 import type { UserRecord } from '#shared/users/model';
@@ -10,7 +9,6 @@ import type { UserRecord } from '#shared/users/model';
 export function releasePasskey(passkeyId: string, userId: string): TransactItem {
   return {
     Delete: {
-      TableName: tableName,
       Key: passkeyKey(passkeyId),
       ConditionExpression: 'attribute_not_exists(pk) OR userId = :userId',
       ExpressionAttributeValues: { ':userId': userId },

@@ -1,12 +1,9 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, tableName } from '#shared/db/client';
-import { isConditionFailure, unlessConditionFails } from '#shared/db/conditions';
-import { userKey } from '#shared/db/keys';
+import { isConditionFailure } from '#shared/db/conditions';
 import { retry } from '#shared/db/retry';
 import { UpdateBuilder } from '#shared/db/update';
 import { notFound, ServiceError } from '#shared/errors';
 import type { UserRecord } from '#shared/users/model';
-import { fromItem, getUser } from '#shared/users/store';
+import { getUser, sendUserItemUpdate, tryUpdateUserItem } from '#shared/users/store';
 
 /** Login sessions: ids and issue times in the user item's `sessions` map, capped per user. */
 
@@ -40,21 +37,12 @@ export async function addSession(
       for (const id of dropped) update.remove(['sessions', id]);
       // The count alone is not enough: a concurrent login may have dropped the same oldest
       // session and added its own, so the sessions we drop must still be there too.
-      const condition = [
+      update.when(
         `attribute_exists(pk) AND size(${update.name('sessions')}) = ${update.value(oldestFirst.length)}`,
-        ...dropped.map((id) => `attribute_exists(${update.name('sessions')}.${update.name(id)})`),
-      ].join(' AND ');
+      );
+      for (const id of dropped) update.when(`attribute_exists(${update.ref(['sessions', id])})`);
       try {
-        const result = await documents.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: userKey(user.id),
-            ReturnValues: 'ALL_NEW',
-            ...update.build(),
-            ConditionExpression: condition,
-          }),
-        );
-        return fromItem(result.Attributes) as UserRecord;
+        return await sendUserItemUpdate(user.id, update);
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
         const fresh = await getUser(user.id, { consistent: true });
@@ -68,15 +56,8 @@ export async function addSession(
 
 export async function removeSession(userId: string, sessionId: string): Promise<void> {
   // Logging out of a user that no longer exists has nothing left to remove.
-  await unlessConditionFails(
-    documents.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: userKey(userId),
-        UpdateExpression: 'REMOVE #sessions.#id',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#sessions': 'sessions', '#id': sessionId },
-      }),
-    ),
+  await tryUpdateUserItem(
+    userId,
+    new UpdateBuilder().remove(['sessions', sessionId]).when('attribute_exists(pk)'),
   );
 }

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { forbidden } from '#shared/errors';
-import { setupCode } from '#shared/keys';
+import { setupCode } from '#shared/secrets';
 
 export const SETUP_CODE_REFUSED =
   'the setup code is missing or wrong: the deploy printed the command that shows it (SetupCodeCommand, docs/deploy.md)';

@@ -1,15 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { GetCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
-import { documents, getItem, tableName } from '#shared/db/client';
-import { isConditionFailure } from '#shared/db/conditions';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documents, getItem, inTable } from '#shared/db/client';
+import { unlessConditionFails } from '#shared/db/conditions';
 import { legacyUsernameKey, userKey, usernameKey } from '#shared/db/keys';
+import type { TransactItem } from '#shared/db/transact';
+import type { UpdateBuilder } from '#shared/db/update';
 import { notFound } from '#shared/errors';
 import type { UserRecord } from '#shared/users/model';
 
 /**
- * The user item: its attributes, the reads of it, and its one conditional write. Creating a user is
- * `creation.ts`, a PATCH's changes `changes.ts`, sessions `sessions.ts`, the avatar's items
- * `avatar-store.ts`.
+ * The user item: its attributes, the reads of it, and how its updates are sent (each built with the
+ * update builder by the module of what it changes). Creating a user is `creation.ts`, a PATCH's
+ * changes `changes.ts`, sessions `sessions.ts`, sign-in methods `sign-in-methods.ts`, the avatar's
+ * items `avatar-store.ts`, TOTP `mfa/totp-store.ts`, passkeys `passkeys/credentials.ts`.
  */
 
 /** The API token's stored part (`auth/token.ts` signs it): replacing it refuses the old token. */
@@ -61,33 +64,35 @@ export async function findUserByUsername(username: string): Promise<UserRecord |
   const keys = [usernameKey(username), legacyUsernameKey(username)];
   for (const key of keys[0]?.pk === keys[1]?.pk ? keys.slice(0, 1) : keys) {
     if (Buffer.byteLength(key.pk) > MAX_USERNAME_KEY_BYTES) return undefined;
-    const constraint = await documents.send(
-      new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }),
-    );
-    const userId = constraint.Item?.userId;
+    const userId = (await getItem(key, { consistent: true }))?.userId;
     if (typeof userId === 'string') return getUser(userId, { consistent: true });
   }
   return undefined;
 }
 
+/** The user item's update as an item of a transaction (its condition included). */
+export const userItemUpdate = (userId: string, update: UpdateBuilder): TransactItem => ({
+  Update: { Key: userKey(userId), ...update.build() },
+});
+
 /**
- * One conditional UpdateItem of a user item, returning the user as written. A failed condition (no
- * such user, or not in the state the caller required) is a 404, as for a user that does not exist.
+ * One conditional UpdateItem of a user item, returning the user as written; a failed condition is
+ * thrown as DynamoDB reports it (callers that retry on it).
  */
-export async function updateUserItem(
-  userId: string,
-  update: Pick<
-    UpdateCommandInput,
-    'UpdateExpression' | 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'
-  >,
-): Promise<UserRecord> {
-  try {
-    const result = await documents.send(
-      new UpdateCommand({ TableName: tableName, Key: userKey(userId), ...update, ReturnValues: 'ALL_NEW' }),
-    );
-    return fromItem(result.Attributes) as UserRecord;
-  } catch (error) {
-    if (isConditionFailure(error)) throw notFound('user not found');
-    throw error;
-  }
+export async function sendUserItemUpdate(userId: string, update: UpdateBuilder): Promise<UserRecord> {
+  const result = await documents.send(
+    new UpdateCommand(inTable({ Key: userKey(userId), ...update.build(), ReturnValues: 'ALL_NEW' as const })),
+  );
+  return fromItem(result.Attributes) as UserRecord;
+}
+
+/** The same, undefined when its condition failed (no such user, or not in the state required). */
+export const tryUpdateUserItem = (userId: string, update: UpdateBuilder): Promise<UserRecord | undefined> =>
+  unlessConditionFails(sendUserItemUpdate(userId, update));
+
+/** The same, a failed condition a 404, as for a user that does not exist. */
+export async function updateUserItem(userId: string, update: UpdateBuilder): Promise<UserRecord> {
+  const updated = await tryUpdateUserItem(userId, update);
+  if (!updated) throw notFound('user not found');
+  return updated;
 }

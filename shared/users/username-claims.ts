@@ -1,12 +1,10 @@
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '#shared/db/client';
 import { legacyUsernameKey, usernameKey, usernameSkeletonKey } from '#shared/db/keys';
+import type { TransactItem } from '#shared/db/transact';
 import { usernameSkeletonHash } from '#shared/users/username-skeleton';
 
 /** What a failed claim means (a look-alike counts): creation and renames answer with it. */
 export const USERNAME_TAKEN = 'username is already taken';
 
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 interface Key {
   pk: string;
   sk: string;
@@ -27,7 +25,6 @@ function claims(username: string, userId: string): KeyedItem[] {
     key,
     item: {
       Put: {
-        TableName: tableName,
         Item: { ...key, userId },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
@@ -40,7 +37,6 @@ function claims(username: string, userId: string): KeyedItem[] {
       key: legacy,
       item: {
         ConditionCheck: {
-          TableName: tableName,
           Key: legacy,
           ConditionExpression: 'attribute_not_exists(pk) OR userId = :userId',
           ExpressionAttributeValues: { ':userId': userId },
@@ -60,7 +56,6 @@ function releases(username: string, userId: string): KeyedItem[] {
     key,
     item: {
       Delete: {
-        TableName: tableName,
         Key: key,
         ConditionExpression: 'attribute_not_exists(pk) OR userId = :userId',
         ExpressionAttributeValues: { ':userId': userId },

@@ -1,4 +1,4 @@
-import { forgetServiceKeysForTests } from '#shared/keys';
+import { forgetServiceKeysForTests } from '#shared/secrets';
 import { call } from '../support/client.ts';
 import { signedInUser } from '../support/users.ts';
 

@@ -167,7 +167,7 @@ describe('session cookie', () => {
       id: 'test',
       secret: 'another-master-key-of-sufficient-length-0123456789',
     });
-    const { parseServiceKeys } = await import('#shared/keys');
+    const { parseServiceKeys } = await import('#shared/secrets');
     const { seal, defaults } = await import('iron-webcrypto');
     const foreign = await seal(
       { u: me.id, s: sessionId, i: issuedAt },

@@ -1,6 +1,6 @@
 import { Secret } from 'otpauth';
-import { forgetServiceKeysForTests } from '#shared/keys';
 import { openTotpSecret } from '#shared/mfa/sealing';
+import { forgetServiceKeysForTests } from '#shared/secrets';
 import { getUser } from '#shared/users/store';
 import { call } from '../support/client.ts';
 import { changedKeys, tableSnapshot } from '../support/snapshot.ts';

@@ -1,11 +1,10 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { PARTITION_PATTERNS, type Partition } from '#shared/db/keys';
+import { PARTITION_PATTERNS, type Partition, USERS_INDEX } from '#shared/db/keys';
 import { createTableInput, tableDefinition } from '#shared/db/table';
 import { UPLOAD_SESSION_DAYS } from '#shared/files/layout';
 import { API_FUNCTION_SECONDS } from '#shared/http/handler';
 import { ZIPLINE_HEADER_NAMES } from '#shared/http/zipline-headers';
-import { parseServiceKeys } from '#shared/keys';
 import {
   objectEventFunctions,
   SCHEDULED_FUNCTION_SECONDS,
@@ -14,6 +13,7 @@ import {
 import { corsPolicy } from '#shared/routes/cors';
 import type { Route } from '#shared/routes/route';
 import { routes } from '#shared/routes/table';
+import { parseServiceKeys } from '#shared/secrets';
 import { accessClassOf } from '../../infra/constructs/access-role.ts';
 import { MEMORY_MB, memoryOf } from '../../infra/constructs/service-function.ts';
 import { functionSpecs, usesBucket, usesTable } from '../../infra/functions.ts';
@@ -371,6 +371,20 @@ describe('table', () => {
     expect([...table.Properties.AttributeDefinitions].sort(byName)).toEqual(
       [...shared.AttributeDefinitions].sort(byName),
     );
+  });
+
+  test('the legacy user listing (gsi1, every attribute projected) is gone; the sharded users index is there', () => {
+    const [, table] = ofType('AWS::DynamoDB::Table')[0] as [string, Resource];
+    const names = table.Properties.GlobalSecondaryIndexes.map(
+      (index: { IndexName: string }) => index.IndexName,
+    );
+    expect(names).not.toContain('gsi1');
+    expect(names).toContain(USERS_INDEX);
+    const attributes = table.Properties.AttributeDefinitions.map(
+      (a: { AttributeName: string }) => a.AttributeName,
+    );
+    expect(attributes).not.toEqual(expect.arrayContaining(['gsi1pk']));
+    expect(attributes).not.toEqual(expect.arrayContaining(['gsi1sk']));
   });
 
   test('the user listing index is sharded by its keys and projects nothing secret or changed by a login', () => {

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { sealSession, unsealSession } from '#shared/auth/session';
 import { jsonDepth, parseCookies } from '#shared/http/request';
-import { parseServiceKeys } from '#shared/keys';
 import { matchRoute } from '#shared/routes/match';
 import { routes } from '#shared/routes/table';
+import { parseServiceKeys } from '#shared/secrets';
 
 /** Reference depth: parse and walk. */
 function parsedDepth(value: unknown): number {
