@@ -1,4 +1,5 @@
 import {
+  type Area,
   type BucketAccess,
   FALLBACK_HANDLER,
   type ObjectEventFunction,
@@ -23,6 +24,8 @@ export interface FunctionSpec {
   handler: string;
   /** API routes it answers; empty for the `$default` fallback. */
   routes: Route[];
+  /** Its routes' area (nested stack); none for the background functions and the fallback (parent stack). */
+  area?: Area;
   /** Union of its routes' table access (empty: no table). */
   table: TableAccess;
   /** Union of its routes' bucket access (empty: no bucket). */
@@ -104,6 +107,7 @@ export function functionSpecs(
   for (const route of table) {
     const spec = byHandler.get(route.handler) ?? bareSpec(route.handler);
     spec.routes.push(route);
+    spec.area = route.area;
     spec.table = mergeTable(spec.table, route.table);
     spec.bucket = mergeGrants(spec.bucket, route.bucket);
     spec.hashesPasswords ||= route.hashesPasswords;

@@ -47,12 +47,20 @@ export type ObjectPrefix = 'files/' | 'uploads/' | 'thumbnails/';
  */
 export type BucketAccess = Partial<Record<BucketAction, readonly ObjectPrefix[]>>;
 
+/**
+ * The part of the service a route belongs to: its function, routes and alarms are deployed in that
+ * area's nested stack (infra/area-stack.ts). A new area is a new member here, nothing more.
+ */
+export type Area = 'account' | 'admin' | 'files' | 'public';
+
 export interface Route {
   method: HttpMethod;
   /** API Gateway path syntax: `{name}` is a path parameter. */
   path: string;
   /** Module under `functions/` (without extension) exporting `handler`. */
   handler: string;
+  /** Where it is deployed, from its handler's folder (`areaOf`). */
+  area: Area;
   /** DynamoDB access the handler needs; absent means none. */
   table?: TableAccess;
   /** Imports bcrypt: the bundle carries the native binary and the function gets more memory. */
@@ -103,12 +111,22 @@ interface Needs {
   setupCode?: SetupCodeAccess;
 }
 
+/** A handler's area by its folder: the public pages and downloads apart from the owner's file routes. */
+function areaOf(handler: string): Area {
+  const folder = handler.split('/')[0];
+  if (folder === 'users') return 'admin';
+  if (folder === 'view' || handler === 'files/raw') return 'public';
+  if (folder === 'files') return 'files';
+  return 'account';
+}
+
 /** One route: a line of the table, so a search for method and path finds its handler too. */
 function route(method: HttpMethod, path: string, handler: string, needs: Needs = {}): Route {
   return {
     method,
     path,
     handler,
+    area: areaOf(handler),
     ...(needs.table ? { table: needs.table } : {}),
     hashesPasswords: needs.bcrypt === true,
     usesKeys: needs.keys === true,
