@@ -16,6 +16,7 @@ import { DEFAULT_STACK_NAME, FileServiceStack } from './stack.ts';
  * - `alarmEmail=ops@example.com`: subscribed to the alarm topic;
  * - `logLevel=DEBUG|INFO|WARN|ERROR`: the functions' log level (INFO: one line per request);
  * - `functionAlarms=false`: no alarm per area nor per background function (docs/operations.md);
+ * - `alarms=false`: no alarm at all (the cheapest idle deployment: docs/operations.md);
  * - `areas=false`: the parent stack alone, no area (the first deploy of an upgrade from the
  *   single-stack layout: docs/deploy.md);
  * - `domainName=files.example.com` with `certificateArn=arn:aws:acm:us-east-1:...` (and, when the zone
@@ -81,6 +82,7 @@ new FileServiceStack(app, stackName, {
   ...(alarmEmail ? { alarmEmail } : {}),
   ...(logLevel ? { logLevel: logLevel as LogLevelName } : {}),
   functionAlarms: context('functionAlarms') !== 'false',
+  alarms: context('alarms') !== 'false',
   ...(domain ? { domain } : {}),
   oauth: oauthFromContext(),
   reserveConcurrency: context('reservedConcurrency') !== 'false',

@@ -51,6 +51,8 @@ export interface MonitoringProps {
   thresholds?: Partial<AlarmThresholds>;
   /** The background functions' alarms ($0.20 a month each) and the areas'; the API 5xx alarm stays. */
   functionAlarms?: boolean;
+  /** `false`: no alarm at all (the topic and the dashboard stay). */
+  alarms?: boolean;
   /** Where a background function's events go once Lambda gave up on them: each gets an alarm. */
   failedEventQueues?: { id: string; queue: IQueue }[];
 }
@@ -67,8 +69,11 @@ export class Monitoring extends Construct {
   readonly alarms: Alarm[] = [];
   readonly dashboard: Dashboard;
 
+  private readonly enabled: boolean;
+
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
+    this.enabled = props.alarms !== false;
     const thresholds = { ...DEFAULT_THRESHOLDS, ...props.thresholds };
     const namespace = Stack.of(this).stackName;
     this.topic = new Topic(this, 'Alarms', { displayName: 'File service alarms', enforceSSL: true });
@@ -223,7 +228,7 @@ export class Monitoring extends Construct {
   }
 
   private alarm(id: string, props: NotifyingAlarmProps): void {
-    this.alarms.push(notifyingAlarm(this, id, this.topic, props));
+    if (this.enabled) this.alarms.push(notifyingAlarm(this, id, this.topic, props));
   }
 
   private accessLogMetric(

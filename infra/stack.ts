@@ -41,23 +41,22 @@ export interface FileServiceStackProps extends StackProps {
   throttle?: { rateLimit: number; burstLimit: number };
   /** Browser origins (besides the API's own) allowed to make cookie-authenticated writes. */
   allowedOrigins?: string[];
-  /** Writes each bundle's esbuild metafile into its asset (the benchmark reads it; deploys leave it off). */
+  /** Writes each bundle's esbuild metafile into its asset (for the benchmark). */
   bundleMetafile?: boolean;
   /** The built dashboard the distribution serves (default web/dist, written by `npm run build:web`). */
   dashboardAssets?: string;
   /** Subscribed to the alarm topic (`-c alarmEmail=ops@example.com`). */
   alarmEmail?: string;
   alarmThresholds?: Partial<AlarmThresholds>;
-  /** One alarm per function (default); `false` keeps the API-wide alarms only (`-c functionAlarms=false`). */
+  /** An alarm per area and per background function (default); `false`: the service-wide ones only. */
   functionAlarms?: boolean;
+  /** `false` (`-c alarms=false`): no alarm at all; the topic and the dashboard stay. */
+  alarms?: boolean;
   /** Serve the dashboard and the API under your own name instead of *.cloudfront.net. */
   domain?: DashboardDomain;
   /** Sign-in providers (none by default): their client ids here, their client secrets in a secret. */
   oauth?: OAuthSettings;
-  /**
-   * Reserve concurrency for the background functions (default; background.ts). `false` for an
-   * account whose concurrency quota is under 112 (`-c reservedConcurrency=false`).
-   */
+  /** Reserve concurrency for the background functions (default; `false`: quota under 112, background.ts). */
   reserveConcurrency?: boolean;
   /** The route table (default: shared/routes.ts); the budget test adds synthetic routes to it. */
   routes?: readonly Route[];
@@ -201,6 +200,7 @@ export class FileServiceStack extends Stack {
       ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}),
       ...(props.alarmThresholds ? { thresholds: props.alarmThresholds } : {}),
       functionAlarms: props.functionAlarms !== false,
+      alarms: props.alarms !== false,
       failedEventQueues,
     });
     // One nested stack per area of the route table: a route of a new area makes a new one.
@@ -212,7 +212,9 @@ export class FileServiceStack extends Stack {
           api,
           settings,
           requests,
-          ...(props.functionAlarms !== false ? { alarmTopic: monitoring.topic } : {}),
+          ...(props.functionAlarms !== false && props.alarms !== false
+            ? { alarmTopic: monitoring.topic }
+            : {}),
         }),
     );
     const functions = new Map(own.functions);

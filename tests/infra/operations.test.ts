@@ -168,6 +168,13 @@ describe('alarms, topic and dashboard', () => {
     expect(ofType('AWS::CloudWatch::Alarm')).toHaveLength(6 + 3 + areas.length);
   });
 
+  test('with -c alarms=false no alarm at all, the topic and the dashboard kept', () => {
+    const quiet = flatTemplate(synthesizeChecked({ alarms: false }).stack);
+    quiet.resourceCountIs('AWS::CloudWatch::Alarm', 0);
+    quiet.resourceCountIs('AWS::SNS::Topic', 1);
+    quiet.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+  });
+
   test("without per-function alarms only the five service-wide ones and the thumbnails' failed events remain", () => {
     flatTemplate(withDomain.stack).resourceCountIs('AWS::CloudWatch::Alarm', 6);
   });
