@@ -7,6 +7,7 @@ import {
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { Operation } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
@@ -50,6 +51,18 @@ export const DEFAULT_THRESHOLDS: AlarmThresholds = {
 };
 
 export const FIVE_MINUTES = Duration.minutes(5);
+
+/** The DynamoDB operations the functions use: SystemErrors exists only per operation. */
+export const TABLE_OPERATIONS = [
+  Operation.GET_ITEM,
+  Operation.PUT_ITEM,
+  Operation.UPDATE_ITEM,
+  Operation.DELETE_ITEM,
+  Operation.QUERY,
+  Operation.BATCH_GET_ITEM,
+  Operation.BATCH_WRITE_ITEM,
+  Operation.TRANSACT_WRITE_ITEMS,
+];
 
 export type NotifyingAlarmProps = Omit<AlarmProps, 'comparisonOperator' | 'treatMissingData'>;
 

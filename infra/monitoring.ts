@@ -10,7 +10,7 @@ import {
   TextWidget,
   Unit,
 } from 'aws-cdk-lib/aws-cloudwatch';
-import { Operation, type Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterPattern, type IFilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -23,20 +23,9 @@ import {
   failedInvocations,
   type NotifyingAlarmProps,
   notifyingAlarm,
+  TABLE_OPERATIONS,
 } from './alarms.ts';
 import type { ServiceFunction } from './constructs/service-function.ts';
-
-/** The DynamoDB operations the functions use: SystemErrors exists only per operation. */
-const TABLE_OPERATIONS = [
-  Operation.GET_ITEM,
-  Operation.PUT_ITEM,
-  Operation.UPDATE_ITEM,
-  Operation.DELETE_ITEM,
-  Operation.QUERY,
-  Operation.BATCH_GET_ITEM,
-  Operation.BATCH_WRITE_ITEM,
-  Operation.TRANSACT_WRITE_ITEMS,
-];
 
 export interface MonitoringProps {
   api: HttpApi;
@@ -59,16 +48,15 @@ export interface MonitoringProps {
 
 /**
  * What an operator watches: alarms on the API's 5xx rate, the background functions' errors and
- * throttles (each area watches its own functions: alarms.ts),
- * DynamoDB throttling and system errors, `GET /api/user` latency and refused logins, all sent to one
- * SNS topic; and a CloudWatch dashboard with the same metrics. Latency and logins come from the
- * API's access log through metric filters, so no request path pays for them.
+ * throttles (each area watches its own functions: alarms.ts), DynamoDB throttling and system
+ * errors, `GET /api/user` latency and refused logins, all sent to one SNS topic; and a CloudWatch
+ * dashboard with the same metrics. Latency and logins come from the API's access log through metric
+ * filters, so no request path pays for them.
  */
 export class Monitoring extends Construct {
   readonly topic: Topic;
   readonly alarms: Alarm[] = [];
   readonly dashboard: Dashboard;
-
   private readonly enabled: boolean;
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {

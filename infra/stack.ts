@@ -80,7 +80,6 @@ export const DEFAULT_STACK_NAME = 'FileService';
 export class FileServiceStack extends Stack {
   /** Every service function by handler, whichever stack holds it. */
   readonly functions: ReadonlyMap<string, ServiceFunction>;
-  /** The nested stacks, one per area of the route table. */
   readonly areas: readonly AreaStack[];
 
   constructor(scope: Construct, id: string, props: FileServiceStackProps = {}) {
@@ -114,15 +113,12 @@ export class FileServiceStack extends Stack {
     // The parent keeps the functions that belong to no area: the background ones (S3 notifies the
     // thumbnail function through the bucket's one notification configuration, here) and the
     // `$default` fallback, which the API itself names.
-    const own = createFunctions(
-      this,
-      specs.filter((spec) => spec.area === undefined),
-      settings,
-    );
+    const arealess = specs.filter((spec) => spec.area === undefined);
+    const own = createFunctions(this, arealess, settings);
     const failedEventQueues: { id: string; queue: Queue }[] = [];
-    for (const spec of specs) {
-      const fn = own.functions.get(spec.handler);
-      if (!fn || (spec.everyMinutes === undefined && !spec.objectEvents)) continue;
+    for (const spec of arealess) {
+      const fn = own.functions.get(spec.handler) as ServiceFunction;
+      if (spec.everyMinutes === undefined && !spec.objectEvents) continue;
       const failed = startBackgroundFunction(this, {
         spec,
         fn: fn.function,
