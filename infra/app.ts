@@ -15,7 +15,10 @@ import { DEFAULT_STACK_NAME, FileServiceStack } from './stack.ts';
  * - `allowedOrigins=https://a.example,https://b.example`: other pages allowed to make cookie writes;
  * - `alarmEmail=ops@example.com`: subscribed to the alarm topic;
  * - `logLevel=DEBUG|INFO|WARN|ERROR`: the functions' log level (INFO: one line per request);
- * - `functionAlarms=false`: no per-function alarm (saves $0.20 a month per function);
+ * - `functionAlarms=false`: no alarm per area nor per background function (docs/operations.md);
+ * - `alarms=false`: no alarm at all (the cheapest idle deployment: docs/operations.md);
+ * - `areas=false`: the parent stack alone, no area (the first deploy of an upgrade from the
+ *   single-stack layout: docs/deploy.md);
  * - `domainName=files.example.com` with `certificateArn=arn:aws:acm:us-east-1:...` (and, when the zone
  *   is in Route 53, `hostedZoneId=Z...` with `hostedZoneName=example.com`): your own name;
  * - sign-in providers (none by default; their client secrets go into the OAuthClientSecrets secret):
@@ -79,9 +82,11 @@ new FileServiceStack(app, stackName, {
   ...(alarmEmail ? { alarmEmail } : {}),
   ...(logLevel ? { logLevel: logLevel as LogLevelName } : {}),
   functionAlarms: context('functionAlarms') !== 'false',
+  alarms: context('alarms') !== 'false',
   ...(domain ? { domain } : {}),
   oauth: oauthFromContext(),
   reserveConcurrency: context('reservedConcurrency') !== 'false',
+  areas: context('areas') !== 'false',
 });
 checkPolicies(app);
 app.synth();

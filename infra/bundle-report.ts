@@ -45,20 +45,39 @@ function fileBytes(path: string): number {
 }
 
 /**
+ * The templates of a synthesized stack: its own and, depth first, its nested stacks' (their files
+ * named by the `aws:asset:path` metadata of their `AWS::CloudFormation::Stack` resources).
+ */
+export function stackTemplates(assemblyDir: string, templateFile: string): Template[] {
+  const template = JSON.parse(readFileSync(join(assemblyDir, templateFile), 'utf8')) as Template;
+  const nested = Object.values(template.Resources).flatMap((resource) => {
+    const file = resource.Metadata?.['aws:asset:path'];
+    return resource.Type === 'AWS::CloudFormation::Stack' && file ? stackTemplates(assemblyDir, file) : [];
+  });
+  return [template, ...nested];
+}
+
+interface Template {
+  Resources: Record<string, TemplateResource>;
+}
+
+/**
  * Measures each route function's bundle in a synthesized cloud assembly, found the way SAM finds it:
- * the `aws:asset:path` metadata of the function resource, relative to the assembly directory.
- * Functions CDK adds for its own custom resources (not ours to bundle) are left out.
+ * the `aws:asset:path` metadata of the function resource, relative to the assembly directory, in the
+ * stack's template or a nested one. Functions CDK adds for its own custom resources (not ours to
+ * bundle) are left out.
  */
 export function bundleReports(assemblyDir: string, stackName: string): BundleReport[] {
-  const template = JSON.parse(readFileSync(join(assemblyDir, `${stackName}.template.json`), 'utf8')) as {
-    Resources: Record<string, TemplateResource>;
-  };
   const handlerById = new Map(functionSpecs().map((spec) => [spec.id, spec.handler]));
   const reports: BundleReport[] = [];
-  for (const [logicalId, resource] of Object.entries(template.Resources)) {
+  const resources = stackTemplates(assemblyDir, `${stackName}.template.json`).flatMap((template) =>
+    Object.entries(template.Resources),
+  );
+  for (const [logicalId, resource] of resources) {
     if (resource.Type !== 'AWS::Lambda::Function') continue;
-    const constructPath = resource.Metadata?.['aws:cdk:path'] ?? '';
-    const handler = handlerById.get(constructPath.split('/')[1] ?? '');
+    // `<stack>[/<area>]/<function id>/Function/Resource`
+    const constructPath = (resource.Metadata?.['aws:cdk:path'] ?? '').split('/');
+    const handler = handlerById.get(constructPath[constructPath.length - 3] ?? '');
     if (!handler) continue;
     const assetPath = resource.Metadata?.['aws:asset:path'];
     if (!assetPath) throw new Error(`function ${logicalId} (${handler}) has no asset path`);

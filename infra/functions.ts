@@ -14,7 +14,7 @@ import type {
   TableAction,
 } from '#shared/routes/grants';
 import { FALLBACK_HANDLER } from '#shared/routes/match';
-import type { Route } from '#shared/routes/route';
+import type { Area, Route } from '#shared/routes/route';
 import { routes } from '#shared/routes/table';
 
 /** One Lambda function: a handler module and what it needs, merged over every route it serves. */
@@ -25,6 +25,8 @@ export interface FunctionSpec {
   handler: string;
   /** API routes it answers; empty for the `$default` fallback. */
   routes: Route[];
+  /** Its routes' area (nested stack); none for the background functions and the fallback (parent stack). */
+  area?: Area;
   /** Union of its routes' table access (empty: no table). */
   table: TableAccess;
   /** Union of its routes' bucket access (empty: no bucket). */
@@ -106,6 +108,7 @@ export function functionSpecs(
   for (const route of table) {
     const spec = byHandler.get(route.handler) ?? bareSpec(route.handler);
     spec.routes.push(route);
+    spec.area = route.area;
     spec.table = mergeTable(spec.table, route.table);
     spec.bucket = mergeGrants(spec.bucket, route.bucket);
     spec.hashesPasswords ||= route.hashesPasswords;

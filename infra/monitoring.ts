@@ -1,105 +1,67 @@
-import { Aws, Duration, Stack } from 'aws-cdk-lib';
+import { Aws, Stack } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
-  Alarm,
-  type AlarmProps,
-  ComparisonOperator,
+  type Alarm,
   Dashboard,
   GraphWidget,
   type IMetric,
   MathExpression,
   Metric,
   TextWidget,
-  TreatMissingData,
   Unit,
 } from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { Operation, type Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterPattern, type IFilterPattern, type ILogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import {
+  type AlarmThresholds,
+  DEFAULT_THRESHOLDS,
+  FIVE_MINUTES,
+  failedInvocations,
+  type NotifyingAlarmProps,
+  notifyingAlarm,
+  TABLE_OPERATIONS,
+} from './alarms.ts';
 import type { ServiceFunction } from './constructs/service-function.ts';
-
-/**
- * The API's access log line. Status and latency are bare numbers (API Gateway always fills them),
- * so metric filters can compare and aggregate them; the query string is left out on purpose: it can
- * carry a file password (`/raw/{name}?pw=`). `ip` is the address of the connection API Gateway
- * received: CloudFront's edge for every request through the distribution, the client's only on the
- * API's own URL; the viewer's address is in the functions' request lines (`clientIp`).
- */
-export const ACCESS_LOG_FORMAT = `{${[
-  '"requestId":"$context.requestId"',
-  '"ip":"$context.identity.sourceIp"',
-  '"requestTime":"$context.requestTime"',
-  '"method":"$context.httpMethod"',
-  '"path":"$context.path"',
-  '"routeKey":"$context.routeKey"',
-  '"status":$context.status',
-  '"responseLength":"$context.responseLength"',
-  '"latency":$context.responseLatency',
-  '"integrationLatency":"$context.integrationLatency"',
-  '"integrationError":"$context.integrationErrorMessage"',
-].join(',')}}`;
-
-/** Thresholds an operator may want to move; the defaults are what docs/operations.md explains. */
-export interface AlarmThresholds {
-  /** Percent of API requests answered 5xx over 5 minutes (with at least 20 requests). */
-  serverErrorPercent: number;
-  /** p99 of `GET /api/user` as the API measured it, over 5 minutes. */
-  userLatencyP99Ms: number;
-  /** Refused logins (401 and 429) in 5 minutes. */
-  failedLogins: number;
-}
-
-export const DEFAULT_THRESHOLDS: AlarmThresholds = {
-  serverErrorPercent: 1,
-  userLatencyP99Ms: 1000,
-  failedLogins: 50,
-};
-
-/** The DynamoDB operations the functions use: SystemErrors exists only per operation. */
-const TABLE_OPERATIONS = [
-  Operation.GET_ITEM,
-  Operation.PUT_ITEM,
-  Operation.UPDATE_ITEM,
-  Operation.DELETE_ITEM,
-  Operation.QUERY,
-  Operation.BATCH_GET_ITEM,
-  Operation.BATCH_WRITE_ITEM,
-  Operation.TRANSACT_WRITE_ITEMS,
-];
 
 export interface MonitoringProps {
   api: HttpApi;
   table: Table;
   accessLogs: ILogGroup;
+  /** The parent stack's functions (background ones): an errors-and-throttles alarm each. */
   functions: Iterable<ServiceFunction>;
+  /** The areas (nested stacks): their failed invocations are graphed beside the functions'. */
+  areas: readonly string[];
   /** Subscribed to the alarm topic when set (it must confirm the subscription e-mail). */
   alarmEmail?: string;
   thresholds?: Partial<AlarmThresholds>;
-  /** One errors-and-throttles alarm per function ($0.20 a month each); the API 5xx alarm stays. */
+  /** The background functions' alarms ($0.20 a month each) and the areas'; the API 5xx alarm stays. */
   functionAlarms?: boolean;
+  /** `false`: no alarm at all (the topic and the dashboard stay). */
+  alarms?: boolean;
   /** Where a background function's events go once Lambda gave up on them: each gets an alarm. */
   failedEventQueues?: { id: string; queue: IQueue }[];
 }
 
-const FIVE_MINUTES = Duration.minutes(5);
-
 /**
- * What an operator watches: alarms on the API's 5xx rate, every function's errors and throttles,
- * DynamoDB throttling and system errors, `GET /api/user` latency and refused logins, all sent to one
- * SNS topic; and a CloudWatch dashboard with the same metrics. Latency and logins come from the
- * API's access log through metric filters, so no request path pays for them.
+ * What an operator watches: alarms on the API's 5xx rate, the background functions' errors and
+ * throttles (each area watches its own functions: alarms.ts), DynamoDB throttling and system
+ * errors, `GET /api/user` latency and refused logins, all sent to one SNS topic; and a CloudWatch
+ * dashboard with the same metrics. Latency and logins come from the API's access log through metric
+ * filters, so no request path pays for them.
  */
 export class Monitoring extends Construct {
   readonly topic: Topic;
   readonly alarms: Alarm[] = [];
   readonly dashboard: Dashboard;
+  private readonly enabled: boolean;
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
+    this.enabled = props.alarms !== false;
     const thresholds = { ...DEFAULT_THRESHOLDS, ...props.thresholds };
     const namespace = Stack.of(this).stackName;
     this.topic = new Topic(this, 'Alarms', { displayName: 'File service alarms', enforceSSL: true });
@@ -239,7 +201,10 @@ export class Monitoring extends Construct {
         [
           graph('Refused logins', [failedLogins]),
           graph('DynamoDB throttles and system errors', [throttled, systemErrors]),
-          graph('Function errors + throttles', functionErrors),
+          graph('Function errors + throttles', [
+            ...functionErrors,
+            ...props.areas.map((area) => failedInvocations(namespace, area)),
+          ]),
         ],
         [
           graph('Logins', ['LoginSucceeded', 'LoginFailed', 'LoginThrottled'].map(business)),
@@ -250,15 +215,8 @@ export class Monitoring extends Construct {
     });
   }
 
-  private alarm(id: string, props: Omit<AlarmProps, 'comparisonOperator' | 'treatMissingData'>): void {
-    const alarm = new Alarm(this, id, {
-      ...props,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    });
-    alarm.addAlarmAction(new SnsAction(this.topic));
-    alarm.addOkAction(new SnsAction(this.topic));
-    this.alarms.push(alarm);
+  private alarm(id: string, props: NotifyingAlarmProps): void {
+    if (this.enabled) this.alarms.push(notifyingAlarm(this, id, this.topic, props));
   }
 
   private accessLogMetric(

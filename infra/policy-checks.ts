@@ -1,4 +1,4 @@
-import { type App, type CfnElement, DefaultStackSynthesizer, Stack, Validations } from 'aws-cdk-lib';
+import { type App, type CfnElement, DefaultStackSynthesizer, Names, Stack, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 
@@ -51,9 +51,19 @@ function acknowledge(scope: IConstruct, entry: Acknowledged, findings: string[] 
     Validations.of(scope).acknowledge({ id: `AwsSolutions-${id}`, reason: ACKNOWLEDGED[entry] });
 }
 
-/** How cdk-nag names a bucket's objects in an IAM finding: `Resource::<LogicalId.Arn>/prefix*`. */
-const objectsOf = (bucket: IConstruct, prefix: string) =>
-  `Resource::<${Stack.of(bucket).getLogicalId(bucket.node.defaultChild as CfnElement)}.Arn>/${prefix}*`;
+/**
+ * How cdk-nag names a bucket's objects in an IAM finding of `holder`: `Resource::<LogicalId.Arn>/prefix*`
+ * in the bucket's stack, `Resource::<referenceto…Arn>/prefix*` (the nested stack parameter CDK
+ * makes for the bucket's ARN) in an area's.
+ */
+function objectsOf(bucket: IConstruct, prefix: string, holder: IConstruct = bucket): string {
+  const resource = bucket.node.defaultChild as CfnElement;
+  const name =
+    Stack.of(holder) === Stack.of(bucket)
+      ? `${Stack.of(bucket).getLogicalId(resource)}.Arn`
+      : `referenceto${Names.nodeUniqueId(resource.node).replace(/[^A-Za-z0-9]/g, '')}Arn`;
+  return `Resource::<${name}>/${prefix}*`;
+}
 
 export interface AcknowledgedParts {
   stack: Stack;
@@ -90,7 +100,7 @@ export function acknowledgeFindings(parts: AcknowledgedParts): void {
   for (const rule of ['CFR1', 'CFR2', 'CFR3'] as const) acknowledge(distribution, rule);
   if (!parts.customDomain) acknowledge(distribution, 'CFR4');
   for (const role of parts.roles) {
-    const objects = role.objectPrefixes.map((prefix) => objectsOf(parts.filesBucket, prefix));
+    const objects = role.objectPrefixes.map((prefix) => objectsOf(parts.filesBucket, prefix, role.construct));
     if (objects.length) acknowledge(role.construct, 'IAM5 (functions)', objects);
   }
   for (const fn of parts.functions) acknowledge(fn, 'L1 (functions)');

@@ -1,38 +1,38 @@
 import { join } from 'node:path';
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import {
-  CorsHttpMethod,
-  HttpApi,
-  HttpMethod,
-  HttpStage,
-  LogGroupLogDestination,
-} from 'aws-cdk-lib/aws-apigatewayv2';
+import { CorsHttpMethod, HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { type AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { HttpMethods } from 'aws-cdk-lib/aws-s3';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { type IndexDefinition, type KeyAttribute, tableDefinition } from '#shared/db/table';
-import { PENDING_TAG, UPLOAD_LEFTOVERS_DAYS } from '#shared/files/layout';
 import { corsPolicy } from '#shared/routes/cors';
 import { FALLBACK_HANDLER } from '#shared/routes/match';
-import { methodsOf } from '#shared/routes/route';
+import type { Route } from '#shared/routes/route';
+import { routes } from '#shared/routes/table';
+import type { AlarmThresholds } from './alarms.ts';
+import { ACCESS_LOG_FORMAT } from './alarms.ts';
+import { AreaStack } from './area-stack.ts';
 import { startBackgroundFunction } from './background.ts';
-import { AccessRole, accessClassOf } from './constructs/access-role.ts';
-import { privateBucket } from './constructs/private-bucket.ts';
 import {
   type LogLevelName,
   type OAuthSettings,
   PROJECT_ROOT,
-  ServiceFunction,
+  type ServiceFunction,
 } from './constructs/service-function.ts';
 import { Dashboard, type DashboardDomain } from './dashboard.ts';
-import { functionSpecs, usesBucket, usesTable } from './functions.ts';
-import { ACCESS_LOG_FORMAT, type AlarmThresholds, Monitoring } from './monitoring.ts';
+import {
+  answersRequests,
+  createFunctions,
+  type FunctionSettings,
+  type RequestSettings,
+} from './function-set.ts';
+import { type FunctionSpec, functionSpecs } from './functions.ts';
+import { Monitoring } from './monitoring.ts';
+import { stackOutputs } from './outputs.ts';
 import { acknowledgeFindings } from './policy-checks.ts';
 import { serviceSecrets } from './secrets.ts';
+import { serviceStorage } from './storage.ts';
 
 export interface FileServiceStackProps extends StackProps {
   /** Keep the table and the keys secret when the stack is deleted, and protect the table (default). */
@@ -44,43 +44,46 @@ export interface FileServiceStackProps extends StackProps {
   throttle?: { rateLimit: number; burstLimit: number };
   /** Browser origins (besides the API's own) allowed to make cookie-authenticated writes. */
   allowedOrigins?: string[];
-  /** Writes each bundle's esbuild metafile into its asset (the benchmark reads it; deploys leave it off). */
+  /** Writes each bundle's esbuild metafile into its asset (for the benchmark). */
   bundleMetafile?: boolean;
   /** The built dashboard the distribution serves (default web/dist, written by `npm run build:web`). */
   dashboardAssets?: string;
   /** Subscribed to the alarm topic (`-c alarmEmail=ops@example.com`). */
   alarmEmail?: string;
   alarmThresholds?: Partial<AlarmThresholds>;
-  /** One alarm per function (default); `false` keeps the API-wide alarms only (`-c functionAlarms=false`). */
+  /** An alarm per area and per background function (default); `false`: the service-wide ones only. */
   functionAlarms?: boolean;
+  /** `false` (`-c alarms=false`): no alarm at all; the topic and the dashboard stay. */
+  alarms?: boolean;
   /** Serve the dashboard and the API under your own name instead of *.cloudfront.net. */
   domain?: DashboardDomain;
   /** Sign-in providers (none by default): their client ids here, their client secrets in a secret. */
   oauth?: OAuthSettings;
-  /**
-   * Reserve concurrency for the background functions (default; background.ts). `false` for an
-   * account whose concurrency quota is under 112 (`-c reservedConcurrency=false`).
-   */
+  /** Reserve concurrency for the background functions (default; `false`: quota under 112, background.ts). */
   reserveConcurrency?: boolean;
-}
-
-const attribute = (key: KeyAttribute) => ({ name: key.name, type: key.type as AttributeType });
-
-function projection(index: IndexDefinition) {
-  if (index.projection === 'ALL') return { projectionType: ProjectionType.ALL };
-  if (index.projection === 'KEYS_ONLY') return { projectionType: ProjectionType.KEYS_ONLY };
-  return { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: index.projection };
+  /** The route table (default: shared/routes.ts); the budget test adds synthetic routes to it. */
+  routes?: readonly Route[];
+  /**
+   * One nested stack per area (default). `false` (`-c areas=false`) deploys the parent alone, the
+   * API answering every request from the fallback: the first of the two deploys that move a
+   * single-stack deployment to the areas (docs/deploy.md).
+   */
+  areas?: boolean;
 }
 
 /** The stack's name unless `-c stackName=` gives another (construct id and stack name alike). */
 export const DEFAULT_STACK_NAME = 'FileService';
 
 /**
- * The whole service: the table from the shared definition, the service keys secret, one function per
- * handler module of the route table (granted exactly what its routes declare) and the HTTP API.
+ * The parent stack: what everything shares (the table, the buckets, the secrets, the HTTP API and
+ * its stage, the distribution, the alarm topic and the service-wide alarms), the functions of no
+ * area (background ones and the `$default` fallback), and one nested stack per area of the route
+ * table holding that area's functions and routes (area-stack.ts, docs/scale.md).
  */
 export class FileServiceStack extends Stack {
+  /** Every service function by handler, whichever stack holds it. */
   readonly functions: ReadonlyMap<string, ServiceFunction>;
+  readonly areas: readonly AreaStack[];
 
   constructor(scope: Construct, id: string, props: FileServiceStackProps = {}) {
     super(scope, id, props);
@@ -91,23 +94,7 @@ export class FileServiceStack extends Stack {
     const dataRemovalPolicy = retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
     const logRetention = props.logRetention ?? RetentionDays.ONE_MONTH;
 
-    const table = new Table(this, 'Table', {
-      partitionKey: attribute(tableDefinition.partitionKey),
-      sortKey: attribute(tableDefinition.sortKey),
-      billingMode: BillingMode.PAY_PER_REQUEST,
-      timeToLiveAttribute: tableDefinition.timeToLiveAttribute,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      deletionProtection: retainData,
-      removalPolicy: dataRemovalPolicy,
-    });
-    for (const index of tableDefinition.globalIndexes) {
-      table.addGlobalSecondaryIndex({
-        indexName: index.name,
-        partitionKey: attribute(index.partitionKey),
-        sortKey: attribute(index.sortKey),
-        ...projection(index),
-      });
-    }
+    const { table, accessLogBucket, files } = serviceStorage(this, retainData);
 
     const oauth = props.oauth?.providers.length ? props.oauth : undefined;
     const { serviceKeys, oauthClientSecrets, originSecret, setupCode } = serviceSecrets(this, {
@@ -116,107 +103,45 @@ export class FileServiceStack extends Stack {
     });
     const originSecretValue = originSecret.secretValue.unsafeUnwrap();
 
-    // File bytes: private, encrypted, TLS only; objects of presigned uploads that never became a
-    // file (still tagged `upload=pending`) expire after a day, as does what earlier versions left
-    // under `uploads/`.
-    // S3 server access logs of both buckets (who read or wrote which object, when), kept 90 days.
-    const accessLogBucket = privateBucket(this, 'AccessLogs', {
-      retain: retainData,
-      lifecycleRules: [{ id: 'ExpireAccessLogs', expiration: Duration.days(90) }],
-    });
-    const files = privateBucket(this, 'Files', {
-      retain: retainData,
-      serverAccessLogsBucket: accessLogBucket,
-      serverAccessLogsPrefix: 'files/',
-      lifecycleRules: [
-        // A chunked upload's S3 multipart upload and staged chunks outlive its longest session.
-        {
-          id: 'AbortIncompleteMultipartUploads',
-          abortIncompleteMultipartUploadAfter: Duration.days(UPLOAD_LEFTOVERS_DAYS),
-        },
-        {
-          id: 'ExpireAbandonedUploads',
-          prefix: 'uploads/',
-          expiration: Duration.days(UPLOAD_LEFTOVERS_DAYS),
-        },
-        {
-          id: 'ExpirePendingUploads',
-          tagFilters: { [PENDING_TAG.Key]: PENDING_TAG.Value },
-          expiration: Duration.days(1),
-        },
-      ],
-      // Browsers PUT to presigned upload URLs and follow download redirects.
-      cors: [
-        {
-          allowedOrigins: ['*'],
-          allowedMethods: [HttpMethods.PUT, HttpMethods.GET, HttpMethods.HEAD],
-          allowedHeaders: ['*'],
-          maxAge: 3600,
-        },
-      ],
-    });
-
-    const specs = functionSpecs();
-    const functions = new Map<string, ServiceFunction>();
+    const specs = functionSpecs(props.routes ?? routes);
+    const settings: FunctionSettings = {
+      resources: { table, bucket: files, serviceKeys, oauthClientSecrets, setupCode },
+      oauth,
+      allowedOrigins: props.allowedOrigins ?? [],
+      logRetention,
+      logLevel: props.logLevel ?? 'INFO',
+      metricsNamespace: this.stackName,
+      metafile: props.bundleMetafile === true,
+    };
+    // The parent keeps the functions that belong to no area: the background ones (S3 notifies the
+    // thumbnail function through the bucket's one notification configuration, here) and the
+    // `$default` fallback, which the API itself names.
+    const arealess = specs.filter((spec) => spec.area === undefined);
+    const own = createFunctions(this, arealess, settings);
     const failedEventQueues: { id: string; queue: Queue }[] = [];
-    const integrations = new Map<string, HttpLambdaIntegration>();
-    // One role per access class, named after the first function of the class.
-    const roles = new Map<string, AccessRole>();
-    const resources = { table, bucket: files, serviceKeys, oauthClientSecrets, setupCode };
-    for (const spec of specs) {
-      const grants = {
-        ...spec,
-        readsClientSecrets: oauthClientSecrets !== undefined && spec.oauth === 'secrets',
-        readsSetupCode: spec.setupCode === 'checks',
-      };
-      const accessClass = accessClassOf(grants);
-      const access = roles.get(accessClass) ?? new AccessRole(this, `${spec.id}Access`, grants, resources);
-      roles.set(accessClass, access);
-      const fn = new ServiceFunction(this, spec.id, {
-        access,
-        handler: spec.handler,
-        hashesPasswords: spec.hashesPasswords,
-        makesThumbnails: spec.makesThumbnails,
-        scheduled: spec.everyMinutes !== undefined,
-        logRetention,
-        logLevel: props.logLevel ?? 'INFO',
-        metricsNamespace: this.stackName,
-        metafile: props.bundleMetafile === true,
+    for (const spec of arealess) {
+      const fn = own.functions.get(spec.handler) as ServiceFunction;
+      if (spec.everyMinutes === undefined && !spec.objectEvents) continue;
+      const failed = startBackgroundFunction(this, {
+        spec,
+        fn: fn.function,
+        access: fn.access,
+        bucket: files,
+        reserveConcurrency: props.reserveConcurrency !== false,
       });
-      if (usesTable(spec)) fn.useTable(table);
-      if (spec.usesKeys) fn.useServiceKeys(serviceKeys);
-      if (oauth && spec.oauth) fn.useOAuth(oauth, spec.oauth === 'secrets' ? oauthClientSecrets : undefined);
-      if (usesBucket(spec)) fn.useBucket(files);
-      // Both setup functions learn that a code is needed; only the one that checks it may read it.
-      if (spec.setupCode) fn.useSetupCode(setupCode);
-      if (props.allowedOrigins?.length)
-        fn.function.addEnvironment('ALLOWED_ORIGINS', props.allowedOrigins.join(','));
-      functions.set(spec.handler, fn);
-      if (spec.everyMinutes !== undefined || spec.objectEvents) {
-        const failed = startBackgroundFunction(this, {
-          spec,
-          fn: fn.function,
-          access,
-          bucket: files,
-          reserveConcurrency: props.reserveConcurrency !== false,
-        });
-        if (failed) failedEventQueues.push({ id: spec.id, queue: failed });
-        continue;
-      }
-      // One invoke permission per function for this API (not one per route: a resource each).
-      integrations.set(
-        spec.handler,
-        new HttpLambdaIntegration(`${spec.id}Integration`, fn.function, { scopePermissionToRoute: false }),
-      );
+      if (failed) failedEventQueues.push({ id: spec.id, queue: failed });
     }
-    this.functions = functions;
+    const fallbackSpec = specs.find((spec) => spec.handler === FALLBACK_HANDLER) as FunctionSpec;
+    const fallback = own.functions.get(FALLBACK_HANDLER) as ServiceFunction;
 
     const cors = corsPolicy(props.allowedOrigins);
     const api = new HttpApi(this, 'Api', {
       description: 'File service',
       createDefaultStage: false,
       // API Gateway's `$default` route: anything the route table does not serve gets a 404/405 body.
-      defaultIntegration: integrations.get(FALLBACK_HANDLER),
+      defaultIntegration: new HttpLambdaIntegration(`${fallbackSpec.id}Integration`, fallback.function, {
+        scopePermissionToRoute: false,
+      }),
       corsPreflight: {
         allowOrigins: cors.allowOrigins,
         allowCredentials: cors.allowCredentials,
@@ -228,15 +153,6 @@ export class FileServiceStack extends Stack {
         maxAge: Duration.seconds(cors.maxAgeSeconds),
       },
     });
-    for (const spec of specs) {
-      for (const route of spec.routes) {
-        api.addRoutes({
-          path: route.path,
-          methods: methodsOf(route).map((method) => HttpMethod[method]),
-          integration: integrations.get(spec.handler) as HttpLambdaIntegration,
-        });
-      }
-    }
 
     const accessLogs = new LogGroup(this, 'ApiAccessLogs', {
       retention: logRetention,
@@ -265,28 +181,44 @@ export class FileServiceStack extends Stack {
     // The dashboard's origin: the relying party of every passkey ceremony and where the providers
     // send the browser back. Configured, never taken from a request; the functions depend on the
     // distribution, which depends on the API only (no cycle: tests/infra/dashboard.test.ts).
-    const dashboardOrigin = `https://${props.domain?.name ?? dashboard.distribution.distributionDomainName}`;
-    for (const spec of specs) {
-      const fn = functions.get(spec.handler)?.function;
-      if (!fn || spec.everyMinutes !== undefined || spec.objectEvents) continue;
-      fn.addEnvironment('ORIGIN_SECRET', originSecretValue);
-      // Updated after the distribution, so that on the deploy that brings the origin secret no
-      // function insists on it before CloudFront sends it (cookie writes would be refused meanwhile).
-      fn.node.addDependency(dashboard.distribution);
-      if (spec.passkeys) fn.addEnvironment('PASSKEY_ORIGIN', dashboardOrigin);
-      if (oauth && spec.oauth) fn.addEnvironment('PUBLIC_ORIGIN', dashboardOrigin);
-    }
+    const requests: RequestSettings = {
+      originSecretValue,
+      dashboardOrigin: `https://${props.domain?.name ?? dashboard.distribution.distributionDomainName}`,
+      distribution: dashboard.distribution,
+    };
+    answersRequests(fallback, fallbackSpec, settings, requests);
 
+    const areas =
+      props.areas === false ? [] : [...new Set(specs.flatMap((spec) => (spec.area ? [spec.area] : [])))];
     const monitoring = new Monitoring(this, 'Monitoring', {
       api,
       table,
       accessLogs,
-      functions: functions.values(),
+      functions: [...own.functions.values()].filter((fn) => fn !== fallback),
+      areas,
       ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}),
       ...(props.alarmThresholds ? { thresholds: props.alarmThresholds } : {}),
       functionAlarms: props.functionAlarms !== false,
+      alarms: props.alarms !== false,
       failedEventQueues,
     });
+    // One nested stack per area of the route table: a route of a new area makes a new one.
+    this.areas = areas.map(
+      (area) =>
+        new AreaStack(this, {
+          area,
+          specs: specs.filter((spec) => spec.area === area),
+          api,
+          settings,
+          requests,
+          ...(props.functionAlarms !== false && props.alarms !== false
+            ? { alarmTopic: monitoring.topic }
+            : {}),
+        }),
+    );
+    const functions = new Map(own.functions);
+    for (const area of this.areas) for (const [handler, fn] of area.functions) functions.set(handler, fn);
+    this.functions = functions;
     acknowledgeFindings({
       stack: this,
       serviceKeys,
@@ -300,30 +232,22 @@ export class FileServiceStack extends Stack {
       filesBucket: files,
       dashboardBucket: dashboard.bucket,
       functions: functions.values(),
-      roles: [...roles.values()].map((role) => ({ construct: role, objectPrefixes: role.objectPrefixes })),
+      roles: [...own.roles.values(), ...this.areas.flatMap((area) => area.roles)].map((role) => ({
+        construct: role,
+        objectPrefixes: role.objectPrefixes,
+      })),
       customDomain: props.domain !== undefined,
     });
 
-    new CfnOutput(this, 'DashboardUrl', {
-      value: `https://${props.domain?.name ?? dashboard.distribution.distributionDomainName}/`,
-      description: 'The dashboard, and the API under the same origin (/api/..., /raw/...)',
+    stackOutputs(this, {
+      dashboardUrl: `https://${props.domain?.name ?? dashboard.distribution.distributionDomainName}/`,
+      apiUrl: stage.url,
+      table,
+      files,
+      serviceKeys,
+      setupCode,
+      oauthClientSecrets,
+      alarmTopic: monitoring.topic,
     });
-    new CfnOutput(this, 'ApiUrl', {
-      value: stage.url,
-      description: "The API's own URL, for token clients (ShareX, CLIs); browsers use DashboardUrl",
-    });
-    new CfnOutput(this, 'TableName', { value: table.tableName });
-    new CfnOutput(this, 'BucketName', { value: files.bucketName });
-    new CfnOutput(this, 'ServiceKeysSecretArn', { value: serviceKeys.secretArn });
-    new CfnOutput(this, 'SetupCodeCommand', {
-      value: `aws secretsmanager get-secret-value --secret-id ${setupCode.secretArn} --query SecretString --output text`,
-      description: 'Prints the one-time code the first-run page asks for',
-    });
-    if (oauthClientSecrets)
-      new CfnOutput(this, 'OAuthClientSecretsArn', {
-        value: oauthClientSecrets.secretArn,
-        description: 'Put the providers\' client secrets here: {"github": "...", "oidc": "..."}',
-      });
-    new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.topic.topicArn });
   }
 }

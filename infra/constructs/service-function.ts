@@ -105,9 +105,12 @@ export interface ServiceFunctionProps {
 export class ServiceFunction extends Construct {
   readonly function: NodejsFunction;
   readonly logGroup: LogGroup;
+  /** Its access class's role (shared with the functions of the same grants in its stack). */
+  readonly access: AccessRole;
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
+    this.access = props.access;
     this.logGroup = new LogGroup(this, 'Logs', {
       retention: props.logRetention,
       removalPolicy: RemovalPolicy.DESTROY,

@@ -2,10 +2,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
-import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
+import type { ServiceFunction } from '../../infra/constructs/service-function.ts';
 import { API_PATHS, CONTENT_SECURITY_POLICY, HASHED_ASSETS } from '../../infra/dashboard.ts';
 import { functionSpecs } from '../../infra/functions.ts';
 import { FileServiceStack } from '../../infra/stack.ts';
+import { flatTemplate, logicalIdOf } from '../support/stack-template.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: CloudFormation properties are free-form JSON.
 type Resource = { Type: string; Properties: any; DependsOn?: string | string[] };
@@ -28,7 +30,7 @@ afterAll(() => rmSync(built, { recursive: true, force: true }));
 function synthesize(dashboardAssets: string) {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   const stack = new FileServiceStack(app, 'FileService', { dashboardAssets });
-  return { stack, template: Template.fromStack(stack) };
+  return { stack, template: flatTemplate(stack) };
 }
 
 const { stack, template } = synthesize(built);
@@ -219,7 +221,7 @@ describe('one CloudFront distribution in front of everything', () => {
     // The API functions check the origin secret the distribution sends (and the passkey ceremonies
     // know its name): each is updated after it. The background functions answer no request.
     const logicalId = (handler: string) =>
-      stack.getLogicalId(stack.functions.get(handler)?.function.node.defaultChild as never);
+      logicalIdOf((stack.functions.get(handler) as ServiceFunction).function);
     for (const spec of functionSpecs()) {
       const background = spec.everyMinutes !== undefined || spec.objectEvents !== undefined;
       expect([spec.handler, dependsOn(logicalId(spec.handler), distributionId)]).toEqual([

@@ -1,11 +1,12 @@
 import { App } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Match } from 'aws-cdk-lib/assertions';
 import { ORIGIN_SECRET_HEADER } from '#shared/http/distribution';
 import { routes } from '#shared/routes/table';
 import { FAILED_EVENT_RETENTION, RESERVED_CONCURRENCY } from '../../infra/background.ts';
 import { API_PATHS, UNCACHED_ERROR_STATUSES } from '../../infra/dashboard.ts';
 import { functionSpecs } from '../../infra/functions.ts';
 import { FileServiceStack, type FileServiceStackProps } from '../../infra/stack.ts';
+import { flatTemplate, logicalIdOf } from '../support/stack-template.ts';
 
 // What a real account does that the local runner never shows (issue 30): who may speak for the
 // viewer, retries and failures of the background functions, error caching, names, first-run setup.
@@ -16,12 +17,12 @@ type Resource = { Type: string; Properties: any };
 function synthesize(props: FileServiceStackProps = {}, id = 'FileService') {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   const stack = new FileServiceStack(app, id, props);
-  const resources = Template.fromStack(stack).toJSON().Resources as Record<string, Resource>;
+  const resources = flatTemplate(stack).toJSON().Resources as Record<string, Resource>;
   const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
   const idOf = (handler: string) => {
     const fn = stack.functions.get(handler);
     if (!fn) throw new Error(`no function for ${handler}`);
-    return stack.getLogicalId(fn.function.node.defaultChild as never);
+    return logicalIdOf(fn.function);
   };
   const environmentOf = (handler: string) =>
     resources[idOf(handler)]?.Properties.Environment.Variables as Record<string, unknown>;
@@ -248,9 +249,9 @@ describe('first-run setup needs the deployment’s code in AWS', () => {
   });
 
   test('the deploy prints the command that shows the code, not the code', () => {
-    const outputs = Template.fromStack(plain.stack).findOutputs('SetupCodeCommand');
+    const outputs = flatTemplate(plain.stack).findOutputs('SetupCodeCommand');
     expect(JSON.stringify(outputs)).toContain('aws secretsmanager get-secret-value --secret-id ');
     expect(JSON.stringify(outputs)).toContain(secretId);
-    Template.fromStack(plain.stack).hasOutput('SetupCodeCommand', { Value: Match.anyValue() });
+    flatTemplate(plain.stack).hasOutput('SetupCodeCommand', { Value: Match.anyValue() });
   });
 });

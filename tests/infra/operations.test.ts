@@ -2,11 +2,15 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Match } from 'aws-cdk-lib/assertions';
 import { BlockPublicAccess, Bucket } from 'aws-cdk-lib/aws-s3';
-import { ACCESS_LOG_FORMAT, DEFAULT_THRESHOLDS } from '../../infra/monitoring.ts';
+import { routes } from '#shared/routes/table';
+import { ACCESS_LOG_FORMAT, DEFAULT_THRESHOLDS } from '../../infra/alarms.ts';
+import type { ServiceFunction } from '../../infra/constructs/service-function.ts';
+import { functionSpecs } from '../../infra/functions.ts';
 import { ACKNOWLEDGED, checkPolicies } from '../../infra/policy-checks.ts';
 import { FileServiceStack, type FileServiceStackProps } from '../../infra/stack.ts';
+import { flatTemplate, logicalIdOf } from '../support/stack-template.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: CloudFormation properties are free-form JSON.
 type Resource = { Type: string; Properties: any };
@@ -95,7 +99,7 @@ describe('cdk-nag AwsSolutions over the whole stack', () => {
 
 describe('alarms, topic and dashboard', () => {
   const { stack } = withAlarmEmail;
-  const template = Template.fromStack(stack);
+  const template = flatTemplate(stack);
   const resources = template.toJSON().Resources as Record<string, Resource>;
   const ofType = (type: string) => Object.values(resources).filter((resource) => resource.Type === type);
   const topicId = Object.entries(resources).find(([, r]) => r.Type === 'AWS::SNS::Topic')?.[0] as string;
@@ -113,7 +117,7 @@ describe('alarms, topic and dashboard', () => {
         ]),
       },
     });
-    Template.fromStack(withDomain.stack).resourceCountIs('AWS::SNS::Subscription', 0);
+    flatTemplate(withDomain.stack).resourceCountIs('AWS::SNS::Subscription', 0);
   });
 
   test('every alarm notifies the topic when it fires and when it clears', () => {
@@ -126,22 +130,53 @@ describe('alarms, topic and dashboard', () => {
     }
   });
 
-  test('one errors-and-throttles alarm per function', () => {
-    const functions = [...stack.functions.values()];
+  test('one errors-and-throttles alarm per background function', () => {
+    const background = functionSpecs().filter(
+      (spec) => spec.everyMinutes !== undefined || spec.objectEvents !== undefined,
+    );
     const perFunction = ofType('AWS::CloudWatch::Alarm').filter((alarm) =>
       JSON.stringify(alarm.Properties.Metrics ?? []).includes('"Throttles"'),
     );
-    expect(perFunction).toHaveLength(functions.length);
-    for (const service of functions) {
-      const logicalId = stack.getLogicalId(service.function.node.defaultChild as never);
+    expect(perFunction).toHaveLength(background.length);
+    for (const spec of background) {
+      const logicalId = logicalIdOf((stack.functions.get(spec.handler) as ServiceFunction).function);
       expect(perFunction.some((alarm) => JSON.stringify(alarm.Properties.Metrics).includes(logicalId))).toBe(
         true,
       );
     }
   });
 
+  test("one alarm per area, over every one of its functions' failed invocations (a metric filter on each log group)", () => {
+    const areas = [...new Set(routes.map((route) => route.area))];
+    for (const area of areas) {
+      const metricName = `FailedInvocations-${area}`;
+      const alarms = ofType('AWS::CloudWatch::Alarm').filter(
+        (alarm) => alarm.Properties.MetricName === metricName,
+      );
+      expect([area, alarms.length, alarms[0]?.Properties.Namespace]).toEqual([area, 1, stack.stackName]);
+      const fed = ofType('AWS::Logs::MetricFilter')
+        .filter((filter) => filter.Properties.MetricTransformations[0].MetricName === metricName)
+        .map((filter) => JSON.stringify(filter.Properties.LogGroupName));
+      const handlers = functionSpecs().filter((spec) => spec.area === area);
+      expect(fed).toHaveLength(handlers.length);
+      for (const spec of handlers) {
+        const logs = (stack.functions.get(spec.handler) as ServiceFunction).logGroup;
+        expect(fed).toContain(JSON.stringify({ Ref: logicalIdOf(logs) }));
+      }
+    }
+    // The alarm bill does not grow with the routes: per area, one alarm reading one metric.
+    expect(ofType('AWS::CloudWatch::Alarm')).toHaveLength(6 + 3 + areas.length);
+  });
+
+  test('with -c alarms=false no alarm at all, the topic and the dashboard kept', () => {
+    const quiet = flatTemplate(synthesizeChecked({ alarms: false }).stack);
+    quiet.resourceCountIs('AWS::CloudWatch::Alarm', 0);
+    quiet.resourceCountIs('AWS::SNS::Topic', 1);
+    quiet.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+  });
+
   test("without per-function alarms only the five service-wide ones and the thumbnails' failed events remain", () => {
-    Template.fromStack(withDomain.stack).resourceCountIs('AWS::CloudWatch::Alarm', 6);
+    flatTemplate(withDomain.stack).resourceCountIs('AWS::CloudWatch::Alarm', 6);
   });
 
   test('API 5xx rate, DynamoDB throttles and system errors, GET /api/user p99, refused logins', () => {
@@ -164,7 +199,10 @@ describe('alarms, topic and dashboard', () => {
       FilterPattern: '{ $.routeKey = "GET /api/user" }',
       MetricTransformations: [Match.objectLike({ MetricName: 'UserGetLatency', MetricValue: '$.latency' })],
     });
-    template.resourceCountIs('AWS::Logs::MetricFilter', 1);
+    const accessLogFilters = ofType('AWS::Logs::MetricFilter').filter(
+      (filter) => !filter.Properties.MetricTransformations[0].MetricName.startsWith('FailedInvocations-'),
+    );
+    expect(accessLogFilters).toHaveLength(1);
   });
 
   test('the access log line is JSON with numeric status and latency, and no query string', () => {
@@ -195,7 +233,7 @@ describe('alarms, topic and dashboard', () => {
 
   test('functions log at the configured level and count metrics under the stack name', () => {
     for (const service of stack.functions.values()) {
-      const id = stack.getLogicalId(service.function.node.defaultChild as never);
+      const id = logicalIdOf(service.function);
       expect(resources[id]?.Properties.Environment.Variables).toMatchObject({
         POWERTOOLS_LOG_LEVEL: 'INFO',
         POWERTOOLS_METRICS_NAMESPACE: 'FileService',
@@ -241,7 +279,7 @@ describe('alarms, topic and dashboard', () => {
 });
 
 describe('custom domain', () => {
-  const template = Template.fromStack(withDomain.stack);
+  const template = flatTemplate(withDomain.stack);
 
   test('the distribution answers on the name with its certificate and TLS 1.2 at least', () => {
     template.hasResourceProperties('AWS::CloudFront::Distribution', {
