@@ -1,8 +1,8 @@
-import { presignFile, presignThumbnail } from '#shared/files/access';
+import { readObjectStart } from '#shared/files/bucket/objects';
 import { embedImageOf, hasStableEmbed } from '#shared/files/embed-image';
 import type { FileRecord } from '#shared/files/model';
-import { readObjectStart } from '#shared/files/objects';
 import { isServedInline, isUtf8 } from '#shared/files/presentation';
+import { presignFile, presignThumbnail } from '#shared/files/serve/access';
 import { findViewable, type GivenPassword, type ViewOwner } from '#shared/view/viewable';
 
 /** How the page shows a file. */

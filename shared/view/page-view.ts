@@ -3,9 +3,9 @@ import { documents, tableName } from '#shared/db/client';
 import { isConditionFailure } from '#shared/db/conditions';
 import { fileKey, userKey } from '#shared/db/keys';
 import { batchGetItems } from '#shared/db/reads';
-import { fromFileItem } from '#shared/files/items';
 import { type FileRecord, isExpired } from '#shared/files/model';
-import { countFileView, SET_VIEWS_INDEX, viewsIndexValues } from '#shared/files/views';
+import { fromFileItem } from '#shared/files/record/items';
+import { countFileView, SET_VIEWS_INDEX, viewsIndexValues } from '#shared/files/serve/views';
 import type { UserRecord } from '#shared/users/model';
 import { fromItem as fromUserItem } from '#shared/users/store';
 

@@ -1,8 +1,8 @@
 import { notFound } from '#shared/errors';
 import type { FileRecord } from '#shared/files/model';
-import { findNameClaim, STAND_IN_CLAIM } from '#shared/files/name-claims';
-import { type PasswordGuess, unlockWithPassword } from '#shared/files/unlock';
-import { countFileView } from '#shared/files/views';
+import { findNameClaim, STAND_IN_CLAIM } from '#shared/files/record/name-claims';
+import { type PasswordGuess, unlockWithPassword } from '#shared/files/serve/unlock';
+import { countFileView } from '#shared/files/serve/views';
 import type { UserRecord, ViewSettings } from '#shared/users/model';
 import { countSeenView, getFileAndOwner, isServable } from '#shared/view/page-view';
 

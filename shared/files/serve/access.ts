@@ -1,18 +1,18 @@
 import { notFound } from '#shared/errors';
-import { embedImageOf, hasStableEmbed, isEmbedToken } from '#shared/files/embed-image';
-import { thumbnailObjectKey } from '#shared/files/layout';
-import type { FileRecord } from '#shared/files/model';
 import {
   type DownloadOptions,
   deleteFileObject,
   presignDownload,
   readObject,
   readObjectStart,
-} from '#shared/files/objects';
+} from '#shared/files/bucket/objects';
+import { embedImageOf, hasStableEmbed, isEmbedToken } from '#shared/files/embed-image';
+import { thumbnailObjectKey } from '#shared/files/layout';
+import type { FileRecord } from '#shared/files/model';
 import { downloadPresentation, isText, isUtf8 } from '#shared/files/presentation';
-import { deleteFileRecord } from '#shared/files/store';
-import { type PasswordGuess, unlockWithPassword } from '#shared/files/unlock';
-import { countView, findDownloadable } from '#shared/files/views';
+import { deleteFileRecord } from '#shared/files/record/store';
+import { type PasswordGuess, unlockWithPassword } from '#shared/files/serve/unlock';
+import { countView, findDownloadable } from '#shared/files/serve/views';
 
 export interface DownloadRequest extends Pick<DownloadOptions, 'attachment'> {
   head?: boolean;

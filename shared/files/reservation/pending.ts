@@ -2,8 +2,8 @@ import { GetCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
 import { fileStatsKey, uploadDoneKey, uploadKey } from '#shared/db/keys';
 import { type TransactItem, TransactionConditionFailed } from '#shared/db/transact';
-import { statsUpdate } from '#shared/files/stats';
-import { transactAsActiveOwner } from '#shared/files/store';
+import { statsUpdate } from '#shared/files/record/stats';
+import { transactAsActiveOwner } from '#shared/files/record/store';
 import type { QuotaLimits } from '#shared/quota';
 
 /** Presigned uploads a user may have pending at once (started, not yet completed or reclaimed). */

@@ -3,7 +3,7 @@ import { documents, tableName } from '#shared/db/client';
 import { chunkStageKey } from '#shared/db/keys';
 import type { TransactItem } from '#shared/db/transact';
 import { stagedChunkKey, UPLOAD_LEFTOVERS_DAYS } from '#shared/files/layout';
-import type { ChunkProgress, PendingUpload } from '#shared/files/pending';
+import type { ChunkProgress, PendingUpload } from '#shared/files/reservation/pending';
 
 /**
  * Chunks too small for an S3 part wait as objects (`uploads/<userId>/<uploadId>/<start>`) until a

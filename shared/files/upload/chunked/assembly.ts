@@ -5,13 +5,18 @@ import { documents, tableName } from '#shared/db/client';
 import { unlessConditionFails } from '#shared/db/conditions';
 import { chunkPartKey, uploadKey } from '#shared/db/keys';
 import { notFound, ServiceError } from '#shared/errors';
+import { completeMultipart } from '#shared/files/bucket/multipart';
 import { UPLOAD_LEFTOVERS_DAYS } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';
-import { completeMultipart } from '#shared/files/multipart-objects';
-import { type ChunkProgress, getUpload, type PendingUpload, uploadedFile } from '#shared/files/pending';
-import { recordUpload } from '#shared/files/presigned';
-import { getFile } from '#shared/files/store';
-import type { Uploader } from '#shared/files/uploads';
+import { getFile } from '#shared/files/record/store';
+import type { Uploader } from '#shared/files/reservation/options';
+import {
+  type ChunkProgress,
+  getUpload,
+  type PendingUpload,
+  uploadedFile,
+} from '#shared/files/reservation/pending';
+import { recordReserved } from '#shared/files/reservation/reservation';
 
 /** The assembly of a chunked upload once its last chunk is in: parts into one object, then the file. */
 
@@ -62,7 +67,7 @@ export async function complete(user: Uploader, upload: PendingUpload): Promise<F
     );
   }
   try {
-    return await recordUpload(user, upload);
+    return await recordReserved(user, upload);
   } catch (error) {
     await releaseClaim(user.id, upload.id, claim);
     throw error;

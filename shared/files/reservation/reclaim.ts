@@ -1,6 +1,6 @@
-import { stagedChunks } from '#shared/files/chunk-staging';
-import { deleteObjects } from '#shared/files/objects';
-import { expiredUploads, releaseUpload } from '#shared/files/pending';
+import { deleteObjects } from '#shared/files/bucket/objects';
+import { expiredUploads, releaseUpload } from '#shared/files/reservation/pending';
+import { stagedChunks } from '#shared/files/reservation/staged-chunks';
 
 /**
  * Gives back the room of the user's presigned uploads whose reservation has run out, and deletes

@@ -8,9 +8,9 @@ import { type TransactItem, TransactionConditionFailed, transactWrite } from '#s
 import { UpdateBuilder } from '#shared/db/update';
 import { notFound, unauthenticated } from '#shared/errors';
 import { indexAttributes, SORT_INDEXES } from '#shared/files/indexing';
-import { fromFileItem, toFileItem } from '#shared/files/items';
 import { type FileRecord, isMedia, requireFile } from '#shared/files/model';
-import { noPending, QuotaExceeded, statsOf, statsUpdate } from '#shared/files/stats';
+import { fromFileItem, toFileItem } from '#shared/files/record/items';
+import { noPending, QuotaExceeded, statsOf, statsUpdate } from '#shared/files/record/stats';
 import type { QuotaLimits } from '#shared/quota';
 
 /**

@@ -3,9 +3,9 @@ import { forEachConcurrently } from '#shared/concurrency';
 import { documents, tableName } from '#shared/db/client';
 import { EXPIRY_INDEX, expiryDueBefore, expiryPartitions, fileKeyParts } from '#shared/db/keys';
 import { ServiceError } from '#shared/errors';
+import { deleteFileObject } from '#shared/files/bucket/objects';
 import { isExpired } from '#shared/files/model';
-import { deleteFileObject } from '#shared/files/objects';
-import { deleteFileRecordIf } from '#shared/files/store';
+import { deleteFileRecordIf } from '#shared/files/record/store';
 
 /**
  * The expiry sweep: deletes every file past its `deletesAt`, found through the sparse expiry index

@@ -3,10 +3,10 @@ import { documents, tableName } from '#shared/db/client';
 import { unlessConditionFails } from '#shared/db/conditions';
 import { fileKey } from '#shared/db/keys';
 import { viewsIndexKey } from '#shared/files/indexing';
-import { fromFileItem } from '#shared/files/items';
 import { type FileRecord, isExpired } from '#shared/files/model';
-import { findNameClaim, STAND_IN_CLAIM } from '#shared/files/name-claims';
-import { getFile } from '#shared/files/store';
+import { fromFileItem } from '#shared/files/record/items';
+import { findNameClaim, STAND_IN_CLAIM } from '#shared/files/record/name-claims';
+import { getFile } from '#shared/files/record/store';
 
 /** Downloads and view pages: finding a public file and counting its views within its limits. */
 

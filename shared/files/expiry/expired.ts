@@ -5,7 +5,7 @@ import { SORT_INDEXES } from '#shared/files/indexing';
 import type { FileStats } from '#shared/files/model';
 
 /**
- * A user's files that are past their `deletesAt` but not yet swept (files/expiry.ts runs each
+ * A user's files that are past their `deletesAt` but not yet swept (files/expiry/sweep.ts runs each
  * minute): listings leave them out and take them off their totals, so none is ever shown. Read from
  * the deletesAt-ordered index, where they are the first entries: usually none, and the read is one
  * query that returns nothing.

@@ -3,18 +3,23 @@ import { tableName } from '#shared/db/client';
 import { chunkPartKey, uploadKey } from '#shared/db/keys';
 import { type TransactItem, TransactionConditionFailed } from '#shared/db/transact';
 import { ServiceError } from '#shared/errors';
-import { PART_ITEM_SECONDS } from '#shared/files/chunk-assembly';
-import { partStartOf, type StagedChunk, stagedChunkItem, stagedChunks } from '#shared/files/chunk-staging';
+import { uploadPart } from '#shared/files/bucket/multipart';
+import { deleteObjects, putObject } from '#shared/files/bucket/objects';
 import { stagedChunkKey, UPLOAD_SESSION_DAYS } from '#shared/files/layout';
-import { uploadPart } from '#shared/files/multipart-objects';
-import { deleteObjects, putObject } from '#shared/files/objects';
+import { transactAsActiveOwner } from '#shared/files/record/store';
 import {
   type ChunkProgress,
   getUpload,
   type PendingUpload,
   RESERVATION_SECONDS,
-} from '#shared/files/pending';
-import { transactAsActiveOwner } from '#shared/files/store';
+} from '#shared/files/reservation/pending';
+import {
+  partStartOf,
+  type StagedChunk,
+  stagedChunkItem,
+  stagedChunks,
+} from '#shared/files/reservation/staged-chunks';
+import { PART_ITEM_SECONDS } from '#shared/files/upload/chunked/assembly';
 
 /** The end of an upload's session: chunks come at most `UPLOAD_SESSION_DAYS` after the first. */
 export const sessionEnd = (upload: PendingUpload) =>

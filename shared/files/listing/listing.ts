@@ -1,12 +1,8 @@
 import { decodeCursor, encodeCursor } from '#shared/db/cursor';
 import { fileKeyParts } from '#shared/db/keys';
 import { batchGetItems } from '#shared/db/reads';
-import { type ExpiredFiles, findExpiredFiles, withoutExpired } from '#shared/files/expired';
+import { type ExpiredFiles, findExpiredFiles, withoutExpired } from '#shared/files/expiry/expired';
 import { SEARCH_INDEX, SORT_INDEXES, searchableValue, sortKeyOf } from '#shared/files/indexing';
-import { fromFileItem } from '#shared/files/items';
-import type { FileRecord, FileStats, ListFilter, SearchField, SortField } from '#shared/files/model';
-import { getFileStats } from '#shared/files/stats';
-import { batchGetFiles } from '#shared/files/store';
 import {
   type Key,
   type Position,
@@ -15,7 +11,11 @@ import {
   sourcesOf,
   type Walk,
   walkSources,
-} from '#shared/files/walk';
+} from '#shared/files/listing/walk';
+import type { FileRecord, FileStats, ListFilter, SearchField, SortField } from '#shared/files/model';
+import { fromFileItem } from '#shared/files/record/items';
+import { getFileStats } from '#shared/files/record/stats';
+import { batchGetFiles } from '#shared/files/record/store';
 
 export interface ListOptions {
   sortBy: SortField;

@@ -1,21 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { TransactionConditionFailed } from '#shared/db/transact';
 import { invalid, ServiceError } from '#shared/errors';
-import { append, sessionEnd } from '#shared/files/chunk-append';
-import { complete, completedFile, unknownUpload } from '#shared/files/chunk-assembly';
-import { MIN_CHUNK_BYTES } from '#shared/files/chunk-staging';
+import { createMultipart, partSizeFor } from '#shared/files/bucket/multipart';
 import { chunkedObjectKey } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';
-import { createMultipart, partSizeFor } from '#shared/files/multipart-objects';
-import { getUpload, type PendingUpload, RESERVATION_SECONDS } from '#shared/files/pending';
-import { reservePending } from '#shared/files/presigned';
-import { assertWithinQuota } from '#shared/files/stats';
-import {
-  assertNamesFit,
-  pendingUploadOptions,
-  type Uploader,
-  type UploadOptions,
-} from '#shared/files/uploads';
+import { assertWithinQuota } from '#shared/files/record/stats';
+import { assertNamesFit, type Uploader, type UploadOptions } from '#shared/files/reservation/options';
+import { getUpload, type PendingUpload } from '#shared/files/reservation/pending';
+import { pendingUpload, reserve } from '#shared/files/reservation/reservation';
+import { MIN_CHUNK_BYTES } from '#shared/files/reservation/staged-chunks';
+import { append, sessionEnd } from '#shared/files/upload/chunked/append';
+import { complete, completedFile, unknownUpload } from '#shared/files/upload/chunked/assembly';
 import { quotaLimits } from '#shared/quota';
 
 /** One chunk of a chunked upload, as its headers describe it. */
@@ -114,27 +109,26 @@ async function open(
   const limits = quotaLimits(user.quota);
   assertWithinQuota(limits, { files: 1, bytes: chunk.total });
   const objectKey = chunkedObjectKey(user.id, uploadId);
-  const now = Date.now();
-  const upload: PendingUpload = {
-    id: uploadId,
-    originalName: chunk.fileName,
-    size: chunk.total,
-    type: chunk.type,
-    objectKey,
-    ...pendingUploadOptions(options),
-    chunked: {
-      identifier,
-      s3UploadId: await createMultipart(objectKey, chunk.type),
-      received: 0,
-      parts: 0,
-      partSize: partSizeFor(chunk.total),
-      partStart: 0,
+  const upload = pendingUpload(
+    {
+      id: uploadId,
+      originalName: chunk.fileName,
+      size: chunk.total,
+      type: chunk.type,
+      objectKey,
+      chunked: {
+        identifier,
+        s3UploadId: await createMultipart(objectKey, chunk.type),
+        received: 0,
+        parts: 0,
+        partSize: partSizeFor(chunk.total),
+        partStart: 0,
+      },
     },
-    createdAt: new Date(now).toISOString(),
-    reservedUntil: new Date(now + RESERVATION_SECONDS * 1000).toISOString(),
-  };
+    options,
+  );
   try {
-    await reservePending(user.id, upload, limits);
+    await reserve(user.id, upload, limits);
     return upload;
   } catch (error) {
     // A first chunk sent twice at once: the other request opened it (its multipart upload is used;
