@@ -9,7 +9,7 @@ import {
 import { unlessConditionFails } from '#shared/db/conditions';
 import { EXPIRY_INDEX, expiryIndexKey, LEGACY_USERS_INDEX, USERS_INDEX, userIndexKey } from '#shared/db/keys';
 import { createTableInput } from '#shared/db/table';
-import { SORT_INDEXES, sortKeyOf } from '#shared/files/indexing';
+import { SORT_INDEXES, sortKeyOf } from '#shared/files/record/indexing';
 import { type Role, roleRank } from '#shared/users/model';
 
 /**

@@ -3,7 +3,7 @@
  * runner and the tests dispatch through it, so the three cannot drift apart.
  */
 import { EXPIRY_INDEX, type Partition, USERS_INDEX } from '#shared/db/keys';
-import { SEARCH_INDEX, SORT_INDEXES } from '#shared/files/indexing';
+import { SEARCH_INDEX, SORT_INDEXES } from '#shared/files/record/indexing';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 /** What a route answers: its method, and HEAD beside every GET. */

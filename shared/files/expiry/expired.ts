@@ -1,8 +1,8 @@
 import { paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
 import { expiryDueBefore, filesPartition } from '#shared/db/keys';
-import { SORT_INDEXES } from '#shared/files/indexing';
 import type { FileStats } from '#shared/files/model';
+import { SORT_INDEXES } from '#shared/files/record/indexing';
 
 /**
  * A user's files that are past their `deletesAt` but not yet swept (files/expiry/sweep.ts runs each

@@ -2,7 +2,6 @@ import { decodeCursor, encodeCursor } from '#shared/db/cursor';
 import { fileKeyParts } from '#shared/db/keys';
 import { batchGetItems } from '#shared/db/reads';
 import { type ExpiredFiles, findExpiredFiles, withoutExpired } from '#shared/files/expiry/expired';
-import { SEARCH_INDEX, SORT_INDEXES, searchableValue, sortKeyOf } from '#shared/files/indexing';
 import {
   type Key,
   type Position,
@@ -13,6 +12,7 @@ import {
   walkSources,
 } from '#shared/files/listing/walk';
 import type { FileRecord, FileStats, ListFilter, SearchField, SortField } from '#shared/files/model';
+import { SEARCH_INDEX, SORT_INDEXES, searchableValue, sortKeyOf } from '#shared/files/record/indexing';
 import { fromFileItem } from '#shared/files/record/items';
 import { getFileStats } from '#shared/files/record/stats';
 import { batchGetFiles } from '#shared/files/record/store';

@@ -2,8 +2,8 @@ import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { FILE_PREFIX, filesPartition, userKey } from '#shared/db/keys';
 import { queryPage } from '#shared/db/reads';
 import { invalid } from '#shared/errors';
-import { SORT_INDEXES } from '#shared/files/indexing';
 import type { ListFilter, SortField } from '#shared/files/model';
+import { SORT_INDEXES } from '#shared/files/record/indexing';
 
 /**
  * Walking a user's files in one order: the sources that hold it (one index, or for a sparse order

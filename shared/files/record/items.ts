@@ -1,6 +1,6 @@
 import { fileKey } from '#shared/db/keys';
-import { indexAttributes } from '#shared/files/indexing';
 import type { FileRecord } from '#shared/files/model';
+import { indexAttributes } from '#shared/files/record/indexing';
 
 /** A file's record and its stored item: keys and index attributes added, a null never stored. */
 
