@@ -2,9 +2,9 @@ import { notFound } from '#shared/errors';
 import type { FileRecord } from '#shared/files/model';
 import { findNameClaim, STAND_IN_CLAIM } from '#shared/files/record/name-claims';
 import { type PasswordGuess, unlockWithPassword } from '#shared/files/serve/unlock';
-import { countFileView } from '#shared/files/serve/views';
+import { countFileView, countSeenView, isServable } from '#shared/files/serve/view-count';
 import type { UserRecord, ViewSettings } from '#shared/users/model';
-import { countSeenView, getFileAndOwner, isServable } from '#shared/view/page-view';
+import { getFileAndOwner } from '#shared/view/file-and-owner';
 
 /** What a view page and its embed know of the file's owner. */
 export interface ViewOwner {

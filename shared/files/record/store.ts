@@ -15,7 +15,7 @@ import type { QuotaLimits } from '#shared/quota';
 
 /**
  * A file's metadata: create (with its name claim and the counters, in one transaction), read, change
- * and delete. Counters and quota are `stats.ts`, view counting `views.ts`, listings `listing.ts`.
+ * and delete. Counters and quota are `stats.ts`, view counting `serve/view-count.ts`, listings `listing/listing.ts`.
  */
 
 /** A public name that another file already has; the caller may pick another and retry. */

@@ -12,7 +12,7 @@ import type { FileRecord } from '#shared/files/model';
 import { downloadPresentation, isText, isUtf8 } from '#shared/files/presentation';
 import { deleteFileRecord } from '#shared/files/record/store';
 import { type PasswordGuess, unlockWithPassword } from '#shared/files/serve/unlock';
-import { countView, findDownloadable } from '#shared/files/serve/views';
+import { countView, findDownloadable } from '#shared/files/serve/view-count';
 
 export interface DownloadRequest extends Pick<DownloadOptions, 'attachment'> {
   head?: boolean;
