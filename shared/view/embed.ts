@@ -2,8 +2,8 @@ import { embedImageOf, embedToken, hasStableEmbed } from '#shared/files/embed-im
 import type { FileRecord } from '#shared/files/model';
 import { escapeHtml } from '#shared/view/html';
 import type { ViewPage } from '#shared/view/open';
+import { findViewable, shownName, type ViewOwner } from '#shared/view/shown-file';
 import { fillTemplate, type TemplateSubject } from '#shared/view/template';
-import { findViewable, shownName, type ViewOwner } from '#shared/view/viewable';
 
 /** The texts an embed shows, the owner's templates filled; absent where the owner set none. */
 export interface EmbedTexts {

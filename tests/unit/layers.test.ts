@@ -18,6 +18,9 @@ const RANKS: Record<string, number> = {
   // Sign-in with a provider: the flow above the session module (auth), the request view (http) and
   // the provider links it reads and writes (users).
   oauth: 9,
+  // The public view page, in one folder: what it shows of a file and its owner, rendered, and the
+  // HTTP answer (URLs, refusal pages) built from the request view below it.
+  view: 8,
   // Above the entities: what a request does with them.
   auth: 8,
   validation: 8,
@@ -26,8 +29,6 @@ const RANKS: Record<string, number> = {
   http: 7,
   // Passkeys (issue 15): the WebAuthn ceremonies and credentials, above the users they belong to.
   passkeys: 6,
-  // The public view page: what it shows of a file and its owner, rendered (http answers with it).
-  view: 6,
   // Second factors (TOTP): their secrets, codes and storage on the user item; auth checks them at login.
   mfa: 6,
   // Entities, and what stands beside them.
@@ -124,6 +125,14 @@ test('no file imports itself through others', () => {
   };
   for (const file of graph.keys()) visit(file, []);
   expect(cycles).toEqual([]);
+});
+
+test('the request view (shared/http) stands below the page it answers with: no http file imports view/', () => {
+  expect(RANKS.view).toBeGreaterThan(RANKS.http as number);
+  const upward = [...graph].flatMap(([file, imports]) =>
+    layerOf(file) === 'http' ? imports.filter((target) => layerOf(target) === 'view') : [],
+  );
+  expect(upward).toEqual([]);
 });
 
 test('the check sees the imports (a file known to import is read as importing)', () => {

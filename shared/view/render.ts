@@ -3,8 +3,8 @@ import { embedTags, embedTexts } from '#shared/view/embed';
 import { humanSize, readableTime } from '#shared/view/format';
 import { escapeHtml } from '#shared/view/html';
 import type { ViewPage } from '#shared/view/open';
+import { shownName as shownNameOf } from '#shared/view/shown-file';
 import { fillTemplate } from '#shared/view/template';
-import { shownName as shownNameOf } from '#shared/view/viewable';
 
 /** Absolute URLs of the page and its oEmbed answer (unfurlers need them absolute). */
 export interface PageUrls {
