@@ -1,6 +1,5 @@
-import { paginateQuery } from '@aws-sdk/lib-dynamodb';
-import { documents, tableName } from '#shared/db/client';
 import { expiryDueBefore, filesPartition } from '#shared/db/keys';
+import { queryPages } from '#shared/db/table-calls';
 import type { FileStats } from '#shared/files/model';
 import { SORT_INDEXES } from '#shared/files/record/indexing';
 
@@ -22,18 +21,14 @@ export async function findExpiredFiles(userId: string, now: Date): Promise<Expir
     keys: new Set(),
     stats: { files: 0, bytes: 0, favorites: 0, media: 0, favoriteMedia: 0 },
   };
-  const pages = paginateQuery(
-    { client: documents },
-    {
-      TableName: tableName,
-      IndexName: SORT_INDEXES.deletesAt.index,
-      KeyConditionExpression: `${SORT_INDEXES.deletesAt.index}pk = :pk AND ${SORT_INDEXES.deletesAt.index}sk < :due`,
-      ExpressionAttributeValues: {
-        ':pk': filesPartition(userId),
-        ':due': expiryDueBefore(now.toISOString()),
-      },
+  const pages = queryPages({
+    IndexName: SORT_INDEXES.deletesAt.index,
+    KeyConditionExpression: `${SORT_INDEXES.deletesAt.index}pk = :pk AND ${SORT_INDEXES.deletesAt.index}sk < :due`,
+    ExpressionAttributeValues: {
+      ':pk': filesPartition(userId),
+      ':due': expiryDueBefore(now.toISOString()),
     },
-  );
+  });
   for await (const page of pages) {
     for (const entry of page.Items ?? []) {
       expired.keys.add(String(entry.sk));

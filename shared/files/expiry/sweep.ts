@@ -1,7 +1,6 @@
-import { paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { forEachConcurrently } from '#shared/concurrency';
-import { documents, tableName } from '#shared/db/client';
 import { EXPIRY_INDEX, expiryDueBefore, expiryPartitions, fileKeyParts } from '#shared/db/keys';
+import { queryPages } from '#shared/db/table-calls';
 import { ServiceError } from '#shared/errors';
 import { deleteFileObject } from '#shared/files/bucket/objects';
 import { isExpired } from '#shared/files/model';
@@ -39,14 +38,13 @@ async function dueFiles(now: Date): Promise<{ userId: string; fileId: string }[]
   const perPartition = await Promise.all(
     expiryPartitions().map(async (partition) => {
       const found: { userId: string; fileId: string }[] = [];
-      const pages = paginateQuery(
-        { client: documents, pageSize: MAX_PER_PARTITION },
+      const pages = queryPages(
         {
-          TableName: tableName,
           IndexName: EXPIRY_INDEX,
           KeyConditionExpression: `${EXPIRY_INDEX}pk = :pk AND ${EXPIRY_INDEX}sk < :due`,
           ExpressionAttributeValues: { ':pk': partition, ':due': expiryDueBefore(now.toISOString()) },
         },
+        MAX_PER_PARTITION,
       );
       for await (const page of pages) {
         for (const entry of page.Items ?? []) found.push(fileKeyParts(entry as { pk: unknown; sk: unknown }));

@@ -1,7 +1,6 @@
-import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, tableName } from '#shared/db/client';
 import { unlessConditionFails } from '#shared/db/conditions';
 import { FILE_PREFIX, fileNameKey } from '#shared/db/keys';
+import { deleteItem, readItem } from '#shared/db/table-calls';
 
 /**
  * Public file names: each is claimed by an item of its own (`FILENAME#<name>`), the only file item
@@ -11,9 +10,9 @@ import { FILE_PREFIX, fileNameKey } from '#shared/db/keys';
 
 /** Who published `name`, and which of their files it is; undefined for a name nobody has. */
 export async function findNameClaim(name: string): Promise<{ userId: string; fileId: string } | undefined> {
-  const claim = await documents.send(new GetCommand({ TableName: tableName, Key: fileNameKey(name) }));
-  if (!claim.Item) return undefined;
-  return { userId: String(claim.Item.userId), fileId: String(claim.Item.fileId) };
+  const claim = await readItem(fileNameKey(name));
+  if (!claim) return undefined;
+  return { userId: String(claim.userId), fileId: String(claim.fileId) };
 }
 
 /**
@@ -48,13 +47,9 @@ export async function releaseFileNames(userId: string, items: Record<string, unk
 async function releaseNameClaim(userId: string, name: string, fileId: string): Promise<void> {
   // Released already, or claimed since by another file: not this user's to delete.
   await unlessConditionFails(
-    documents.send(
-      new DeleteCommand({
-        TableName: tableName,
-        Key: fileNameKey(name),
-        ConditionExpression: 'userId = :userId AND fileId = :fileId',
-        ExpressionAttributeValues: { ':userId': userId, ':fileId': fileId },
-      }),
-    ),
+    deleteItem(fileNameKey(name), {
+      ConditionExpression: 'userId = :userId AND fileId = :fileId',
+      ExpressionAttributeValues: { ':userId': userId, ':fileId': fileId },
+    }),
   );
 }

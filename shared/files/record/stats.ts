@@ -1,8 +1,8 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, tableName } from '#shared/db/client';
 import { fileStatsKey } from '#shared/db/keys';
 import { batchGetItems } from '#shared/db/reads';
+import { readItem, updateIn } from '#shared/db/table-calls';
 import type { TransactItem } from '#shared/db/transact';
+import { UpdateBuilder } from '#shared/db/update';
 import { ServiceError } from '#shared/errors';
 import { type FileRecord, type FileStats, isMedia } from '#shared/files/model';
 import type { QuotaLimits } from '#shared/quota';
@@ -61,6 +61,16 @@ export const noPending = (delta: FileStats): CountersDelta => ({
   pendingBytes: 0,
 });
 
+const COUNTERS = [
+  'files',
+  'bytes',
+  'favorites',
+  'media',
+  'favoriteMedia',
+  'pendingFiles',
+  'pendingBytes',
+] as const satisfies readonly (keyof CountersDelta)[];
+
 /**
  * The counters update of a transaction; with limits it fails when the result would exceed them, with
  * `maxPending` when it would make more than that many uploads pending.
@@ -71,45 +81,25 @@ export function statsUpdate(
   limits?: QuotaLimits,
   maxPending?: number,
 ): TransactItem {
+  const update = new UpdateBuilder();
+  for (const counter of COUNTERS) update.add(counter, delta[counter]);
   const conditions: string[] = [];
-  const values: Record<string, number> = {
-    ':files': delta.files,
-    ':bytes': delta.bytes,
-    ':favorites': delta.favorites,
-    ':media': delta.media,
-    ':favoriteMedia': delta.favoriteMedia,
-    ':pendingFiles': delta.pendingFiles,
-    ':pendingBytes': delta.pendingBytes,
+  const atMost = (counter: string, limit: number) => {
+    const name = update.name(counter);
+    conditions.push(`(attribute_not_exists(${name}) OR ${name} <= ${update.value(limit)})`);
   };
-  if (limits?.maxFiles !== undefined) {
-    conditions.push('(attribute_not_exists(#files) OR #files <= :filesLimit)');
-    values[':filesLimit'] = limits.maxFiles - delta.files;
-  }
-  if (limits?.maxBytes !== undefined) {
-    conditions.push('(attribute_not_exists(#bytes) OR #bytes <= :bytesLimit)');
-    values[':bytesLimit'] = limits.maxBytes - delta.bytes;
-  }
-  if (maxPending !== undefined) {
-    conditions.push('(attribute_not_exists(#pendingFiles) OR #pendingFiles <= :pendingLimit)');
-    values[':pendingLimit'] = maxPending - delta.pendingFiles;
-  }
-  return {
-    Update: {
-      TableName: tableName,
-      Key: fileStatsKey(userId),
-      UpdateExpression:
-        'ADD #files :files, #bytes :bytes, favorites :favorites, media :media, favoriteMedia :favoriteMedia, #pendingFiles :pendingFiles, pendingBytes :pendingBytes',
-      ExpressionAttributeNames: { '#files': 'files', '#bytes': 'bytes', '#pendingFiles': 'pendingFiles' },
-      ExpressionAttributeValues: values,
-      ...(conditions.length ? { ConditionExpression: conditions.join(' AND ') } : {}),
-    },
-  };
+  if (limits?.maxFiles !== undefined) atMost('files', limits.maxFiles - delta.files);
+  if (limits?.maxBytes !== undefined) atMost('bytes', limits.maxBytes - delta.bytes);
+  if (maxPending !== undefined) atMost('pendingFiles', maxPending - delta.pendingFiles);
+  return updateIn(fileStatsKey(userId), {
+    ...update.build(),
+    ...(conditions.length ? { ConditionExpression: conditions.join(' AND ') } : {}),
+  });
 }
 
 /** The counters of recorded files (pending uploads left out). */
 export async function getFileStats(userId: string): Promise<FileStats> {
-  const result = await documents.send(new GetCommand({ TableName: tableName, Key: fileStatsKey(userId) }));
-  return recordedStats(result.Item ?? {});
+  return recordedStats((await readItem(fileStatsKey(userId))) ?? {});
 }
 
 /** What a user's files take: how many, and their bytes. */

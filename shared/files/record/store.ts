@@ -1,9 +1,8 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, tableName } from '#shared/db/client';
 import { LIVE_USER } from '#shared/db/conditions';
 import { EXPIRY_INDEX, fileKey, fileNameKey, userKey } from '#shared/db/keys';
 import { batchGetItems } from '#shared/db/reads';
 import { retry } from '#shared/db/retry';
+import { checkIn, deleteIn, putIn, readItem, updateIn } from '#shared/db/table-calls';
 import { type TransactItem, TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { UpdateBuilder } from '#shared/db/update';
 import { notFound, unauthenticated } from '#shared/errors';
@@ -35,16 +34,7 @@ export class NameTaken extends Error {
  */
 export async function transactAsActiveOwner(userId: string, items: TransactItem[]): Promise<void> {
   try {
-    await transactWrite([
-      {
-        ConditionCheck: {
-          TableName: tableName,
-          Key: userKey(userId),
-          ConditionExpression: LIVE_USER,
-        },
-      },
-      ...items,
-    ]);
+    await transactWrite([checkIn(userKey(userId), { ConditionExpression: LIVE_USER }), ...items]);
   } catch (error) {
     if (!(error instanceof TransactionConditionFailed)) throw error;
     if (error.failedIndexes.includes(0)) throw unauthenticated();
@@ -78,20 +68,11 @@ export async function insertFiles(
       : statsUpdate(userId, noPending(added), quota),
     ...extra,
     ...files.flatMap((file) => [
-      {
-        Put: {
-          TableName: tableName,
-          Item: toFileItem(userId, file),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-      {
-        Put: {
-          TableName: tableName,
-          Item: { ...fileNameKey(file.name), userId, fileId: file.id },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
+      putIn(toFileItem(userId, file), { ConditionExpression: 'attribute_not_exists(pk)' }),
+      putIn(
+        { ...fileNameKey(file.name), userId, fileId: file.id },
+        { ConditionExpression: 'attribute_not_exists(pk)' },
+      ),
     ]),
   ];
   try {
@@ -115,14 +96,8 @@ export async function getFile(
   fileId: string,
   options: { consistent?: boolean } = {},
 ): Promise<FileRecord | undefined> {
-  const result = await documents.send(
-    new GetCommand({
-      TableName: tableName,
-      Key: fileKey(userId, fileId),
-      ConsistentRead: options.consistent,
-    }),
-  );
-  return result.Item ? fromFileItem(result.Item) : undefined;
+  const item = await readItem(fileKey(userId, fileId), options);
+  return item ? fromFileItem(item) : undefined;
 }
 
 export interface FileChanges {
@@ -182,14 +157,7 @@ export async function updateFile(userId: string, fileId: string, changes: FileCh
     }
     const condition = `${update.name('version')} = ${update.value(current.version)}`;
     const items: TransactItem[] = [
-      {
-        Update: {
-          TableName: tableName,
-          Key: fileKey(userId, fileId),
-          ...update.build(),
-          ConditionExpression: condition,
-        },
-      },
+      updateIn(fileKey(userId, fileId), { ...update.build(), ConditionExpression: condition }),
     ];
     // A favourite toggle or a type change between media and other moves the filter counters.
     const countersChange = current.favorite !== next.favorite || isMedia(current.type) !== isMedia(next.type);
@@ -236,15 +204,11 @@ export async function deleteFileRecordIf(
     const current = await getFile(userId, fileId, { consistent: true });
     if (!current || !applies(current)) return undefined;
     await transactAsActiveOwner(userId, [
-      {
-        Delete: {
-          TableName: tableName,
-          Key: fileKey(userId, fileId),
-          ConditionExpression: 'version = :expected',
-          ExpressionAttributeValues: { ':expected': current.version },
-        },
-      },
-      { Delete: { TableName: tableName, Key: fileNameKey(current.name) } },
+      deleteIn(fileKey(userId, fileId), {
+        ConditionExpression: 'version = :expected',
+        ExpressionAttributeValues: { ':expected': current.version },
+      }),
+      deleteIn(fileNameKey(current.name)),
       statsUpdate(userId, noPending(statsOf([current], -1))),
     ]);
     return current;

@@ -1,7 +1,7 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, tableName } from '#shared/db/client';
 import { isConditionFailure } from '#shared/db/conditions';
 import { fileKey } from '#shared/db/keys';
+import { updateItem } from '#shared/db/table-calls';
+import { UpdateBuilder } from '#shared/db/update';
 import type { Thumbnail } from '#shared/files/model';
 
 /**
@@ -16,15 +16,9 @@ export async function recordThumbnail(
   thumbnail: Thumbnail,
 ): Promise<boolean> {
   try {
-    await documents.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: fileKey(userId, fileId),
-        UpdateExpression: 'SET thumbnail = :thumbnail',
-        ConditionExpression: 'attribute_exists(pk) AND objectKey = :objectKey',
-        ExpressionAttributeValues: { ':thumbnail': thumbnail, ':objectKey': objectKey },
-      }),
-    );
+    const update = new UpdateBuilder().set('thumbnail', thumbnail);
+    const condition = `attribute_exists(pk) AND ${update.name('objectKey')} = ${update.value(objectKey)}`;
+    await updateItem(fileKey(userId, fileId), { ...update.build(), ConditionExpression: condition });
     return true;
   } catch (error) {
     if (isConditionFailure(error)) return false;

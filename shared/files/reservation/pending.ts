@@ -1,7 +1,8 @@
-import { GetCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
-import { documents, tableName } from '#shared/db/client';
+import { unlessConditionFails } from '#shared/db/conditions';
 import { fileStatsKey, uploadDoneKey, uploadKey } from '#shared/db/keys';
+import { deleteIn, putIn, queryPages, readItem, updateIn, updateItem } from '#shared/db/table-calls';
 import { type TransactItem, TransactionConditionFailed } from '#shared/db/transact';
+import { UpdateBuilder } from '#shared/db/update';
 import { statsUpdate } from '#shared/files/record/stats';
 import { transactAsActiveOwner } from '#shared/files/record/store';
 import type { QuotaLimits } from '#shared/quota';
@@ -93,13 +94,10 @@ export async function reserveUpload(
   try {
     await transactAsActiveOwner(userId, [
       statsUpdate(userId, reservation(upload, 1), limits, MAX_PENDING_UPLOADS),
-      {
-        Put: {
-          TableName: tableName,
-          Item: { ...uploadKey(userId, upload.id), entity: 'UPLOAD', ...upload },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
+      putIn(
+        { ...uploadKey(userId, upload.id), entity: 'UPLOAD', ...upload },
+        { ConditionExpression: 'attribute_not_exists(pk)' },
+      ),
     ]);
   } catch (error) {
     if (error instanceof TransactionConditionFailed && error.failedIndexes.includes(0)) {
@@ -111,10 +109,8 @@ export async function reserveUpload(
 
 /** Reads the counters' pending count consistently, to tell which rule refused a reservation. */
 export async function pendingUploadCount(userId: string): Promise<number> {
-  const result = await documents.send(
-    new GetCommand({ TableName: tableName, Key: fileStatsKey(userId), ConsistentRead: true }),
-  );
-  return Number(result.Item?.pendingFiles ?? 0);
+  const counters = await readItem(fileStatsKey(userId), { consistent: true });
+  return Number(counters?.pendingFiles ?? 0);
 }
 
 const fromItem = (item: Record<string, unknown>) => item as unknown as PendingUpload;
@@ -124,20 +120,13 @@ const fromItem = (item: Record<string, unknown>) => item as unknown as PendingUp
  * (no `reservedUntil`, their object elsewhere) are not: they expire through the table's TTL.
  */
 export async function getUpload(userId: string, uploadId: string): Promise<PendingUpload | undefined> {
-  const result = await documents.send(
-    new GetCommand({ TableName: tableName, Key: uploadKey(userId, uploadId), ConsistentRead: true }),
-  );
-  return result.Item?.reservedUntil ? fromItem(result.Item) : undefined;
+  const item = await readItem(uploadKey(userId, uploadId), { consistent: true });
+  return item?.reservedUntil ? fromItem(item) : undefined;
 }
 
 /** The transaction item that consumes a pending upload exactly once (completion or release). */
-export const consumeUpload = (userId: string, uploadId: string): TransactItem => ({
-  Delete: {
-    TableName: tableName,
-    Key: uploadKey(userId, uploadId),
-    ConditionExpression: 'attribute_exists(pk)',
-  },
-});
+export const consumeUpload = (userId: string, uploadId: string): TransactItem =>
+  deleteIn(uploadKey(userId, uploadId), { ConditionExpression: 'attribute_exists(pk)' });
 
 /** How long the record of what a completed upload became lives (DynamoDB's TTL removes it). */
 export const UPLOAD_DONE_SECONDS = 7 * 86_400;
@@ -147,27 +136,21 @@ export const UPLOAD_DONE_SECONDS = 7 * 86_400;
  * object's key names the upload, so this is how the thumbnail function (and a chunked upload's last
  * chunk sent again) finds the file.
  */
-export const uploadDone = (userId: string, upload: PendingUpload, fileId: string): TransactItem => ({
-  Put: {
-    TableName: tableName,
-    Item: {
-      ...uploadDoneKey(userId, upload.id),
-      fileId,
-      size: upload.size,
-      expiresAt: Math.floor(Date.now() / 1000) + UPLOAD_DONE_SECONDS,
-    },
-  },
-});
+export const uploadDone = (userId: string, upload: PendingUpload, fileId: string): TransactItem =>
+  putIn({
+    ...uploadDoneKey(userId, upload.id),
+    fileId,
+    size: upload.size,
+    expiresAt: Math.floor(Date.now() / 1000) + UPLOAD_DONE_SECONDS,
+  });
 
 /** The file a completed upload became (and its size), for a week after the completion. */
 export async function uploadedFile(
   userId: string,
   uploadId: string,
 ): Promise<{ fileId: string; size: number } | undefined> {
-  const result = await documents.send(
-    new GetCommand({ TableName: tableName, Key: uploadDoneKey(userId, uploadId), ConsistentRead: true }),
-  );
-  return result.Item ? { fileId: String(result.Item.fileId), size: Number(result.Item.size) } : undefined;
+  const done = await readItem(uploadDoneKey(userId, uploadId), { consistent: true });
+  return done ? { fileId: String(done.fileId), size: Number(done.size) } : undefined;
 }
 
 /**
@@ -190,20 +173,66 @@ export async function releaseUpload(userId: string, upload: PendingUpload): Prom
 /** The user's pending uploads whose reservation has run out. */
 export async function expiredUploads(userId: string, now = new Date()): Promise<PendingUpload[]> {
   const expired: PendingUpload[] = [];
-  const pages = paginateQuery(
-    { client: documents },
-    {
-      TableName: tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :upload)',
-      FilterExpression: 'reservedUntil < :now',
-      ExpressionAttributeValues: {
-        ':pk': uploadKey(userId, '').pk,
-        ':upload': uploadKey(userId, '').sk,
-        ':now': now.toISOString(),
-      },
-      ConsistentRead: true,
+  const pages = queryPages({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :upload)',
+    FilterExpression: 'reservedUntil < :now',
+    ExpressionAttributeValues: {
+      ':pk': uploadKey(userId, '').pk,
+      ':upload': uploadKey(userId, '').sk,
+      ':now': now.toISOString(),
     },
-  );
+    ConsistentRead: true,
+  });
   for await (const page of pages) expired.push(...(page.Items ?? []).map(fromItem));
   return expired;
+}
+
+/**
+ * The transaction item recording a chunked upload's progress `next` (and its reservation extended to
+ * `reservedUntil`), on condition that no other request moved it on from `received` meanwhile.
+ */
+export function progressUpdate(
+  userId: string,
+  uploadId: string,
+  next: ChunkProgress,
+  reservedUntil: string,
+  received: number,
+): TransactItem {
+  const update = new UpdateBuilder().set('chunked', next).set('reservedUntil', reservedUntil);
+  const condition = `${update.name('chunked')}.${update.name('received')} = ${update.value(received)}`;
+  return updateIn(uploadKey(userId, uploadId), { ...update.build(), ConditionExpression: condition });
+}
+
+/**
+ * Claims the completion of a chunked upload whose bytes are all in, as `claim` until `until`;
+ * false while another claim holds (one that lapsed before `now` does not).
+ */
+export async function claimCompletion(
+  userId: string,
+  upload: PendingUpload,
+  claim: string,
+  until: Date,
+  now: Date,
+): Promise<boolean> {
+  const update = new UpdateBuilder()
+    .set('completingUntil', until.toISOString())
+    .set('completionClaim', claim);
+  const [received, completingUntil] = [
+    `${update.name('chunked')}.${update.name('received')}`,
+    update.name('completingUntil'),
+  ];
+  const condition = `${received} = ${update.value(upload.size)} AND (attribute_not_exists(${completingUntil}) OR ${completingUntil} < ${update.value(now.toISOString())})`;
+  const claimed = await unlessConditionFails(
+    updateItem(uploadKey(userId, upload.id), { ...update.build(), ConditionExpression: condition }),
+  );
+  return claimed !== undefined;
+}
+
+/** Gives a completion's `claim` back (if it still holds it), so the last chunk sent again tries at once. */
+export async function releaseCompletionClaim(userId: string, uploadId: string, claim: string): Promise<void> {
+  const update = new UpdateBuilder().remove('completingUntil').remove('completionClaim');
+  const condition = `${update.name('completionClaim')} = ${update.value(claim)}`;
+  await unlessConditionFails(
+    updateItem(uploadKey(userId, uploadId), { ...update.build(), ConditionExpression: condition }),
+  );
 }

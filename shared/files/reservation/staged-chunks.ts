@@ -1,6 +1,5 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, tableName } from '#shared/db/client';
 import { chunkStageKey } from '#shared/db/keys';
+import { putIn, queryItems } from '#shared/db/table-calls';
 import type { TransactItem } from '#shared/db/transact';
 import { stagedChunkKey, UPLOAD_LEFTOVERS_DAYS } from '#shared/files/layout';
 import type { ChunkProgress, PendingUpload } from '#shared/files/reservation/pending';
@@ -39,16 +38,12 @@ export const stagedChunkItem = (
   start: number,
   size: number,
   now = Date.now(),
-): TransactItem => ({
-  Put: {
-    TableName: tableName,
-    Item: {
-      ...chunkStageKey(userId, uploadId, start),
-      size,
-      expiresAt: Math.floor(now / 1000) + STAGE_ITEM_SECONDS,
-    },
-  },
-});
+): TransactItem =>
+  putIn({
+    ...chunkStageKey(userId, uploadId, start),
+    size,
+    expiresAt: Math.floor(now / 1000) + STAGE_ITEM_SECONDS,
+  });
 
 /** The chunks staged for the part in the making, in order (consistent reads). */
 export async function stagedChunks(userId: string, upload: PendingUpload): Promise<StagedChunk[]> {
@@ -59,19 +54,16 @@ export async function stagedChunks(userId: string, upload: PendingUpload): Promi
   const staged: StagedChunk[] = [];
   let exclusiveStartKey: Record<string, unknown> | undefined;
   do {
-    const page = await documents.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: {
-          ':pk': chunkStageKey(userId, upload.id, 0).pk,
-          ':from': chunkStageKey(userId, upload.id, from).sk,
-          ':to': chunkStageKey(userId, upload.id, progress.received - 1).sk,
-        },
-        ConsistentRead: true,
-        ExclusiveStartKey: exclusiveStartKey,
-      }),
-    );
+    const page = await queryItems({
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: {
+        ':pk': chunkStageKey(userId, upload.id, 0).pk,
+        ':from': chunkStageKey(userId, upload.id, from).sk,
+        ':to': chunkStageKey(userId, upload.id, progress.received - 1).sk,
+      },
+      ConsistentRead: true,
+      ExclusiveStartKey: exclusiveStartKey,
+    });
     for (const item of page.Items ?? []) {
       const start = Number(String(item.sk).slice(-13));
       staged.push({ key: stagedChunkKey(userId, upload.id, start), size: Number(item.size) });

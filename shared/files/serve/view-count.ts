@@ -1,7 +1,6 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, tableName } from '#shared/db/client';
 import { unlessConditionFails } from '#shared/db/conditions';
 import { fileKey } from '#shared/db/keys';
+import { updateItem } from '#shared/db/table-calls';
 import { UpdateBuilder } from '#shared/db/update';
 import { type FileRecord, isExpired } from '#shared/files/model';
 import { viewsIndexKey } from '#shared/files/record/indexing';
@@ -53,15 +52,11 @@ async function updateFileIf(
   condition: string,
 ): Promise<FileRecord | undefined> {
   const result = await unlessConditionFails(
-    documents.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: fileKey(userId, fileId),
-        ...update.build(),
-        ConditionExpression: condition,
-        ReturnValues: 'ALL_NEW',
-      }),
-    ),
+    updateItem(fileKey(userId, fileId), {
+      ...update.build(),
+      ConditionExpression: condition,
+      ReturnValues: 'ALL_NEW',
+    }),
   );
   return result && fromFileItem(result.Attributes ?? {});
 }

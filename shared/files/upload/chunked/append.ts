@@ -1,6 +1,6 @@
 import { S3ServiceException } from '@aws-sdk/client-s3';
-import { tableName } from '#shared/db/client';
-import { chunkPartKey, uploadKey } from '#shared/db/keys';
+import { chunkPartKey } from '#shared/db/keys';
+import { putIn } from '#shared/db/table-calls';
 import { type TransactItem, TransactionConditionFailed } from '#shared/db/transact';
 import { ServiceError } from '#shared/errors';
 import { uploadPart } from '#shared/files/bucket/multipart';
@@ -11,6 +11,7 @@ import {
   type ChunkProgress,
   getUpload,
   type PendingUpload,
+  progressUpdate,
   RESERVATION_SECONDS,
 } from '#shared/files/reservation/pending';
 import {
@@ -56,16 +57,11 @@ export async function append(
       next.parts = progress.parts + 1;
       next.partStart = next.received;
       const etag = await uploadPart(upload.objectKey, progress.s3UploadId, next.parts, staged, chunk.bytes);
-      record = {
-        Put: {
-          TableName: tableName,
-          Item: {
-            ...chunkPartKey(userId, upload.id, next.parts),
-            etag,
-            expiresAt: Math.floor(now / 1000) + PART_ITEM_SECONDS,
-          },
-        },
-      };
+      record = putIn({
+        ...chunkPartKey(userId, upload.id, next.parts),
+        etag,
+        expiresAt: Math.floor(now / 1000) + PART_ITEM_SECONDS,
+      });
     } else {
       const key = stagedChunkKey(userId, upload.id, chunk.start);
       await putObject(key, chunk.bytes, 'application/octet-stream');
@@ -84,19 +80,7 @@ export async function append(
   ).toISOString();
   try {
     await transactAsActiveOwner(userId, [
-      {
-        Update: {
-          TableName: tableName,
-          Key: uploadKey(userId, upload.id),
-          UpdateExpression: 'SET chunked = :next, reservedUntil = :reservedUntil',
-          ConditionExpression: 'chunked.received = :received',
-          ExpressionAttributeValues: {
-            ':next': next,
-            ':reservedUntil': reservedUntil,
-            ':received': progress.received,
-          },
-        },
-      },
+      progressUpdate(userId, upload.id, next, reservedUntil, progress.received),
       record,
     ]);
   } catch (error) {

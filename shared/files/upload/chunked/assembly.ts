@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { S3ServiceException } from '@aws-sdk/client-s3';
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, tableName } from '#shared/db/client';
-import { unlessConditionFails } from '#shared/db/conditions';
 import { chunkPartKey, uploadKey } from '#shared/db/keys';
+import { queryItems } from '#shared/db/table-calls';
 import { notFound, ServiceError } from '#shared/errors';
 import { completeMultipart } from '#shared/files/bucket/multipart';
 import { UPLOAD_LEFTOVERS_DAYS } from '#shared/files/layout';
@@ -12,8 +10,10 @@ import { getFile } from '#shared/files/record/store';
 import type { Uploader } from '#shared/files/reservation/options';
 import {
   type ChunkProgress,
+  claimCompletion,
   getUpload,
   type PendingUpload,
+  releaseCompletionClaim,
   uploadedFile,
 } from '#shared/files/reservation/pending';
 import { recordReserved } from '#shared/files/reservation/reservation';
@@ -44,7 +44,9 @@ const COMPLETION_CLAIM_SECONDS = 60;
 export async function complete(user: Uploader, upload: PendingUpload): Promise<FileRecord> {
   const progress = upload.chunked as ChunkProgress;
   const claim = randomUUID();
-  if (!(await claimCompletion(user.id, upload, claim))) {
+  const now = Date.now();
+  const until = new Date(now + COMPLETION_CLAIM_SECONDS * 1000);
+  if (!(await claimCompletion(user.id, upload, claim, until, new Date(now)))) {
     // Read in this order: the upload goes exactly when its file is recorded.
     if (!(await getUpload(user.id, upload.id))) {
       const file = await completedFile(user.id, upload.id, upload.size);
@@ -59,7 +61,7 @@ export async function complete(user: Uploader, upload: PendingUpload): Promise<F
   try {
     await completeMultipart(upload.objectKey, progress.s3UploadId, await partETags(user.id, upload));
   } catch (error) {
-    await releaseClaim(user.id, upload.id, claim);
+    await releaseCompletionClaim(user.id, upload.id, claim);
     if (!(error instanceof S3ServiceException && error.$fault === 'client')) throw error;
     throw new ServiceError(
       'conflict',
@@ -69,48 +71,9 @@ export async function complete(user: Uploader, upload: PendingUpload): Promise<F
   try {
     return await recordReserved(user, upload);
   } catch (error) {
-    await releaseClaim(user.id, upload.id, claim);
+    await releaseCompletionClaim(user.id, upload.id, claim);
     throw error;
   }
-}
-
-/** Claims the completion of an upload whose bytes are all in; false while another claim holds. */
-async function claimCompletion(userId: string, upload: PendingUpload, claim: string): Promise<boolean> {
-  const now = Date.now();
-  return (
-    (await unlessConditionFails(
-      documents.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: uploadKey(userId, upload.id),
-          UpdateExpression: 'SET completingUntil = :until, completionClaim = :claim',
-          ConditionExpression:
-            'chunked.received = :size AND (attribute_not_exists(completingUntil) OR completingUntil < :now)',
-          ExpressionAttributeValues: {
-            ':until': new Date(now + COMPLETION_CLAIM_SECONDS * 1000).toISOString(),
-            ':claim': claim,
-            ':size': upload.size,
-            ':now': new Date(now).toISOString(),
-          },
-        }),
-      ),
-    )) !== undefined
-  );
-}
-
-/** Gives a failed completion's claim back, so the last chunk sent again tries at once. */
-async function releaseClaim(userId: string, uploadId: string, claim: string): Promise<void> {
-  await unlessConditionFails(
-    documents.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: uploadKey(userId, uploadId),
-        UpdateExpression: 'REMOVE completingUntil, completionClaim',
-        ConditionExpression: 'completionClaim = :claim',
-        ExpressionAttributeValues: { ':claim': claim },
-      }),
-    ),
-  );
 }
 
 /** The file a completed chunked upload of `size` bytes became, while it exists. */
@@ -129,15 +92,12 @@ async function partETags(userId: string, upload: PendingUpload): Promise<string[
   const etags: string[] = [];
   let exclusiveStartKey: Record<string, unknown> | undefined;
   do {
-    const page = await documents.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': uploadKey(userId, upload.id).pk, ':prefix': prefix },
-        ConsistentRead: true,
-        ExclusiveStartKey: exclusiveStartKey,
-      }),
-    );
+    const page = await queryItems({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': uploadKey(userId, upload.id).pk, ':prefix': prefix },
+      ConsistentRead: true,
+      ExclusiveStartKey: exclusiveStartKey,
+    });
     for (const item of page.Items ?? []) etags.push(String(item.etag));
     exclusiveStartKey = page.LastEvaluatedKey;
   } while (exclusiveStartKey);
