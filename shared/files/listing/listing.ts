@@ -94,7 +94,7 @@ async function filesOf(found: Walk): Promise<FileRecord[]> {
 
 /**
  * Where a numbered page starts: the first source's start for page 1, null past the end. The skip
- * walks the order's compact index (id/createdAt: gsi2, not the base table) asking only for the keys
+ * walks the order's compact index (id/createdAt: the by-id index, not the base table) asking only for the keys
  * back; a sparse order's files without an entry are skipped in the base table.
  */
 async function skip(

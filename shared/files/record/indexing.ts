@@ -1,3 +1,4 @@
+import { FILE_INDEXES, indexKeyAttributes } from '#shared/db/file-indexes';
 import { expiryIndexKey, filesPartition } from '#shared/db/keys';
 import { type FileRecord, isMedia, type SearchField, type SortField } from '#shared/files/model';
 
@@ -28,21 +29,33 @@ export interface SortIndex {
 }
 
 export const SORT_INDEXES: Record<SortField, SortIndex> = {
-  id: { index: undefined, skipIndex: 'gsi2' },
-  createdAt: { index: undefined, skipIndex: 'gsi2' },
-  updatedAt: { index: 'gsi3', skipIndex: 'gsi3' },
+  id: { index: undefined, skipIndex: FILE_INDEXES.byId },
+  createdAt: { index: undefined, skipIndex: FILE_INDEXES.byId },
+  updatedAt: { index: FILE_INDEXES.byUpdatedAt, skipIndex: FILE_INDEXES.byUpdatedAt },
   // A missing deletesAt sorts after every date (NULLS LAST in ascending order).
-  deletesAt: { index: 'gsi4', skipIndex: 'gsi4', sparse: { absent: '~', first: false } },
-  name: { index: 'gsi5', skipIndex: 'gsi5' },
-  originalName: { index: 'gsi6', skipIndex: 'gsi6' },
-  size: { index: 'gsi7', skipIndex: 'gsi7' },
-  type: { index: 'gsi8', skipIndex: 'gsi8' },
-  views: { index: 'gsi9', skipIndex: 'gsi9', sparse: { absent: encodeViews(0), first: true } },
-  favorite: { index: 'gsi10', skipIndex: 'gsi10', sparse: { absent: '0', first: true } },
+  deletesAt: {
+    index: FILE_INDEXES.byDeletesAt,
+    skipIndex: FILE_INDEXES.byDeletesAt,
+    sparse: { absent: '~', first: false },
+  },
+  name: { index: FILE_INDEXES.byName, skipIndex: FILE_INDEXES.byName },
+  originalName: { index: FILE_INDEXES.byOriginalName, skipIndex: FILE_INDEXES.byOriginalName },
+  size: { index: FILE_INDEXES.bySize, skipIndex: FILE_INDEXES.bySize },
+  type: { index: FILE_INDEXES.byType, skipIndex: FILE_INDEXES.byType },
+  views: {
+    index: FILE_INDEXES.byViews,
+    skipIndex: FILE_INDEXES.byViews,
+    sparse: { absent: encodeViews(0), first: true },
+  },
+  favorite: {
+    index: FILE_INDEXES.byFavorite,
+    skipIndex: FILE_INDEXES.byFavorite,
+    sparse: { absent: '0', first: true },
+  },
 };
 
 /** The index a search reads: ordered by id, projecting the lowercased search fields. */
-export const SEARCH_INDEX = 'gsi2';
+export const SEARCH_INDEX = FILE_INDEXES.byId;
 
 function pad(value: number, width: number) {
   return String(value).padStart(width, '0');
@@ -56,10 +69,10 @@ const withId = (value: string, id: string) => `${value}${SEPARATOR}${id}`;
 export const sortKeyOf = (value: string, id: string) => withId(value, id);
 
 /** The views index's keys of a file viewed `views` times (at least once: none before). */
-export const viewsIndexKey = (userId: string, views: number, id: string) => ({
-  gsi9pk: filesPartition(userId),
-  gsi9sk: withId(encodeViews(views), id),
-});
+export function viewsIndexKey(userId: string, views: number, id: string): Record<string, string> {
+  const { pk, sk } = indexKeyAttributes(FILE_INDEXES.byViews);
+  return { [pk]: filesPartition(userId), [sk]: withId(encodeViews(views), id) };
+}
 
 /**
  * Every index attribute of a file item; rewritten whenever a field it encodes changes. A sparse
@@ -81,22 +94,23 @@ export function indexAttributes(userId: string, file: FileRecord): Record<string
   };
   const attributes: Record<string, string | boolean> = {
     media: isMedia(file.type),
-    gsi2pk: partition,
-    gsi2sk: file.id,
+    [indexKeyAttributes(SEARCH_INDEX).pk]: partition,
+    [indexKeyAttributes(SEARCH_INDEX).sk]: file.id,
   };
   for (const [field, value] of Object.entries(values) as [SortField, string | undefined][]) {
     const { index, sparse } = SORT_INDEXES[field];
     if (index === undefined || value === undefined || value === sparse?.absent) continue;
-    attributes[`${index}pk`] = partition;
-    attributes[`${index}sk`] = withId(value, file.id);
+    const keys = indexKeyAttributes(index);
+    attributes[keys.pk] = partition;
+    attributes[keys.sk] = withId(value, file.id);
   }
   return file.deletesAt === null ? attributes : { ...attributes, ...expiryIndexKey(file.id, file.deletesAt) };
 }
 
 /** The lowercased value of a search field, read from a search-index entry. */
 export function searchableValue(entry: Record<string, unknown>, field: SearchField): string {
-  if (field === 'id') return String(entry.gsi2sk ?? '').toLowerCase();
-  const attribute = { name: 'gsi5sk', originalName: 'gsi6sk', type: 'gsi8sk' }[field];
+  if (field === 'id') return String(entry[indexKeyAttributes(SEARCH_INDEX).sk] ?? '').toLowerCase();
+  const attribute = indexKeyAttributes(SORT_INDEXES[field].index as string).sk;
   const encoded = String(entry[attribute] ?? '');
   return encoded.slice(0, encoded.lastIndexOf(SEPARATOR));
 }
