@@ -61,7 +61,7 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** `shared/files/store.ts` → `files`; `shared/routes.ts` → `routes`; `functions/...` → `functions`. */
+/** `shared/files/record/store.ts` → `files`; `shared/routes.ts` → `routes`; `functions/...` → `functions`. */
 function layerOf(file: string): string {
   const [top, second] = file.split('/');
   if (top === 'functions') return 'functions';

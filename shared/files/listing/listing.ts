@@ -54,7 +54,7 @@ const notIn = (expired: ExpiredFiles) =>
  * BatchGet of the page (a sparse order's files without an entry come from the base table). A
  * numbered deep page first skips `(page - 1) × perpage` entries of the order's compact index. The
  * total comes from the counters, not from counting. Files past their `deletesAt` that the sweep has
- * not deleted yet (files/expired.ts) are left out of the walk and taken off the total; a deep page's
+ * not deleted yet (files/expiry/expired.ts) are left out of the walk and taken off the total; a deep page's
  * skip waits for that read.
  */
 export async function listFiles(userId: string, options: ListOptions): Promise<FilePage> {
