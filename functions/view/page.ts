@@ -2,7 +2,7 @@ import { defineHandler } from '#shared/http/handler';
 import { html } from '#shared/http/response';
 import { PUBLIC_NAME, pathId } from '#shared/validation/ids';
 import { viewPageUrls, withRefusalPage } from '#shared/view/answer';
-import { openViewPage } from '#shared/view/open';
+import { openViewPage } from '#shared/view/file/open';
 import { renderViewPage } from '#shared/view/render';
 
 /**

@@ -5,7 +5,7 @@ import { html } from '#shared/http/response';
 import { viewPasswordFormSchema } from '#shared/validation/files';
 import { PUBLIC_NAME, pathId } from '#shared/validation/ids';
 import { viewPageUrls, withRefusalPage } from '#shared/view/answer';
-import { openViewPage } from '#shared/view/open';
+import { openViewPage } from '#shared/view/file/open';
 import { renderViewPage } from '#shared/view/render';
 
 /**

@@ -2,7 +2,7 @@ import { ServiceError } from '#shared/errors';
 import { requestOrigin } from '#shared/http/origin';
 import type { HttpRequest } from '#shared/http/request';
 import { type HttpResult, html } from '#shared/http/response';
-import { renderRefusalPage } from '#shared/view/refusal';
+import { renderRefusalPage } from '#shared/view/markup/refusal';
 import type { PageUrls } from '#shared/view/render';
 
 /** The absolute URLs of a file's view page and its oEmbed answer, on the host the request reached. */

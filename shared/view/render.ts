@@ -1,10 +1,10 @@
-import { type RenderedPage, renderDocument } from '#shared/view/document';
 import { embedTags, embedTexts } from '#shared/view/embed';
-import { humanSize, readableTime } from '#shared/view/format';
-import { escapeHtml } from '#shared/view/html';
-import type { ViewPage } from '#shared/view/open';
-import { shownName as shownNameOf } from '#shared/view/shown-file';
-import { fillTemplate } from '#shared/view/template';
+import type { ViewPage } from '#shared/view/file/open';
+import { shownName as shownNameOf } from '#shared/view/file/shown-file';
+import { type RenderedPage, renderDocument } from '#shared/view/markup/document';
+import { humanSize, readableTime } from '#shared/view/markup/format';
+import { escapeHtml } from '#shared/view/markup/html';
+import { fillTemplate } from '#shared/view/markup/template';
 
 /** Absolute URLs of the page and its oEmbed answer (unfurlers need them absolute). */
 export interface PageUrls {

@@ -1,5 +1,5 @@
 import type { FileRecord } from '#shared/files/model';
-import { humanSize, readableTime } from '#shared/view/format';
+import { humanSize, readableTime } from '#shared/view/markup/format';
 
 /** What `{file.*}` and `{user.*}` stand for on a file's view page and in its embed. */
 export interface TemplateSubject {

@@ -3,7 +3,7 @@ import { embedImageOf, hasStableEmbed } from '#shared/files/embed-image';
 import type { FileRecord } from '#shared/files/model';
 import { isServedInline, isUtf8 } from '#shared/files/presentation';
 import { presignFile, presignThumbnail } from '#shared/files/serve/access';
-import { findViewable, type GivenPassword, type ViewOwner } from '#shared/view/shown-file';
+import { findViewable, type GivenPassword, type ViewOwner } from '#shared/view/file/shown-file';
 
 /** How the page shows a file. */
 export type Presentation = 'image' | 'video' | 'audio' | 'text' | 'download';

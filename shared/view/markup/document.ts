@@ -1,4 +1,4 @@
-import { STYLE, STYLE_HASH } from '#shared/view/style';
+import { STYLE, STYLE_HASH } from '#shared/view/markup/style';
 
 /** A server-rendered page and its Content-Security-Policy header. */
 export interface RenderedPage {

@@ -1,4 +1,4 @@
-import { type RenderedPage, renderDocument } from '#shared/view/document';
+import { type RenderedPage, renderDocument } from '#shared/view/markup/document';
 
 /** Why a browser gets the refusal page instead of a file's page. */
 export type Refusal =

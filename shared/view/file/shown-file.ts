@@ -4,7 +4,7 @@ import { findNameClaim, STAND_IN_CLAIM } from '#shared/files/record/name-claims'
 import { type PasswordGuess, unlockWithPassword } from '#shared/files/serve/unlock';
 import { countFileView, countSeenView, isServable } from '#shared/files/serve/view-count';
 import type { UserRecord, ViewSettings } from '#shared/users/model';
-import { getFileAndOwner } from '#shared/view/file-and-owner';
+import { getFileAndOwner } from '#shared/view/file/file-and-owner';
 
 /** What a view page and its embed know of the file's owner. */
 export interface ViewOwner {
