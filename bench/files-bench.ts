@@ -21,9 +21,9 @@ admin.destroy();
 // The service's modules read the environment when first imported.
 const { dynamodb } = await import('#shared/db/client');
 const { emptyStats, fillLibrary } = await import('./library.ts');
-const { listFiles, searchFiles } = await import('#shared/files/listing');
+const { listFiles, searchFiles } = await import('#shared/files/listing/listing');
 const { SORT_FIELDS } = await import('#shared/files/model');
-type ListOptions = import('#shared/files/listing').ListOptions;
+type ListOptions = import('#shared/files/listing/listing').ListOptions;
 
 interface Reads {
   requests: number;

@@ -3,9 +3,9 @@ import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { forEachConcurrently } from '#shared/concurrency';
 import { documents, tableName } from '#shared/db/client';
 import { fileStatsKey } from '#shared/db/keys';
-import { toFileItem } from '#shared/files/items';
 import { type FileRecord, type FileStats, isMedia } from '#shared/files/model';
 import { newFileId } from '#shared/files/names';
+import { toFileItem } from '#shared/files/record/items';
 
 /**
  * A user's library of files written straight to the table (BatchWrite of the items the service

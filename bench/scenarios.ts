@@ -1,5 +1,5 @@
 import { hashPassword } from '#shared/auth/password';
-import { MAX_PENDING_UPLOADS } from '#shared/files/pending';
+import { MAX_PENDING_UPLOADS } from '#shared/files/reservation/pending';
 import { createUser } from '#shared/users/creation';
 import { loadHandler } from '../infra/local/dispatch.ts';
 import { s3Event } from '../infra/local/s3.ts';

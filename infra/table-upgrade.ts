@@ -15,7 +15,7 @@ import {
   userIndexKey,
 } from '#shared/db/keys';
 import { createTableInput } from '#shared/db/table';
-import { SORT_INDEXES, sortKeyOf } from '#shared/files/indexing';
+import { SORT_INDEXES, sortKeyOf } from '#shared/files/record/indexing';
 import { type Role, roleRank } from '#shared/users/model';
 
 /**

@@ -1,6 +1,6 @@
 import { authenticate } from '#shared/auth/authenticate';
-import { deleteFile } from '#shared/files/access';
 import { toFileResource } from '#shared/files/model';
+import { deleteFile } from '#shared/files/serve/access';
 import { defineHandler } from '#shared/http/handler';
 import { json } from '#shared/http/response';
 import { FILE_ID, pathId } from '#shared/validation/ids';

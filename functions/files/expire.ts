@@ -1,4 +1,4 @@
-import { sweepExpiredFiles } from '#shared/files/expiry';
+import { sweepExpiredFiles } from '#shared/files/expiry/sweep';
 import { loggableError, logger } from '#shared/log/logger';
 
 /**

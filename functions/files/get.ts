@@ -1,6 +1,6 @@
 import { authenticate } from '#shared/auth/authenticate';
 import { requireFile, toFileResource } from '#shared/files/model';
-import { getFile } from '#shared/files/store';
+import { getFile } from '#shared/files/record/store';
 import { defineHandler } from '#shared/http/handler';
 import { json } from '#shared/http/response';
 import { FILE_ID, pathId } from '#shared/validation/ids';

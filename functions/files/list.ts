@@ -1,6 +1,6 @@
 import { authenticate } from '#shared/auth/authenticate';
 import { invalid } from '#shared/errors';
-import { type ListOptions, listFiles, searchFiles } from '#shared/files/listing';
+import { type ListOptions, listFiles, searchFiles } from '#shared/files/listing/listing';
 import { toFileResource } from '#shared/files/model';
 import { defineHandler } from '#shared/http/handler';
 import { validate } from '#shared/http/request';

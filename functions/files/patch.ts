@@ -1,7 +1,7 @@
 import { authenticate } from '#shared/auth/authenticate';
 import { hashOptionalPassword } from '#shared/auth/password';
 import { requireFile, toFileResource } from '#shared/files/model';
-import { type FileChanges, getFile, updateFile } from '#shared/files/store';
+import { type FileChanges, getFile, updateFile } from '#shared/files/record/store';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';

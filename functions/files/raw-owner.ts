@@ -1,8 +1,8 @@
 import { authenticate } from '#shared/auth/authenticate';
 import { notFound } from '#shared/errors';
-import { presignThumbnail, serveFile } from '#shared/files/access';
 import { requireFile } from '#shared/files/model';
-import { getFile } from '#shared/files/store';
+import { getFile } from '#shared/files/record/store';
+import { presignThumbnail, serveFile } from '#shared/files/serve/access';
 import { defineHandler } from '#shared/http/handler';
 import { redirect, served } from '#shared/http/response';
 import { FILE_ID, pathId } from '#shared/validation/ids';

@@ -1,5 +1,5 @@
 import { verifyPassword } from '#shared/auth/password';
-import { openDownload } from '#shared/files/access';
+import { openDownload } from '#shared/files/serve/access';
 import { defineHandler } from '#shared/http/handler';
 import { validate } from '#shared/http/request';
 import { served } from '#shared/http/response';

@@ -1,5 +1,5 @@
 import { authenticate } from '#shared/auth/authenticate';
-import { completeUpload } from '#shared/files/presigned';
+import { completeUpload } from '#shared/files/upload/presigned';
 import { defineHandler } from '#shared/http/handler';
 import { readReplyOptions, uploadReply } from '#shared/http/upload-reply';
 import { pathId, UPLOAD_ID } from '#shared/validation/ids';

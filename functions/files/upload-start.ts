@@ -1,6 +1,6 @@
 import { authenticate } from '#shared/auth/authenticate';
 import { hashOptionalPassword } from '#shared/auth/password';
-import { startUpload } from '#shared/files/presigned';
+import { startUpload } from '#shared/files/upload/presigned';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';

@@ -1,8 +1,8 @@
 import { authenticate } from '#shared/auth/authenticate';
 import { hashOptionalPassword } from '#shared/auth/password';
-import { receiveChunk } from '#shared/files/chunked';
 import { recordedType } from '#shared/files/content-type';
-import { storeFiles } from '#shared/files/uploads';
+import { receiveChunk } from '#shared/files/upload/chunked/receive';
+import { storeFiles } from '#shared/files/upload/direct';
 import { defineHandler } from '#shared/http/handler';
 import { readFileParts } from '#shared/http/multipart';
 import { validate } from '#shared/http/request';

@@ -1,5 +1,5 @@
 import { authenticate } from '#shared/auth/authenticate';
-import { getFileUsage } from '#shared/files/stats';
+import { getFileUsage } from '#shared/files/record/stats';
 import { defineHandler } from '#shared/http/handler';
 import { validate } from '#shared/http/request';
 import { json } from '#shared/http/response';

@@ -1,9 +1,9 @@
 import { defineHandler } from '#shared/http/handler';
 import { html } from '#shared/http/response';
-import { viewPageUrls, withRefusalPage } from '#shared/http/view-page';
 import { PUBLIC_NAME, pathId } from '#shared/validation/ids';
-import { openViewPage } from '#shared/view/open';
-import { renderViewPage } from '#shared/view/page';
+import { viewPageUrls, withRefusalPage } from '#shared/view/answer';
+import { openViewPage } from '#shared/view/file/open';
+import { renderViewPage } from '#shared/view/render';
 
 /**
  * A file's public view page (`/view/{name}`, the link uploads hand out while the owner has view

@@ -2,11 +2,11 @@ import { verifyPassword } from '#shared/auth/password';
 import { defineHandler } from '#shared/http/handler';
 import { readForm } from '#shared/http/request';
 import { html } from '#shared/http/response';
-import { viewPageUrls, withRefusalPage } from '#shared/http/view-page';
 import { viewPasswordFormSchema } from '#shared/validation/files';
 import { PUBLIC_NAME, pathId } from '#shared/validation/ids';
-import { openViewPage } from '#shared/view/open';
-import { renderViewPage } from '#shared/view/page';
+import { viewPageUrls, withRefusalPage } from '#shared/view/answer';
+import { openViewPage } from '#shared/view/file/open';
+import { renderViewPage } from '#shared/view/render';
 
 /**
  * The view page's password form (`POST /view/{name}`, `password=...`): the right password shows the

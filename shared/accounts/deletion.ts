@@ -1,6 +1,6 @@
 import { ServiceError } from '#shared/errors';
-import { NAME_CLAIM_ATTRIBUTES, releaseFileNames } from '#shared/files/name-claims';
-import { deleteFilesBytes, deleteUserObjects, FILE_BYTES_ATTRIBUTES } from '#shared/files/objects';
+import { deleteFilesBytes, deleteUserObjects, FILE_BYTES_ATTRIBUTES } from '#shared/files/bucket/objects';
+import { NAME_CLAIM_ATTRIBUTES, releaseFileNames } from '#shared/files/record/name-claims';
 import { enforce } from '#shared/users/admin';
 import {
   deletePartitionChildren,

@@ -161,9 +161,10 @@ export type FileOrderIndex = (typeof FILE_ORDER_INDEXES)[keyof typeof FILE_ORDER
 /** An index's partition-key and sort-key attributes (every index of the table names them so). */
 export const indexPartitionAttribute = (index: string) => `${index}pk`;
 export const indexSortAttribute = (index: string) => `${index}sk`;
-/** The views order's key attributes (files/views.ts sets them with a file's view count). */
-export const VIEWS_INDEX_PARTITION = 'gsi9pk';
-export const VIEWS_INDEX_SORT = 'gsi9sk';
+export const indexKeyAttributes = (index: string) => ({
+  pk: indexPartitionAttribute(index),
+  sk: indexSortAttribute(index),
+});
 /** The search fields `byId` projects: the name, original name and type orders' sort keys. */
 export const SEARCH_FIELD_ATTRIBUTES = { name: 'gsi5sk', originalName: 'gsi6sk', type: 'gsi8sk' } as const;
 /** Partition value of every file index (`FILE_ORDER_INDEXES`). */

@@ -134,7 +134,7 @@ export interface FileStats {
 
 /**
  * Past its `deletesAt`: gone for everyone, its owner included, from that moment, though the sweep
- * (files/expiry.ts) deletes it up to a minute later.
+ * (files/expiry/sweep.ts) deletes it up to a minute later.
  */
 export const isExpired = (file: Pick<FileRecord, 'deletesAt'>, now = new Date()) =>
   file.deletesAt !== null && file.deletesAt <= now.toISOString();

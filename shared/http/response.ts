@@ -1,5 +1,5 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { Served } from '#shared/files/access';
+import type { Served } from '#shared/files/serve/access';
 
 export type HttpResult = APIGatewayProxyStructuredResultV2 & {
   statusCode: number;

@@ -3,7 +3,7 @@
  * routes/table.ts and routes/background.ts point here, so a line stays one line.
  */
 import { USERS_INDEX } from '#shared/db/keys';
-import { SEARCH_INDEX, SORT_INDEXES } from '#shared/files/indexing';
+import { SEARCH_INDEX, SORT_INDEXES } from '#shared/files/record/indexing';
 import type { BucketAccess, TableAccess } from '#shared/routes/grants';
 
 /** Every index a file listing may read: the sort orders', the ones deep pages skip over, search's. */

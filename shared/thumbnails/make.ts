@@ -1,10 +1,10 @@
 import sharp, { type OutputInfo } from 'sharp';
+import { deleteObjects, putObject, readObjectStart } from '#shared/files/bucket/objects';
 import { type ObjectOwner, ownerOfObjectKey, thumbnailObjectKey } from '#shared/files/layout';
 import type { Thumbnail } from '#shared/files/model';
-import { deleteObjects, putObject, readObjectStart } from '#shared/files/objects';
-import { getUpload, uploadedFile } from '#shared/files/pending';
-import { getFile } from '#shared/files/store';
-import { recordThumbnail } from '#shared/files/thumbnail-record';
+import { getFile } from '#shared/files/record/store';
+import { recordThumbnail } from '#shared/files/record/thumbnail';
+import { getUpload, uploadedFile } from '#shared/files/reservation/pending';
 import {
   THUMBNAIL_MAX_INPUT_PIXELS,
   THUMBNAIL_PIXELS,

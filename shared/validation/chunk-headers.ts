@@ -1,7 +1,7 @@
 import { invalid } from '#shared/errors';
-import type { ChunkHeaders } from '#shared/files/chunked';
+import { MAX_OBJECT_BYTES } from '#shared/files/bucket/multipart';
 import { recordedType } from '#shared/files/content-type';
-import { MAX_OBJECT_BYTES } from '#shared/files/multipart-objects';
+import type { ChunkHeaders } from '#shared/files/upload/chunked/receive';
 import { validate } from '#shared/http/request';
 import { isTrue, sent } from '#shared/http/upload-reply';
 import { headersOf } from '#shared/http/zipline-headers';

@@ -2,7 +2,7 @@ import ms from 'ms';
 import * as v from 'valibot';
 import { invalid } from '#shared/errors';
 import { NAME_FORMATS, SAFE_EXTENSION, uploadedFileName } from '#shared/files/names';
-import type { UploadOptions } from '#shared/files/uploads';
+import type { UploadOptions } from '#shared/files/reservation/options';
 import { isTrue, sent } from '#shared/http/upload-reply';
 import { type ZiplineHeaderGroup, ziplineHeader } from '#shared/http/zipline-headers';
 import { fileNameSchema, isoDate, PAST_EXPIRY, readFilePassword } from '#shared/validation/files';

@@ -1,9 +1,9 @@
 import { embedImageOf, embedToken, hasStableEmbed } from '#shared/files/embed-image';
 import type { FileRecord } from '#shared/files/model';
-import { escapeHtml } from '#shared/view/html';
-import type { ViewPage } from '#shared/view/open';
-import { fillTemplate, type TemplateSubject } from '#shared/view/template';
-import { findViewable, shownName, type ViewOwner } from '#shared/view/viewable';
+import type { ViewPage } from '#shared/view/file/open';
+import { findViewable, shownName, type ViewOwner } from '#shared/view/file/shown-file';
+import { escapeHtml } from '#shared/view/markup/html';
+import { fillTemplate, type TemplateSubject } from '#shared/view/markup/template';
 
 /** The texts an embed shows, the owner's templates filled; absent where the owner set none. */
 export interface EmbedTexts {

@@ -27,7 +27,7 @@ const PAST = '2020-01-01T00:00:00.000Z';
 const IN_A_MONTH = () => new Date(Date.now() + 30 * 86_400_000).toISOString();
 
 const { bucketName, s3 } = await import('#shared/s3/client');
-const { sweepExpiredFiles } = await import('#shared/files/expiry');
+const { sweepExpiredFiles } = await import('#shared/files/expiry/sweep');
 
 /** The scheduled function as EventBridge starts it (and the runner, every few seconds). */
 const runSweep = async () =>

@@ -1,7 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
 import { fileKey, filesPartition } from '#shared/db/keys';
-import { SORT_INDEXES, sortKeyOf } from '#shared/files/indexing';
+import { SORT_INDEXES, sortKeyOf } from '#shared/files/record/indexing';
 import { localClient } from '../../infra/local/dynamodb.ts';
 import { backfillSparseOrderIndexes } from '../../infra/table-upgrade.ts';
 import { call } from '../support/client.ts';

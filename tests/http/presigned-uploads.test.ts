@@ -3,7 +3,7 @@ import { DeleteObjectCommand, GetObjectTaggingCommand, ListObjectsV2Command } fr
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
 import { fileKey, fileStatsKey, uploadKey } from '#shared/db/keys';
-import { objectSize } from '#shared/files/objects';
+import { objectSize } from '#shared/files/bucket/objects';
 import { bucketName, s3 } from '#shared/s3/client';
 import { call } from '../support/client.ts';
 import { download, uploadRequest } from '../support/files.ts';

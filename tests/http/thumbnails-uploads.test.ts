@@ -1,6 +1,6 @@
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
-import { MIN_CHUNK_BYTES } from '#shared/files/chunk-staging';
+import { MIN_CHUNK_BYTES } from '#shared/files/reservation/staged-chunks';
 import { call } from '../support/client.ts';
 import { download } from '../support/files.ts';
 import { multipart } from '../support/multipart.ts';

@@ -1,8 +1,8 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { dynamodb, itemReader } from '#shared/db/client';
 import { PARTITION_PATTERNS, type Partition } from '#shared/db/keys';
-import { MIN_CHUNK_BYTES } from '#shared/files/chunk-staging';
 import { SORT_FIELDS } from '#shared/files/model';
+import { MIN_CHUNK_BYTES } from '#shared/files/reservation/staged-chunks';
 import { bucketName, s3 } from '#shared/s3/client';
 import { type FunctionSpec, functionSpecs } from '../../infra/functions.ts';
 import { loadHandler, routeEvent } from '../../infra/local/dispatch.ts';

@@ -20,6 +20,9 @@ const RANKS: Record<string, number> = {
   // Sign-in with a provider: the flow above the session module (auth), the request view (http) and
   // the provider links it reads and writes (users).
   oauth: 9,
+  // The public view page, in one folder: what it shows of a file and its owner, rendered, and the
+  // HTTP answer (URLs, refusal pages) built from the request view below it.
+  view: 8,
   // Above the entities: what a request does with them.
   auth: 8,
   validation: 8,
@@ -28,8 +31,6 @@ const RANKS: Record<string, number> = {
   http: 7,
   // Passkeys (issue 15): the WebAuthn ceremonies and credentials, above the users they belong to.
   passkeys: 6,
-  // The public view page: what it shows of a file and its owner, rendered (http answers with it).
-  view: 6,
   // Second factors (TOTP): their secrets, codes and storage on the user item; auth checks them at login.
   mfa: 6,
   // Entities, and what stands beside them.
@@ -62,7 +63,7 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** `shared/files/store.ts` → `files`; `shared/routes/table.ts` → `routes`; `functions/...` → `functions`. */
+/** `shared/files/record/store.ts` → `files`; `shared/routes/table.ts` → `routes`; `functions/...` → `functions`. */
 function layerOf(file: string): string {
   const [top, second] = file.split('/');
   if (top === 'functions') return 'functions';
@@ -128,6 +129,14 @@ test('no file imports itself through others', () => {
   expect(cycles).toEqual([]);
 });
 
+test('the request view (shared/http) stands below the page it answers with: no http file imports view/', () => {
+  expect(RANKS.view).toBeGreaterThan(RANKS.http as number);
+  const upward = [...graph].flatMap(([file, imports]) =>
+    layerOf(file) === 'http' ? imports.filter((target) => layerOf(target) === 'view') : [],
+  );
+  expect(upward).toEqual([]);
+});
+
 test('the check sees the imports (a file known to import is read as importing)', () => {
   expect(graph.get('functions/health/check.ts')).toContain('shared/health.ts');
   expect(graph.get('shared/users/store.ts')).toContain('shared/db/client.ts');
@@ -139,23 +148,12 @@ test('the check sees the imports (a file known to import is read as importing)',
  * storage layer's, and appear nowhere else in the service's code (comments included).
  */
 const GENERIC_INDEX_NAME = /\bgsi\d/;
-/**
- * The files that still spell them, being moved to the named constants on another branch (issue 31,
- * shared/files). Listed exactly: a new one fails, and so does one that no longer spells them until
- * it leaves this list, which ends empty.
- */
-const GENERIC_INDEX_NAMES_BEING_MOVED = [
-  'shared/files/indexing.ts',
-  'shared/files/listing.ts',
-  'shared/files/views.ts',
-];
-
 test('only shared/db spells the generic index names (gsiN)', () => {
   const spelling = files.filter(
     (file) =>
       !file.startsWith('shared/db/') && GENERIC_INDEX_NAME.test(readFileSync(join(root, file), 'utf8')),
   );
-  expect(spelling.sort()).toEqual(GENERIC_INDEX_NAMES_BEING_MOVED);
+  expect(spelling).toEqual([]);
 });
 
 test('the index check sees the names (shared/db spells them)', () => {

@@ -1,0 +1,57 @@
+import {
+  DeleteCommand,
+  paginateQuery,
+  QueryCommand,
+  type QueryCommandInput,
+  UpdateCommand,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { documents, inTable } from '#shared/db/client';
+import type { TransactItem } from '#shared/db/transact';
+
+/**
+ * The document client's calls and transaction items on the service's one table (named by `inTable`),
+ * for entity modules that send a whole command at a time; single reads are `getItem` (client.ts).
+ */
+
+type Key = Record<string, string>;
+
+/** A condition with its placeholders, as the update builder and entity modules spell them. */
+export interface Condition {
+  ConditionExpression?: string;
+  ExpressionAttributeNames?: Record<string, string>;
+  ExpressionAttributeValues?: Record<string, unknown>;
+}
+
+/** One UpdateItem; `update` is an update builder's expression, with its condition if any. */
+export const updateItem = (key: Key, update: Omit<UpdateCommandInput, 'TableName' | 'Key'>) =>
+  documents.send(new UpdateCommand(inTable({ Key: key, ...update })));
+
+/** One page of a query. */
+export const queryItems = (query: Omit<QueryCommandInput, 'TableName'>) =>
+  documents.send(new QueryCommand(inTable(query)));
+
+/** Every page of a query, `pageSize` items a page if given. */
+export const queryPages = (query: Omit<QueryCommandInput, 'TableName'>, pageSize?: number) =>
+  paginateQuery({ client: documents, ...(pageSize === undefined ? {} : { pageSize }) }, inTable(query));
+
+/** Transaction items on the table. */
+export const putIn = (item: Record<string, unknown>, condition: Condition = {}): TransactItem => ({
+  Put: inTable({ Item: item, ...condition }),
+});
+export const deleteIn = (key: Key, condition: Condition = {}): TransactItem => ({
+  Delete: inTable({ Key: key, ...condition }),
+});
+export const updateIn = (key: Key, update: { UpdateExpression: string } & Condition): TransactItem => ({
+  Update: inTable({ Key: key, ...update }),
+});
+export const checkIn = (
+  key: Key,
+  condition: Required<Pick<Condition, 'ConditionExpression'>> & Condition,
+): TransactItem => ({
+  ConditionCheck: inTable({ Key: key, ...condition }),
+});
+
+/** One DeleteItem, on `condition` if given. */
+export const deleteItem = (key: Key, condition: Condition = {}) =>
+  documents.send(new DeleteCommand(inTable({ Key: key, ...condition })));

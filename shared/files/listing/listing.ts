@@ -1,0 +1,169 @@
+import { decodeCursor, encodeCursor } from '#shared/db/cursor';
+import { fileKeyParts } from '#shared/db/keys';
+import { batchGetItems } from '#shared/db/reads';
+import { type ExpiredFiles, findExpiredFiles, withoutExpired } from '#shared/files/expiry/expired';
+import {
+  type Key,
+  type Position,
+  positionOf,
+  source,
+  sourcesOf,
+  type Walk,
+  walkSources,
+} from '#shared/files/listing/walk';
+import type { FileRecord, FileStats, ListFilter, SearchField, SortField } from '#shared/files/model';
+import { SEARCH_INDEX, SORT_INDEXES, searchableValue, sortKeyOf } from '#shared/files/record/indexing';
+import { fromFileItem } from '#shared/files/record/items';
+import { getFileStats } from '#shared/files/record/stats';
+import { batchGetFiles } from '#shared/files/record/store';
+
+export interface ListOptions {
+  sortBy: SortField;
+  order: 'asc' | 'desc';
+  filter: ListFilter;
+  favoriteOnly: boolean;
+  perpage: number;
+  page: number;
+  /** The previous page's `nextCursor` (replaces `page`). */
+  cursor?: string;
+}
+
+export interface FilePage {
+  files: FileRecord[];
+  total: number;
+  /** The cursor of the next page, when more files may follow. */
+  nextCursor: string | undefined;
+}
+
+/** The cursor scope: a cursor works only for the same user, order and filters it was made for. */
+const cursorScope = (userId: string, options: ListOptions) =>
+  `files:${userId}:${options.sortBy}:${options.order}:${options.filter}:${options.favoriteOnly}`;
+
+function totalOf(stats: FileStats, options: Pick<ListOptions, 'filter' | 'favoriteOnly'>): number {
+  if (options.filter === 'dashboard') return options.favoriteOnly ? stats.favoriteMedia : stats.media;
+  return options.favoriteOnly ? stats.favorites : stats.files;
+}
+
+/** What leaves the expired files out of a walk: undefined when there are none (the usual case). */
+const notIn = (expired: ExpiredFiles) =>
+  expired.keys.size === 0 ? undefined : (item: Key) => !expired.keys.has(String(item.sk));
+
+/**
+ * One page of a user's files in any order. The first page, and a page after a cursor, read `perpage`
+ * items: from the base table for id/createdAt, else `perpage` compact index entries plus a
+ * BatchGet of the page (a sparse order's files without an entry come from the base table). A
+ * numbered deep page first skips `(page - 1) × perpage` entries of the order's compact index. The
+ * total comes from the counters, not from counting. Files past their `deletesAt` that the sweep has
+ * not deleted yet (files/expiry/expired.ts) are left out of the walk and taken off the total; a deep page's
+ * skip waits for that read.
+ */
+export async function listFiles(userId: string, options: ListOptions): Promise<FilePage> {
+  const sources = sourcesOf(userId, options.sortBy, options.order);
+  const scope = cursorScope(userId, options);
+  const [stats, expired, after] = await Promise.all([
+    getFileStats(userId),
+    findExpiredFiles(userId, new Date()),
+    options.cursor === undefined
+      ? undefined
+      : decodeCursor(scope, options.cursor).then((key) => positionOf(userId, sources, key)),
+  ]);
+  const total = totalOf(withoutExpired(stats, expired), options);
+  const live = notIn(expired);
+  const start = after ?? (await skip(userId, options, live));
+  if (start === null) return { files: [], total, nextCursor: undefined };
+  const found = await walkSources(sources, options, start, options.perpage, true, live);
+  return {
+    files: await filesOf(found),
+    total,
+    nextCursor: found.more && found.last?.key ? await encodeCursor(scope, found.last.key) : undefined,
+  };
+}
+
+/** The files of a walk: read whole from the base table, or by key after an index's entries. */
+async function filesOf(found: Walk): Promise<FileRecord[]> {
+  const entries = found.items.filter(({ source: from }) => from.index !== undefined).map(({ item }) => item);
+  const read = new Map(
+    (await batchGetFiles(entries as { pk: string; sk: string }[])).map((file) => [file.id, file]),
+  );
+  return found.items.flatMap(({ item, source: from }) => {
+    if (from.index === undefined) return [fromFileItem(item)];
+    const file = read.get(fileKeyParts(item as { pk: unknown; sk: unknown }).fileId);
+    return file ? [file] : [];
+  });
+}
+
+/**
+ * Where a numbered page starts: the first source's start for page 1, null past the end. The skip
+ * walks the order's compact index (id/createdAt: the by-id index, not the base table) asking only for the keys
+ * back; a sparse order's files without an entry are skipped in the base table.
+ */
+async function skip(
+  userId: string,
+  options: ListOptions,
+  live: ((item: Key) => boolean) | undefined,
+): Promise<Position | null> {
+  const count = (options.page - 1) * options.perpage;
+  if (count === 0) return { source: 0, key: undefined };
+  const { index, skipIndex } = SORT_INDEXES[options.sortBy];
+  const sources =
+    index === undefined ? [source(userId, skipIndex)] : sourcesOf(userId, options.sortBy, options.order);
+  const skipped = await walkSources(sources, options, { source: 0, key: undefined }, count, false, live);
+  if (!skipped.more || !skipped.last?.key) return null;
+  const { key } = skipped.last;
+  return index === undefined ? { source: 0, key: { pk: key.pk, sk: key.sk } } : skipped.last;
+}
+
+export interface SearchOptions extends Omit<ListOptions, 'after'> {
+  field: SearchField;
+  /** Matched case-insensitively as a substring. */
+  query: string;
+}
+
+/**
+ * A search reads the search index (keys, flags and the lowercased searchable fields; a few dozen bytes
+ * per file) in id order and matches in memory; DynamoDB cannot match substrings on a key. It reads
+ * the whole index, as the answer carries the exact number of matches (`total`). In another order
+ * than id/createdAt the order's sort key of every match is read too (one small item read per
+ * match), and then the page.
+ */
+export async function searchFiles(
+  userId: string,
+  options: SearchOptions,
+): Promise<{ files: FileRecord[]; total: number }> {
+  const query = options.query.toLowerCase();
+  const live = notIn(await findExpiredFiles(userId, new Date()));
+  const accept = (entry: Key) =>
+    searchableValue(entry, options.field).includes(query) && (live === undefined || live(entry));
+  const from = source(userId, SEARCH_INDEX);
+  const { index, sparse } = SORT_INDEXES[options.sortBy];
+  const skipped = (options.page - 1) * options.perpage;
+  const found = await walkSources(
+    [from],
+    options,
+    { source: 0, key: undefined },
+    Number.MAX_SAFE_INTEGER,
+    true,
+    accept,
+  );
+  const matches = found.items.map(({ item }) => item as { pk: string; sk: string });
+  const total = matches.length;
+  if (index === undefined) {
+    const page = matches.slice(skipped, skipped + options.perpage);
+    return { files: await batchGetFiles(page), total };
+  }
+  // Only the order's own sort key of each match (a sparse order's default when it has none), then
+  // the page itself.
+  const sortKey = `${index}sk`;
+  const keyOf = (item: Record<string, unknown>) =>
+    String(
+      item[sortKey] ??
+        sortKeyOf(sparse?.absent ?? '', fileKeyParts(item as { pk: unknown; sk: unknown }).fileId),
+    );
+  const direction = options.order === 'asc' ? 1 : -1;
+  const ranked = (await batchGetItems(matches, [sortKey])).sort((a, b) => {
+    const [x, y] = [keyOf(a), keyOf(b)];
+    return x < y ? -direction : x > y ? direction : 0;
+  });
+  const page = ranked.slice(skipped, skipped + options.perpage);
+  return { files: await batchGetFiles(page as { pk: string; sk: string }[]), total };
+}

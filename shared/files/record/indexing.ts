@@ -1,0 +1,115 @@
+import { expiryIndexKey, FILE_ORDER_INDEXES, filesPartition, indexKeyAttributes } from '#shared/db/keys';
+import { type FileRecord, isMedia, type SearchField, type SortField } from '#shared/files/model';
+
+/**
+ * How a file appears in the file indexes (table.ts): for each sort order an index whose sort key is
+ * the value encoded so that string order is the field's order, then the id as tiebreak, so every
+ * order is total and paging never skips or repeats a file.
+ *
+ * - numbers are zero-padded; booleans are 0/1;
+ * - names and types are lowercased (case-insensitive order and search);
+ * - a missing deletesAt sorts after every date, as NULLS LAST does for ascending order;
+ * - SEPARATOR sorts below every character a value may contain (control characters are refused).
+ */
+export const SEPARATOR = '\u0001';
+
+export interface SortIndex {
+  /** Undefined: the base table's sort key (`FILE#<id>`) is this order. */
+  index: string | undefined;
+  /** The index that a deep page skips over (compact projection). */
+  skipIndex: string;
+  /**
+   * A sparse order's index holds only the files whose field differs from its default (most files
+   * keep it: no expiry, no views yet, not a favourite), so an upload writes no entry there. The files
+   * without an entry sort as `absent` (the default, encoded) would, ties broken by id: all of them
+   * before (`first`) or after the entries in ascending order (docs/scale.md).
+   */
+  sparse?: { absent: string; first: boolean };
+}
+
+export const SORT_INDEXES: Record<SortField, SortIndex> = {
+  id: { index: undefined, skipIndex: FILE_ORDER_INDEXES.byId },
+  createdAt: { index: undefined, skipIndex: FILE_ORDER_INDEXES.byId },
+  updatedAt: { index: FILE_ORDER_INDEXES.byUpdatedAt, skipIndex: FILE_ORDER_INDEXES.byUpdatedAt },
+  // A missing deletesAt sorts after every date (NULLS LAST in ascending order).
+  deletesAt: {
+    index: FILE_ORDER_INDEXES.byDeletesAt,
+    skipIndex: FILE_ORDER_INDEXES.byDeletesAt,
+    sparse: { absent: '~', first: false },
+  },
+  name: { index: FILE_ORDER_INDEXES.byName, skipIndex: FILE_ORDER_INDEXES.byName },
+  originalName: { index: FILE_ORDER_INDEXES.byOriginalName, skipIndex: FILE_ORDER_INDEXES.byOriginalName },
+  size: { index: FILE_ORDER_INDEXES.bySize, skipIndex: FILE_ORDER_INDEXES.bySize },
+  type: { index: FILE_ORDER_INDEXES.byType, skipIndex: FILE_ORDER_INDEXES.byType },
+  views: {
+    index: FILE_ORDER_INDEXES.byViews,
+    skipIndex: FILE_ORDER_INDEXES.byViews,
+    sparse: { absent: encodeViews(0), first: true },
+  },
+  favorite: {
+    index: FILE_ORDER_INDEXES.byFavorite,
+    skipIndex: FILE_ORDER_INDEXES.byFavorite,
+    sparse: { absent: '0', first: true },
+  },
+};
+
+/** The index a search reads: ordered by id, projecting the lowercased search fields. */
+export const SEARCH_INDEX = FILE_ORDER_INDEXES.byId;
+
+function pad(value: number, width: number) {
+  return String(value).padStart(width, '0');
+}
+function encodeViews(views: number) {
+  return pad(views, 15);
+}
+const withId = (value: string, id: string) => `${value}${SEPARATOR}${id}`;
+
+/** A file's sort key in an order's index; for a sparse order, also what a file without an entry has. */
+export const sortKeyOf = (value: string, id: string) => withId(value, id);
+
+/** The views index's keys of a file viewed `views` times (at least once: none before). */
+export function viewsIndexKey(userId: string, views: number, id: string): Record<string, string> {
+  const { pk, sk } = indexKeyAttributes(FILE_ORDER_INDEXES.byViews);
+  return { [pk]: filesPartition(userId), [sk]: withId(encodeViews(views), id) };
+}
+
+/**
+ * Every index attribute of a file item; rewritten whenever a field it encodes changes. A sparse
+ * order's keys, and the expiry index's, exist only while the field differs from its default.
+ */
+export function indexAttributes(userId: string, file: FileRecord): Record<string, string | boolean> {
+  const partition = filesPartition(userId);
+  const values: Record<SortField, string | undefined> = {
+    id: undefined,
+    createdAt: undefined,
+    updatedAt: file.updatedAt,
+    deletesAt: file.deletesAt ?? '~',
+    name: file.name.toLowerCase(),
+    originalName: file.originalName.toLowerCase(),
+    size: pad(file.size, 16),
+    type: file.type.toLowerCase(),
+    views: encodeViews(file.views),
+    favorite: file.favorite ? '1' : '0',
+  };
+  const attributes: Record<string, string | boolean> = {
+    media: isMedia(file.type),
+    [indexKeyAttributes(SEARCH_INDEX).pk]: partition,
+    [indexKeyAttributes(SEARCH_INDEX).sk]: file.id,
+  };
+  for (const [field, value] of Object.entries(values) as [SortField, string | undefined][]) {
+    const { index, sparse } = SORT_INDEXES[field];
+    if (index === undefined || value === undefined || value === sparse?.absent) continue;
+    const keys = indexKeyAttributes(index);
+    attributes[keys.pk] = partition;
+    attributes[keys.sk] = withId(value, file.id);
+  }
+  return file.deletesAt === null ? attributes : { ...attributes, ...expiryIndexKey(file.id, file.deletesAt) };
+}
+
+/** The lowercased value of a search field, read from a search-index entry. */
+export function searchableValue(entry: Record<string, unknown>, field: SearchField): string {
+  if (field === 'id') return String(entry[indexKeyAttributes(SEARCH_INDEX).sk] ?? '').toLowerCase();
+  const attribute = indexKeyAttributes(SORT_INDEXES[field].index as string).sk;
+  const encoded = String(entry[attribute] ?? '');
+  return encoded.slice(0, encoded.lastIndexOf(SEPARATOR));
+}

@@ -1,0 +1,49 @@
+import { fileKey } from '#shared/db/keys';
+import type { FileRecord } from '#shared/files/model';
+import { indexAttributes } from '#shared/files/record/indexing';
+
+/** A file's record and its stored item: keys and index attributes added, a null never stored. */
+
+const FILE_ATTRIBUTES = [
+  'id',
+  'name',
+  'originalName',
+  'size',
+  'type',
+  'views',
+  'maxViews',
+  'favorite',
+  'createdAt',
+  'updatedAt',
+  'deletesAt',
+  'downloadAsOriginalName',
+  'objectKey',
+  'passwordHash',
+  'version',
+  'thumbnail',
+] as const satisfies readonly (keyof FileRecord)[];
+
+export function fromFileItem(item: Record<string, unknown>): FileRecord {
+  const file = Object.fromEntries(FILE_ATTRIBUTES.map((name) => [name, item[name]])) as unknown as FileRecord;
+  // Absent means "no limit" / "never": a null is never stored, so conditions can use attribute_not_exists.
+  file.maxViews ??= null;
+  file.deletesAt ??= null;
+  file.passwordHash ??= null;
+  file.thumbnail ??= null;
+  return file;
+}
+
+/** The stored item of a file: its record, keys and index attributes (also the benchmark's fill). */
+export function toFileItem(userId: string, file: FileRecord) {
+  const { maxViews, deletesAt, passwordHash, thumbnail, ...rest } = file;
+  return {
+    ...fileKey(userId, file.id),
+    entity: 'FILE',
+    ...rest,
+    ...(maxViews === null ? {} : { maxViews }),
+    ...(deletesAt === null ? {} : { deletesAt }),
+    ...(passwordHash === null ? {} : { passwordHash }),
+    ...(thumbnail === null ? {} : { thumbnail }),
+    ...indexAttributes(userId, file),
+  };
+}

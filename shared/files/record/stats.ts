@@ -1,0 +1,133 @@
+import { getItem } from '#shared/db/client';
+import { fileStatsKey } from '#shared/db/keys';
+import { batchGetItems } from '#shared/db/reads';
+import { updateIn } from '#shared/db/table-calls';
+import type { TransactItem } from '#shared/db/transact';
+import { UpdateBuilder } from '#shared/db/update';
+import { ServiceError } from '#shared/errors';
+import { type FileRecord, type FileStats, isMedia } from '#shared/files/model';
+import type { QuotaLimits } from '#shared/quota';
+
+/**
+ * Per-user file counters (`FILESTATS`): moved in the transaction of every file write, so listings
+ * know their totals and the quota is a condition on that write, never a read-then-write.
+ */
+
+export const QUOTA_EXCEEDED = 'this upload would exceed your quota';
+
+/** 413: the quota leaves no room for this write. */
+export class QuotaExceeded extends ServiceError {
+  constructor() {
+    super('too_large', QUOTA_EXCEEDED);
+  }
+}
+
+/** The counters' change when `files` are added (1) or removed (-1). */
+export function statsOf(files: FileRecord[], sign: 1 | -1): FileStats {
+  const stats: FileStats = { files: 0, bytes: 0, favorites: 0, media: 0, favoriteMedia: 0 };
+  for (const file of files) {
+    const media = isMedia(file.type);
+    stats.files += sign;
+    stats.bytes += sign * file.size;
+    if (file.favorite) stats.favorites += sign;
+    if (media) stats.media += sign;
+    if (file.favorite && media) stats.favoriteMedia += sign;
+  }
+  return stats;
+}
+
+/** Checks a quota before any byte is stored; the transaction below is what enforces it. */
+export function assertWithinQuota(limits: QuotaLimits, stats: Pick<FileStats, 'files' | 'bytes'>): void {
+  if (
+    (limits.maxFiles !== undefined && stats.files > limits.maxFiles) ||
+    (limits.maxBytes !== undefined && stats.bytes > limits.maxBytes)
+  ) {
+    throw new QuotaExceeded();
+  }
+}
+
+/**
+ * A change of the counters item. `files` and `bytes` are what the quota is checked against: the
+ * recorded files plus the reservations of pending presigned uploads, which `pendingFiles` and
+ * `pendingBytes` also count (so listings can leave them out).
+ */
+export interface CountersDelta extends FileStats {
+  pendingFiles: number;
+  pendingBytes: number;
+}
+
+export const noPending = (delta: FileStats): CountersDelta => ({
+  ...delta,
+  pendingFiles: 0,
+  pendingBytes: 0,
+});
+
+const COUNTERS = [
+  'files',
+  'bytes',
+  'favorites',
+  'media',
+  'favoriteMedia',
+  'pendingFiles',
+  'pendingBytes',
+] as const satisfies readonly (keyof CountersDelta)[];
+
+/**
+ * The counters update of a transaction; with limits it fails when the result would exceed them, with
+ * `maxPending` when it would make more than that many uploads pending.
+ */
+export function statsUpdate(
+  userId: string,
+  delta: CountersDelta,
+  limits?: QuotaLimits,
+  maxPending?: number,
+): TransactItem {
+  const update = new UpdateBuilder();
+  for (const counter of COUNTERS) update.add(counter, delta[counter]);
+  const conditions: string[] = [];
+  const atMost = (counter: string, limit: number) => {
+    const name = update.name(counter);
+    conditions.push(`(attribute_not_exists(${name}) OR ${name} <= ${update.value(limit)})`);
+  };
+  if (limits?.maxFiles !== undefined) atMost('files', limits.maxFiles - delta.files);
+  if (limits?.maxBytes !== undefined) atMost('bytes', limits.maxBytes - delta.bytes);
+  if (maxPending !== undefined) atMost('pendingFiles', maxPending - delta.pendingFiles);
+  return updateIn(fileStatsKey(userId), {
+    ...update.build(),
+    ...(conditions.length ? { ConditionExpression: conditions.join(' AND ') } : {}),
+  });
+}
+
+/** The counters of recorded files (pending uploads left out). */
+export async function getFileStats(userId: string): Promise<FileStats> {
+  return recordedStats((await getItem(fileStatsKey(userId))) ?? {});
+}
+
+/** What a user's files take: how many, and their bytes. */
+export type FileUsage = Pick<FileStats, 'files' | 'bytes'>;
+
+const USAGE_ATTRIBUTES = ['files', 'bytes', 'pendingFiles', 'pendingBytes'];
+
+/**
+ * The usage of each user (the users listing's column): their counters in one BatchGetItem per 100
+ * users; a user who never stored a file has no counters item and uses nothing.
+ */
+export async function getFileUsage(userIds: string[]): Promise<Map<string, FileUsage>> {
+  const items = await batchGetItems(userIds.map(fileStatsKey), USAGE_ATTRIBUTES);
+  const usage = new Map(userIds.map((id): [string, FileUsage] => [id, { files: 0, bytes: 0 }]));
+  for (const item of items) {
+    const { files, bytes } = recordedStats(item);
+    usage.set(String(item.pk).slice('USER#'.length), { files, bytes });
+  }
+  return usage;
+}
+
+function recordedStats(item: Record<string, unknown>): FileStats {
+  return {
+    files: Number(item.files ?? 0) - Number(item.pendingFiles ?? 0),
+    bytes: Number(item.bytes ?? 0) - Number(item.pendingBytes ?? 0),
+    favorites: Number(item.favorites ?? 0),
+    media: Number(item.media ?? 0),
+    favoriteMedia: Number(item.favoriteMedia ?? 0),
+  };
+}

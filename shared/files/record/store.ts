@@ -1,0 +1,221 @@
+import { getItem } from '#shared/db/client';
+import { LIVE_USER } from '#shared/db/conditions';
+import { EXPIRY_INDEX, fileKey, fileNameKey, userKey } from '#shared/db/keys';
+import { batchGetItems } from '#shared/db/reads';
+import { retry } from '#shared/db/retry';
+import { checkIn, deleteIn, putIn, updateIn } from '#shared/db/table-calls';
+import { type TransactItem, TransactionConditionFailed, transactWrite } from '#shared/db/transact';
+import { UpdateBuilder } from '#shared/db/update';
+import { notFound, unauthenticated } from '#shared/errors';
+import { type FileRecord, isMedia, requireFile } from '#shared/files/model';
+import { indexAttributes, SORT_INDEXES } from '#shared/files/record/indexing';
+import { fromFileItem, toFileItem } from '#shared/files/record/items';
+import { noPending, QuotaExceeded, statsOf, statsUpdate } from '#shared/files/record/stats';
+import type { QuotaLimits } from '#shared/quota';
+
+/**
+ * A file's metadata: create (with its name claim and the counters, in one transaction), read, change
+ * and delete. Counters and quota are `stats.ts`, view counting `serve/view-count.ts`, listings `listing/listing.ts`.
+ */
+
+/** A public name that another file already has; the caller may pick another and retry. */
+export class NameTaken extends Error {
+  constructor(readonly fileName: string) {
+    super(`a file named ${fileName} already exists`);
+    this.name = 'NameTaken';
+  }
+}
+
+/**
+ * Runs a file transaction that can create items in the owner's partition, together with a check
+ * that the owner exists and its deletion has not begun. The deletion marks the user before it reads
+ * the partition, so such a write either lands before the mark (and the deletion finds it) or fails:
+ * a request authenticated just before the mark gets the 401 its next request would get. Other
+ * failed conditions are reported with the indexes of `items`.
+ */
+export async function transactAsActiveOwner(userId: string, items: TransactItem[]): Promise<void> {
+  try {
+    await transactWrite([checkIn(userKey(userId), { ConditionExpression: LIVE_USER }), ...items]);
+  } catch (error) {
+    if (!(error instanceof TransactionConditionFailed)) throw error;
+    if (error.failedIndexes.includes(0)) throw unauthenticated();
+    throw new TransactionConditionFailed(error.failedIndexes.map((index) => index - 1));
+  }
+}
+
+/**
+ * Records new files: each file item, the claim on its public name and the owner's counters, in one
+ * transaction that also enforces the quota. `extra` joins the same transaction (completing a
+ * presigned upload deletes its pending item there, so an upload completes once). Files whose room
+ * was `reserved` (presigned uploads, counted when they started) move from pending to recorded
+ * instead, with no quota check left to fail.
+ */
+export async function insertFiles(
+  userId: string,
+  files: FileRecord[],
+  quota: QuotaLimits | 'reserved',
+  extra: TransactItem[] = [],
+): Promise<void> {
+  const added = statsOf(files, 1);
+  const items: TransactItem[] = [
+    quota === 'reserved'
+      ? statsUpdate(userId, {
+          ...added,
+          files: 0,
+          bytes: 0,
+          pendingFiles: -added.files,
+          pendingBytes: -added.bytes,
+        })
+      : statsUpdate(userId, noPending(added), quota),
+    ...extra,
+    ...files.flatMap((file) => [
+      putIn(toFileItem(userId, file), { ConditionExpression: 'attribute_not_exists(pk)' }),
+      putIn(
+        { ...fileNameKey(file.name), userId, fileId: file.id },
+        { ConditionExpression: 'attribute_not_exists(pk)' },
+      ),
+    ]),
+  ];
+  try {
+    await transactAsActiveOwner(userId, items);
+  } catch (error) {
+    if (!(error instanceof TransactionConditionFailed)) throw error;
+    if (error.failedIndexes.includes(0)) throw new QuotaExceeded();
+    const firstFile = 1 + extra.length;
+    const nameIndex = error.failedIndexes.find(
+      (index) => index >= firstFile && (index - firstFile) % 2 === 1,
+    );
+    if (nameIndex !== undefined) {
+      throw new NameTaken((files[(nameIndex - firstFile - 1) / 2] as FileRecord).name);
+    }
+    throw error;
+  }
+}
+
+export async function getFile(
+  userId: string,
+  fileId: string,
+  options: { consistent?: boolean } = {},
+): Promise<FileRecord | undefined> {
+  const item = await getItem(fileKey(userId, fileId), options);
+  return item ? fromFileItem(item) : undefined;
+}
+
+export interface FileChanges {
+  favorite?: boolean;
+  /** Stored as given; how it is served is the download's rule (`presignDownload`), not the client's. */
+  type?: string;
+  originalName?: string;
+  maxViews?: number | null;
+  deletesAt?: string | null;
+  /** A new password's hash, or null to remove the password. */
+  passwordHash?: string | null;
+}
+
+/** The indexes whose keys a PATCH moves: updatedAt, deletesAt, originalName, type, favorite, expiry. */
+const PATCHED_INDEXES = [
+  ...(['updatedAt', 'deletesAt', 'originalName', 'type', 'favorite'] as const).map(
+    (field) => SORT_INDEXES[field].index as string,
+  ),
+  EXPIRY_INDEX,
+];
+
+/** Optimistic-lock retries of a file write: the version it was computed from changed meanwhile. */
+const versionRetries = {
+  attempts: 5,
+  baseMs: 5,
+  retryable: (error: unknown) => error instanceof TransactionConditionFailed,
+};
+
+/**
+ * Applies a PATCH. The write is conditional on the version it was computed from and retried on a
+ * concurrent change, so no update is lost; a change of `favorite` moves the counters in the same
+ * transaction. Views are counted with ADD and never bump the version, so downloads do not conflict.
+ */
+export async function updateFile(userId: string, fileId: string, changes: FileChanges): Promise<FileRecord> {
+  return retry(versionRetries, async () => {
+    const current = requireFile(await getFile(userId, fileId, { consistent: true }));
+    // Nothing would change (e.g. `password: ""` on a file without one): no write, no new updatedAt.
+    if (Object.entries(changes).every(([name, value]) => current[name as keyof FileChanges] === value)) {
+      return current;
+    }
+    const next: FileRecord = { ...current, ...changes, updatedAt: new Date().toISOString() };
+    next.version = current.version + 1;
+    const indexed = indexAttributes(userId, next);
+    const { updatedAt, version, favorite, originalName, type } = next;
+    const update = new UpdateBuilder();
+    // What a PATCH can change, and the index keys that follow from it: a sparse order's keys and the
+    // expiry index's come and go with the field's value.
+    for (const [name, value] of Object.entries({ updatedAt, version, favorite, originalName, type })) {
+      update.set(name, value);
+    }
+    update.set('media', indexed.media);
+    for (const name of ['maxViews', 'deletesAt', 'passwordHash'] as const)
+      update.setOrRemove(name, next[name]);
+    for (const index of PATCHED_INDEXES) {
+      update.setOrRemove(`${index}pk`, indexed[`${index}pk`] ?? null);
+      update.setOrRemove(`${index}sk`, indexed[`${index}sk`] ?? null);
+    }
+    const condition = `${update.name('version')} = ${update.value(current.version)}`;
+    const items: TransactItem[] = [
+      updateIn(fileKey(userId, fileId), { ...update.build(), ConditionExpression: condition }),
+    ];
+    // A favourite toggle or a type change between media and other moves the filter counters.
+    const countersChange = current.favorite !== next.favorite || isMedia(current.type) !== isMedia(next.type);
+    if (countersChange) {
+      const delta = statsOf([next], 1);
+      const removed = statsOf([current], -1);
+      items.push(
+        statsUpdate(
+          userId,
+          noPending({
+            files: 0,
+            bytes: 0,
+            favorites: delta.favorites + removed.favorites,
+            media: delta.media + removed.media,
+            favoriteMedia: delta.favoriteMedia + removed.favoriteMedia,
+          }),
+        ),
+      );
+    }
+    // An ADD to the counters would recreate them behind a deletion: only for an active owner.
+    await (countersChange ? transactAsActiveOwner(userId, items) : transactWrite(items));
+    return { ...next, views: current.views };
+  });
+}
+
+/** Deletes a file's metadata, its name claim and its share of the counters, atomically. */
+export async function deleteFileRecord(userId: string, fileId: string): Promise<FileRecord> {
+  const deleted = await deleteFileRecordIf(userId, fileId, () => true);
+  if (!deleted) throw notFound('file not found');
+  return deleted;
+}
+
+/**
+ * Deletes a file as `deleteFileRecord` does while `applies` holds for its current version: the write
+ * is conditional on that version, so a change in between (a new `deletesAt`) is read again and
+ * judged again. Undefined when the file is gone or no longer applies.
+ */
+export async function deleteFileRecordIf(
+  userId: string,
+  fileId: string,
+  applies: (file: FileRecord) => boolean,
+): Promise<FileRecord | undefined> {
+  return retry(versionRetries, async () => {
+    const current = await getFile(userId, fileId, { consistent: true });
+    if (!current || !applies(current)) return undefined;
+    await transactAsActiveOwner(userId, [
+      deleteIn(fileKey(userId, fileId), {
+        ConditionExpression: 'version = :expected',
+        ExpressionAttributeValues: { ':expected': current.version },
+      }),
+      deleteIn(fileNameKey(current.name)),
+      statsUpdate(userId, noPending(statsOf([current], -1))),
+    ]);
+    return current;
+  });
+}
+
+export async function batchGetFiles(keys: { pk: unknown; sk: unknown }[]): Promise<FileRecord[]> {
+  return (await batchGetItems(keys)).map(fromFileItem);
+}

@@ -1,0 +1,109 @@
+import { S3ServiceException } from '@aws-sdk/client-s3';
+import { chunkPartKey } from '#shared/db/keys';
+import { putIn } from '#shared/db/table-calls';
+import { type TransactItem, TransactionConditionFailed } from '#shared/db/transact';
+import { ServiceError } from '#shared/errors';
+import { uploadPart } from '#shared/files/bucket/multipart';
+import { deleteObjects, putObject } from '#shared/files/bucket/objects';
+import { stagedChunkKey, UPLOAD_SESSION_DAYS } from '#shared/files/layout';
+import { transactAsActiveOwner } from '#shared/files/record/store';
+import {
+  type ChunkProgress,
+  getUpload,
+  type PendingUpload,
+  progressUpdate,
+  RESERVATION_SECONDS,
+} from '#shared/files/reservation/pending';
+import {
+  partStartOf,
+  type StagedChunk,
+  stagedChunkItem,
+  stagedChunks,
+} from '#shared/files/reservation/staged-chunks';
+import { PART_ITEM_SECONDS } from '#shared/files/upload/chunked/assembly';
+
+/** The end of an upload's session: chunks come at most `UPLOAD_SESSION_DAYS` after the first. */
+export const sessionEnd = (upload: PendingUpload) =>
+  Date.parse(upload.createdAt) + UPLOAD_SESSION_DAYS * 86_400_000;
+
+/**
+ * Adds a chunk: staged as an object (and an item recording it) while the part in the making is
+ * smaller than the part size, else streamed with the staged chunks into the next S3 part. The
+ * progress moves on in a write conditional on where it stood, so of two requests carrying the same
+ * chunk one records it; the other finds it received and answers as for a resend. Undefined when the
+ * upload is gone meanwhile (a concurrent request completed it).
+ */
+export async function append(
+  userId: string,
+  upload: PendingUpload,
+  progress: ChunkProgress,
+  chunk: { start: number; bytes: Buffer; last: boolean },
+): Promise<PendingUpload | undefined> {
+  const partStart = partStartOf(progress);
+  const next: ChunkProgress = {
+    identifier: progress.identifier,
+    s3UploadId: progress.s3UploadId,
+    received: chunk.start + chunk.bytes.length,
+    parts: progress.parts,
+    partSize: progress.partSize,
+    partStart,
+  };
+  const now = Date.now();
+  let staged: StagedChunk[] = [];
+  let record: TransactItem;
+  try {
+    if (chunk.last || progress.received - partStart + chunk.bytes.length >= progress.partSize) {
+      staged = await stagedChunks(userId, upload);
+      next.parts = progress.parts + 1;
+      next.partStart = next.received;
+      const etag = await uploadPart(upload.objectKey, progress.s3UploadId, next.parts, staged, chunk.bytes);
+      record = putIn({
+        ...chunkPartKey(userId, upload.id, next.parts),
+        etag,
+        expiresAt: Math.floor(now / 1000) + PART_ITEM_SECONDS,
+      });
+    } else {
+      const key = stagedChunkKey(userId, upload.id, chunk.start);
+      await putObject(key, chunk.bytes, 'application/octet-stream');
+      record = stagedChunkItem(userId, upload.id, chunk.start, chunk.bytes.length, now);
+      // An upload begun by an earlier version lists its staged chunks until its next part is made.
+      if (progress.staged) next.staged = [...progress.staged, { key, size: chunk.bytes.length }];
+    }
+  } catch (error) {
+    // A concurrent request with the same chunk made the part and deleted the staged objects, or
+    // completed the upload: S3 then refuses this one's reads or part.
+    if (!(error instanceof S3ServiceException)) throw error;
+    return overtaken(userId, upload.id, next.received, error);
+  }
+  const reservedUntil = new Date(
+    Math.min(now + RESERVATION_SECONDS * 1000, sessionEnd(upload)),
+  ).toISOString();
+  try {
+    await transactAsActiveOwner(userId, [
+      progressUpdate(userId, upload.id, next, reservedUntil, progress.received),
+      record,
+    ]);
+  } catch (error) {
+    if (!(error instanceof TransactionConditionFailed)) throw error;
+    return overtaken(userId, upload.id, next.received);
+  }
+  if (staged.length) await deleteObjects(staged.map((object) => object.key));
+  return { ...upload, chunked: next, reservedUntil };
+}
+
+/**
+ * The upload after another request moved it past `until` (undefined: gone, as completed); a 409
+ * when it has not come that far (or `failure` itself, when S3 refused this request's work).
+ */
+async function overtaken(
+  userId: string,
+  uploadId: string,
+  until: number,
+  failure?: unknown,
+): Promise<PendingUpload | undefined> {
+  const current = await getUpload(userId, uploadId);
+  if (!current?.chunked) return undefined;
+  if (current.chunked.received >= until) return current;
+  if (failure) throw failure;
+  throw new ServiceError('conflict', `this upload expects the chunk at byte ${current.chunked.received}`);
+}

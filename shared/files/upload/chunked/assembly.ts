@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { S3ServiceException } from '@aws-sdk/client-s3';
+import { chunkPartKey, uploadKey } from '#shared/db/keys';
+import { queryItems } from '#shared/db/table-calls';
+import { notFound, ServiceError } from '#shared/errors';
+import { completeMultipart } from '#shared/files/bucket/multipart';
+import { UPLOAD_LEFTOVERS_DAYS } from '#shared/files/layout';
+import type { FileRecord } from '#shared/files/model';
+import { getFile } from '#shared/files/record/store';
+import type { Uploader } from '#shared/files/reservation/options';
+import {
+  type ChunkProgress,
+  claimCompletion,
+  getUpload,
+  type PendingUpload,
+  releaseCompletionClaim,
+  uploadedFile,
+} from '#shared/files/reservation/pending';
+import { recordReserved } from '#shared/files/reservation/reservation';
+
+/** The assembly of a chunked upload once its last chunk is in: parts into one object, then the file. */
+
+/** Part items outlive the longest upload session (DynamoDB's TTL removes them). */
+export const PART_ITEM_SECONDS = UPLOAD_LEFTOVERS_DAYS * 86_400;
+
+export const unknownUpload = () =>
+  notFound('no chunked upload has this x-zipline-p-identifier (never opened, completed, or expired)');
+
+/**
+ * How long a claim on a completion holds: the claimant makes the object and records the file well
+ * within its function's 10 s; a claim left by a function that died lapses, so the last chunk sent
+ * again can complete.
+ */
+const COMPLETION_CLAIM_SECONDS = 60;
+
+/**
+ * Assembles the parts into the file's object and records the file with a marker naming it, so the
+ * last chunk sent again answers the same file. One request at a time: each first claims the
+ * completion with a write conditional on no live claim; of copies of the last chunk sent at once,
+ * the others answer the recorded file, or 409 while it is in the making. S3 refusing the assembly
+ * (a client error such as `InvalidPart`) is a 409 that changes nothing: the upload stays as it was,
+ * and sending the last chunk again tries once more.
+ */
+export async function complete(user: Uploader, upload: PendingUpload): Promise<FileRecord> {
+  const progress = upload.chunked as ChunkProgress;
+  const claim = randomUUID();
+  const now = Date.now();
+  const until = new Date(now + COMPLETION_CLAIM_SECONDS * 1000);
+  if (!(await claimCompletion(user.id, upload, claim, until, new Date(now)))) {
+    // Read in this order: the upload goes exactly when its file is recorded.
+    if (!(await getUpload(user.id, upload.id))) {
+      const file = await completedFile(user.id, upload.id, upload.size);
+      if (file) return file;
+      throw unknownUpload();
+    }
+    throw new ServiceError(
+      'conflict',
+      'another request is assembling this upload: send the last chunk again for its file',
+    );
+  }
+  try {
+    await completeMultipart(upload.objectKey, progress.s3UploadId, await partETags(user.id, upload));
+  } catch (error) {
+    await releaseCompletionClaim(user.id, upload.id, claim);
+    if (!(error instanceof S3ServiceException && error.$fault === 'client')) throw error;
+    throw new ServiceError(
+      'conflict',
+      `the chunks could not be assembled into one file (S3 ${error.name}): send the last chunk again, or the whole file under a new x-zipline-p-identifier`,
+    );
+  }
+  try {
+    return await recordReserved(user, upload);
+  } catch (error) {
+    await releaseCompletionClaim(user.id, upload.id, claim);
+    throw error;
+  }
+}
+
+/** The file a completed chunked upload of `size` bytes became, while it exists. */
+export async function completedFile(
+  userId: string,
+  uploadId: string,
+  size: number,
+): Promise<FileRecord | undefined> {
+  const done = await uploadedFile(userId, uploadId);
+  if (done?.size !== size) return undefined;
+  return getFile(userId, done.fileId, { consistent: true });
+}
+
+async function partETags(userId: string, upload: PendingUpload): Promise<string[]> {
+  const prefix = chunkPartKey(userId, upload.id, 0).sk.slice(0, -5);
+  const etags: string[] = [];
+  let exclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await queryItems({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': uploadKey(userId, upload.id).pk, ':prefix': prefix },
+      ConsistentRead: true,
+      ExclusiveStartKey: exclusiveStartKey,
+    });
+    for (const item of page.Items ?? []) etags.push(String(item.etag));
+    exclusiveStartKey = page.LastEvaluatedKey;
+  } while (exclusiveStartKey);
+  if (etags.length !== upload.chunked?.parts) throw unknownUpload();
+  return etags;
+}

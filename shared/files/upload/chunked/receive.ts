@@ -1,0 +1,141 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { TransactionConditionFailed } from '#shared/db/transact';
+import { invalid, ServiceError } from '#shared/errors';
+import { createMultipart, partSizeFor } from '#shared/files/bucket/multipart';
+import { chunkedObjectKey } from '#shared/files/layout';
+import type { FileRecord } from '#shared/files/model';
+import { assertWithinQuota } from '#shared/files/record/stats';
+import { assertNamesFit, type Uploader, type UploadOptions } from '#shared/files/reservation/options';
+import { getUpload, type PendingUpload } from '#shared/files/reservation/pending';
+import { pendingUpload, reserve } from '#shared/files/reservation/reservation';
+import { MIN_CHUNK_BYTES } from '#shared/files/reservation/staged-chunks';
+import { append, sessionEnd } from '#shared/files/upload/chunked/append';
+import { complete, completedFile, unknownUpload } from '#shared/files/upload/chunked/assembly';
+import { quotaLimits } from '#shared/quota';
+
+/** One chunk of a chunked upload, as its headers describe it. */
+export interface ChunkHeaders {
+  start: number;
+  /** The range's end as sent: exclusive (Zipline's uploader) or inclusive (HTTP); the body decides. */
+  end: number;
+  total: number;
+  /** `x-zipline-p-identifier`; required on every chunk but the first. */
+  identifier: string | null;
+  last: boolean;
+  fileName: string;
+  type: string;
+}
+
+/** One chunk as it arrived: its place in the file (from `content-range`) and its bytes. */
+export interface Chunk extends ChunkHeaders {
+  bytes: Buffer;
+}
+
+/** The pending item's id of a client's identifier: per user, so identifiers never meet. */
+const uploadIdOf = (userId: string, identifier: string) =>
+  createHash('sha256').update(`${userId}\n${identifier}`).digest('hex').slice(0, 32);
+
+/**
+ * Receives one chunk of a chunked upload (Zipline's `content-range` + `x-zipline-p-*`). The first
+ * chunk opens the upload: the file and its declared size are reserved in the quota (like a presigned
+ * upload, so a refused upload stores nothing) and an S3 multipart upload is created at the file's
+ * key. Chunks must come in order; a chunk whose bytes were received already is a resend and changes
+ * nothing. Answers the identifier and, after the last chunk, the recorded file (also to that chunk
+ * sent again, while the file exists).
+ */
+export async function receiveChunk(
+  user: Uploader,
+  chunk: Chunk,
+  options: UploadOptions,
+): Promise<{ identifier: string; file: FileRecord | null }> {
+  const length = chunk.bytes.length;
+  // Zipline's uploader sends the end exclusive (`bytes 0-100/200` for 100 bytes), HTTP inclusive.
+  if (length === 0 || (chunk.end - chunk.start !== length && chunk.end - chunk.start + 1 !== length)) {
+    throw invalid(`content-range does not match the chunk's ${length} bytes`);
+  }
+  if (!chunk.last && length < MIN_CHUNK_BYTES) {
+    throw invalid(
+      `chunks but the last must be at least ${MIN_CHUNK_BYTES} bytes (64 KiB); this one has ${length}`,
+    );
+  }
+  const until = chunk.start + length;
+  if (until > chunk.total) throw invalid(`the chunk ends at byte ${until}, past the total of ${chunk.total}`);
+  if (chunk.last !== (until === chunk.total)) {
+    throw invalid(
+      chunk.last
+        ? `x-zipline-p-lastchunk is true, but the chunks end at byte ${until} of ${chunk.total}`
+        : 'the chunk that reaches the total must say x-zipline-p-lastchunk: true',
+    );
+  }
+  const identifier = chunk.identifier ?? randomBytes(16).toString('hex');
+  const uploadId = uploadIdOf(user.id, identifier);
+  let upload = await getUpload(user.id, uploadId);
+  if (!upload && chunk.last) {
+    // The last chunk again after the file was recorded (its answer was lost): the same file.
+    const file = await completedFile(user.id, uploadId, chunk.total);
+    if (file) return { identifier, file };
+  }
+  upload ??= chunk.start === 0 ? await open(user, uploadId, identifier, chunk, options) : undefined;
+  if (!upload?.chunked || sessionEnd(upload) <= Date.now()) throw unknownUpload();
+  if (upload.size !== chunk.total) {
+    throw invalid(`this upload was opened for ${upload.size} bytes, not ${chunk.total}`);
+  }
+  if (until <= upload.chunked.received) {
+    // A resend. The last chunk's resend before its file is recorded (the completion failed, or is
+    // under way in another request) completes the upload again.
+    return { identifier, file: chunk.last ? await complete(user, upload) : null };
+  }
+  if (chunk.start !== upload.chunked.received) {
+    throw new ServiceError('conflict', `this upload expects the chunk at byte ${upload.chunked.received}`);
+  }
+  const appended = await append(user.id, upload, upload.chunked, chunk);
+  if (!appended) {
+    // Completed (or reclaimed) by a concurrent request while this one carried the same chunk.
+    const file = chunk.last ? await completedFile(user.id, uploadId, chunk.total) : undefined;
+    if (file) return { identifier, file };
+    throw unknownUpload();
+  }
+  return { identifier, file: chunk.last ? await complete(user, appended) : null };
+}
+
+async function open(
+  user: Uploader,
+  uploadId: string,
+  identifier: string,
+  chunk: Chunk,
+  options: UploadOptions,
+): Promise<PendingUpload> {
+  assertNamesFit(options, [chunk.fileName]);
+  const limits = quotaLimits(user.quota);
+  assertWithinQuota(limits, { files: 1, bytes: chunk.total });
+  const objectKey = chunkedObjectKey(user.id, uploadId);
+  const upload = pendingUpload(
+    {
+      id: uploadId,
+      originalName: chunk.fileName,
+      size: chunk.total,
+      type: chunk.type,
+      objectKey,
+      chunked: {
+        identifier,
+        s3UploadId: await createMultipart(objectKey, chunk.type),
+        received: 0,
+        parts: 0,
+        partSize: partSizeFor(chunk.total),
+        partStart: 0,
+      },
+    },
+    options,
+  );
+  try {
+    await reserve(user.id, upload, limits);
+    return upload;
+  } catch (error) {
+    // A first chunk sent twice at once: the other request opened it (its multipart upload is used;
+    // this one's is aborted by the bucket's lifecycle rule).
+    if (!(error instanceof TransactionConditionFailed)) throw error;
+    const opened = await getUpload(user.id, uploadId);
+    if (!opened) throw error;
+    return opened;
+  }
+}

@@ -1,0 +1,42 @@
+import { deleteObjects, putObject } from '#shared/files/bucket/objects';
+import { assertWithinQuota, QuotaExceeded } from '#shared/files/record/stats';
+import { assertNamesFit, type Uploader, type UploadOptions } from '#shared/files/reservation/options';
+import { withRoom } from '#shared/files/reservation/reclaim';
+import { newRecord, record } from '#shared/files/reservation/record';
+import { quotaLimits } from '#shared/quota';
+
+export interface IncomingFile {
+  originalName: string;
+  type: string;
+  bytes: Buffer;
+}
+
+/**
+ * `POST /api/upload`: stores every file's bytes, then all metadata in one transaction. Refused by
+ * the quota, it first gives back expired reservations of presigned uploads, if any, and tries again.
+ */
+export async function storeFiles(user: Uploader, incoming: IncomingFile[], options: UploadOptions) {
+  assertNamesFit(
+    options,
+    incoming.map((file) => file.originalName),
+  );
+  const limits = quotaLimits(user.quota);
+  assertWithinQuota(limits, {
+    files: incoming.length,
+    bytes: incoming.reduce((sum, file) => sum + file.bytes.length, 0),
+  });
+  const files = incoming.map((file) => newRecord(user.id, { ...file, size: file.bytes.length }, options));
+  await Promise.all(
+    files.map((file, index) => putObject(file.objectKey, (incoming[index] as IncomingFile).bytes, file.type)),
+  );
+  try {
+    return await withRoom(
+      user.id,
+      () => record(user.id, files, options, limits),
+      (error) => error instanceof QuotaExceeded,
+    );
+  } catch (error) {
+    await deleteObjects(files.map((file) => file.objectKey));
+    throw error;
+  }
+}
