@@ -7,7 +7,7 @@ import { offeredSecret, sealTotpSecret } from '#shared/mfa/sealing';
 import { writeEnrolment } from '#shared/mfa/totp-store';
 import { createUser } from '#shared/users/creation';
 import type { Role } from '#shared/users/model';
-import { addSession } from '#shared/users/sessions';
+import { addSession } from '#shared/users/sign-in/sessions';
 import { getUser } from '#shared/users/store';
 import { assert, type Credential, register } from '../tests/support/authenticator.ts';
 import { type CallOptions, call, cookieValue } from '../tests/support/client.ts';

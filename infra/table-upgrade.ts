@@ -6,7 +6,7 @@ import {
   UpdateCommand,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { unlessConditionFails } from '#shared/db/conditions';
+import { unlessConditionFails } from '#shared/db/expressions/conditions';
 import {
   EXPIRY_INDEX,
   expiryIndexKey,

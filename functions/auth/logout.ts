@@ -2,7 +2,7 @@ import { authenticate } from '#shared/auth/authenticate';
 import { clearedSessionCookie } from '#shared/auth/session';
 import { defineHandler } from '#shared/http/handler';
 import { json } from '#shared/http/response';
-import { removeSession } from '#shared/users/sessions';
+import { removeSession } from '#shared/users/sign-in/sessions';
 
 /** POST (and GET, which existing clients use): ends this session and clears the cookie. */
 export const handler = defineHandler(async (request) => {

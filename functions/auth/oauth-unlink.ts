@@ -3,7 +3,7 @@ import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
 import { ziplineLinkedProviders } from '#shared/oauth/linked';
-import { unlinkIdentity } from '#shared/users/oauth-links';
+import { unlinkIdentity } from '#shared/users/sign-in/oauth-links';
 import { oauthUnlinkSchema } from '#shared/validation/oauth';
 
 /**

@@ -3,7 +3,7 @@ import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
 import { toUserResource } from '#shared/users/model';
-import { unlinkIdentity } from '#shared/users/oauth-links';
+import { unlinkIdentity } from '#shared/users/sign-in/oauth-links';
 import { oauthUnlinkSchema } from '#shared/validation/oauth';
 
 /** Unlinks a provider, unless it is the account's last way to sign in. */

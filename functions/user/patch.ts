@@ -5,7 +5,7 @@ import { issueToken } from '#shared/auth/token';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
-import { decodeAvatar } from '#shared/users/avatar';
+import { decodeAvatar } from '#shared/users/avatar/avatar';
 import { toUserResource } from '#shared/users/model';
 import { signInChangesOf, updateOwnAccount } from '#shared/users/own-account';
 import { AVATAR_BODY_LIMIT, patchCurrentUserSchema } from '#shared/validation/user';

@@ -4,7 +4,7 @@ import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
 import { requireUserAdministrator, updateUserAs, userToActOn } from '#shared/users/admin';
-import { decodeAvatar } from '#shared/users/avatar';
+import { decodeAvatar } from '#shared/users/avatar/avatar';
 import { toUserResource } from '#shared/users/model';
 import { pathId, USER_ID } from '#shared/validation/ids';
 import { AVATAR_BODY_LIMIT } from '#shared/validation/user';

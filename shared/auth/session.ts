@@ -3,7 +3,7 @@ import { sealValue, unsealValue } from '#shared/auth/seal';
 import { config } from '#shared/config';
 import { clearCookie, setCookie } from '#shared/http/cookies';
 import type { UserRecord } from '#shared/users/model';
-import { addSession } from '#shared/users/sessions';
+import { addSession } from '#shared/users/sign-in/sessions';
 
 export const SESSION_COOKIE = 'service_session';
 export const SESSION_MAX_AGE_SECONDS = 604800;

@@ -2,8 +2,8 @@ import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynam
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { config } from '#shared/config';
+import { retry } from '#shared/db/contention/retry';
 import { createItemReader } from '#shared/db/item-reader';
-import { retry } from '#shared/db/retry';
 
 const { dynamodbEndpoint } = config();
 

@@ -3,8 +3,8 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { DynamoDBClient, GetItemInput, GetItemOutput } from '@aws-sdk/client-dynamodb';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { HttpRequest } from '@smithy/types';
-import { retry } from '#shared/db/retry';
-import { TRANSIENT_AWS_ERRORS } from '#shared/db/transient-errors';
+import { retry } from '#shared/db/contention/retry';
+import { TRANSIENT_AWS_ERRORS } from '#shared/db/contention/transient-errors';
 
 /**
  * GetItem, the read every authenticated request makes, sent without the SDK's per-request

@@ -1,7 +1,7 @@
 import { BatchGetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { forEachConcurrently } from '#shared/concurrency';
 import { documents, tableName } from '#shared/db/client';
-import { isWorkLeft, retry, WorkLeft } from '#shared/db/retry';
+import { isWorkLeft, retry, WorkLeft } from '#shared/db/contention/retry';
 
 /** Reads that any entity's listing uses: batched gets by key, and single query pages. */
 

@@ -1,7 +1,7 @@
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { cancellationCodes } from '#shared/db/cancellation';
 import { documents, tableName } from '#shared/db/client';
-import { retry } from '#shared/db/retry';
+import { cancellationCodes } from '#shared/db/contention/cancellation';
+import { retry } from '#shared/db/contention/retry';
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 type TableItem = TransactItems[number];

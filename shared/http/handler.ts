@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { isCancelledByContention } from '#shared/db/cancellation';
-import { TRANSIENT_AWS_ERRORS } from '#shared/db/transient-errors';
+import { isCancelledByContention } from '#shared/db/contention/cancellation';
+import { TRANSIENT_AWS_ERRORS } from '#shared/db/contention/transient-errors';
 import { type FailureKind, ServiceError } from '#shared/errors';
 import { type HttpRequest, toHttpRequest } from '#shared/http/request';
 import { errorResponse, type HttpResult } from '#shared/http/response';

@@ -1,4 +1,4 @@
-import { UpdateBuilder } from '#shared/db/update';
+import { UpdateBuilder } from '#shared/db/expressions/update';
 import { TOTP_STATE_ATTRIBUTES, type UserRecord } from '#shared/users/model';
 import { tryUpdateUserItem } from '#shared/users/store';
 

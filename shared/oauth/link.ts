@@ -11,7 +11,7 @@ import {
   SETTINGS_PAGE,
 } from '#shared/oauth/flow';
 import { authorizationUrl, configuredProvider, ProviderRefused } from '#shared/oauth/providers';
-import { linkIdentity, type ProviderIdentity } from '#shared/users/oauth-links';
+import { linkIdentity, type ProviderIdentity } from '#shared/users/sign-in/oauth-links';
 
 /** Where the browser goes to link the provider, and the flow cookie it takes along. */
 export interface LinkStart {

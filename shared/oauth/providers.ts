@@ -3,7 +3,7 @@ import * as oidc from 'openid-client';
 import { type OAuthProviderConfig, type OAuthProviderId, oauthConfig } from '#shared/config';
 import { notFound, ServiceError } from '#shared/errors';
 import { oauthClientSecret } from '#shared/secrets';
-import type { ProviderIdentity } from '#shared/users/oauth-links';
+import type { ProviderIdentity } from '#shared/users/sign-in/oauth-links';
 
 /**
  * The providers' protocols, all by maintained libraries: OpenID Connect (any issuer by discovery, and

@@ -18,8 +18,12 @@ import { finishLink, LINK_OF_ANOTHER_SESSION, linkingCaller } from '#shared/oaut
 import { configuredProvider, identify, ProviderRefused } from '#shared/oauth/providers';
 import { createUser } from '#shared/users/creation';
 import { isTotpEnabled, NO_PASSWORD, type UserRecord } from '#shared/users/model';
-import { consumeFlowState, findUserByIdentity, type ProviderIdentity } from '#shared/users/oauth-links';
-import { USERNAME_TAKEN } from '#shared/users/username-claims';
+import { USERNAME_TAKEN } from '#shared/users/names/username-claims';
+import {
+  consumeFlowState,
+  findUserByIdentity,
+  type ProviderIdentity,
+} from '#shared/users/sign-in/oauth-links';
 import { usernameSchema } from '#shared/validation/user';
 
 /**

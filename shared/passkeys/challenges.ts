@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, inTable } from '#shared/db/client';
-import { isConditionFailure } from '#shared/db/conditions';
+import { isConditionFailure } from '#shared/db/expressions/conditions';
 import { webauthnChallengeKey } from '#shared/db/keys';
 
 /**

@@ -1,12 +1,12 @@
 import { getItem } from '#shared/db/client';
-import { LIVE_USER } from '#shared/db/conditions';
+import { LIVE_USER } from '#shared/db/expressions/conditions';
+import { UpdateBuilder } from '#shared/db/expressions/update';
 import { passkeyKey } from '#shared/db/keys';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
-import { UpdateBuilder } from '#shared/db/update';
 import { conflict, invalid, notFound } from '#shared/errors';
 import type { PasskeyEntry, UserRecord } from '#shared/users/model';
-import { releasePasskey } from '#shared/users/passkey-claims';
-import { removeSignInMethod } from '#shared/users/sign-in-methods';
+import { releasePasskey } from '#shared/users/sign-in/passkey-claims';
+import { removeSignInMethod } from '#shared/users/sign-in/sign-in-methods';
 import { getUser, userItemUpdate } from '#shared/users/store';
 
 /**

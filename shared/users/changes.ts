@@ -1,8 +1,8 @@
+import { UpdateBuilder } from '#shared/db/expressions/update';
 import { userIndexKey, usernameKey } from '#shared/db/keys';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
-import { UpdateBuilder } from '#shared/db/update';
 import { invalid, notFound, ServiceError } from '#shared/errors';
-import { avatarWrites } from '#shared/users/avatar-store';
+import { avatarWrites } from '#shared/users/avatar/avatar-store';
 import {
   type Avatar,
   type Quota,
@@ -11,8 +11,8 @@ import {
   TOTP_STATE_ATTRIBUTES,
   type UserRecord,
 } from '#shared/users/model';
+import { renameUsername, USERNAME_TAKEN } from '#shared/users/names/username-claims';
 import { getUser, newTokenNonce, updateUserItem, userItemUpdate } from '#shared/users/store';
-import { renameUsername, USERNAME_TAKEN } from '#shared/users/username-claims';
 
 /** Changes to an existing user: a PATCH (its own or an admin's), and a new API token. */
 

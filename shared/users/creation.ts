@@ -4,17 +4,17 @@ import { documents, inTable } from '#shared/db/client';
 import { setupKey, userIndexKey, userKey } from '#shared/db/keys';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { conflict, forbidden, invalid } from '#shared/errors';
-import { avatarWrites } from '#shared/users/avatar-store';
+import { avatarWrites } from '#shared/users/avatar/avatar-store';
 import { type Avatar, type Quota, type Role, roleRank, type UserRecord } from '#shared/users/model';
+import { claimUsername, USERNAME_TAKEN } from '#shared/users/names/username-claims';
 import {
   ALREADY_LINKED_ELSEWHERE,
   claimIdentity,
   linkedSetOf,
   newLink,
   type ProviderIdentity,
-} from '#shared/users/oauth-links';
+} from '#shared/users/sign-in/oauth-links';
 import { newTokenNonce } from '#shared/users/store';
-import { claimUsername, USERNAME_TAKEN } from '#shared/users/username-claims';
 
 /** A new user, with its username claims, and the setup marker the first user leaves behind. */
 

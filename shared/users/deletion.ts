@@ -1,15 +1,15 @@
 import { BatchWriteCommand, DeleteCommand, paginateQuery, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, inTable, ofTable, onTable } from '#shared/db/client';
+import { isWorkLeft, retry, WorkLeft } from '#shared/db/contention/retry';
+import { UpdateBuilder } from '#shared/db/expressions/update';
 import { pendingDeletionKey, userKey } from '#shared/db/keys';
-import { isWorkLeft, retry, WorkLeft } from '#shared/db/retry';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
-import { UpdateBuilder } from '#shared/db/update';
 import { notFound, ServiceError } from '#shared/errors';
 import type { Role, UserRecord } from '#shared/users/model';
-import { releaseIdentities } from '#shared/users/oauth-links';
-import { releasePasskeys } from '#shared/users/passkey-claims';
+import { releaseUsername } from '#shared/users/names/username-claims';
+import { releaseIdentities } from '#shared/users/sign-in/oauth-links';
+import { releasePasskeys } from '#shared/users/sign-in/passkey-claims';
 import { getUser, newTokenNonce, userItemUpdate } from '#shared/users/store';
-import { releaseUsername } from '#shared/users/username-claims';
 
 /**
  * The user's steps of a deletion; `accounts/deletion.ts` runs them in order with the files' steps.

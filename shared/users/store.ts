@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, getItem, inTable } from '#shared/db/client';
-import { unlessConditionFails } from '#shared/db/conditions';
+import { unlessConditionFails } from '#shared/db/expressions/conditions';
+import type { UpdateBuilder } from '#shared/db/expressions/update';
 import { legacyUsernameKey, userKey, usernameKey } from '#shared/db/keys';
 import type { TransactItem } from '#shared/db/transact';
-import type { UpdateBuilder } from '#shared/db/update';
 import { notFound } from '#shared/errors';
 import type { UserRecord } from '#shared/users/model';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { SESSION_REQUIRED } from '#shared/auth/authenticate';
-import { LAST_SIGN_IN_METHOD } from '#shared/users/sign-in-methods';
+import { LAST_SIGN_IN_METHOD } from '#shared/users/sign-in/sign-in-methods';
 import { sendChunk } from '../support/chunks.ts';
 import { call, cookieValue } from '../support/client.ts';
 import { type OidcProvider, providerSignIn, startOidcProvider } from '../support/oidc.ts';

@@ -1,4 +1,4 @@
-import { getAvatar } from '#shared/users/avatar-store';
+import { getAvatar } from '#shared/users/avatar/avatar-store';
 import { getUser } from '#shared/users/store';
 import { call, uniqueName } from '../support/client.ts';
 import { GIF_1X1, JPEG_HEADER, PNG_1X1, WEBP_HEADER } from '../support/pixels.ts';

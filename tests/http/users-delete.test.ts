@@ -3,7 +3,7 @@ import { jest } from '@jest/globals';
 import { documents, dynamodb, tableName } from '#shared/db/client';
 import { userKey, usernameKey } from '#shared/db/keys';
 import { logger } from '#shared/log/logger';
-import { decodeAvatar } from '#shared/users/avatar';
+import { decodeAvatar } from '#shared/users/avatar/avatar';
 import { updateUser } from '#shared/users/changes';
 import type { UserRecord } from '#shared/users/model';
 import { getUser } from '#shared/users/store';

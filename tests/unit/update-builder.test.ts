@@ -1,7 +1,7 @@
-import { UpdateBuilder } from '#shared/db/update';
+import { UpdateBuilder } from '#shared/db/expressions/update';
 
 /**
- * The one update builder (shared/db/update.ts): every entity's write goes through it, so what it
+ * The one update builder (shared/db/expressions/update.ts): every entity's write goes through it, so what it
  * writes is checked here as text; the entities' tests check what DynamoDB Local does with it.
  */
 

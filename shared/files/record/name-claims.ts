@@ -1,5 +1,5 @@
 import { getItem } from '#shared/db/client';
-import { unlessConditionFails } from '#shared/db/conditions';
+import { unlessConditionFails } from '#shared/db/expressions/conditions';
 import { FILE_PREFIX, fileNameKey } from '#shared/db/keys';
 import { deleteItem } from '#shared/db/table-calls';
 

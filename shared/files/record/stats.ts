@@ -1,9 +1,9 @@
 import { getItem } from '#shared/db/client';
+import { UpdateBuilder } from '#shared/db/expressions/update';
 import { fileStatsKey } from '#shared/db/keys';
 import { batchGetItems } from '#shared/db/reads';
 import { updateIn } from '#shared/db/table-calls';
 import type { TransactItem } from '#shared/db/transact';
-import { UpdateBuilder } from '#shared/db/update';
 import { ServiceError } from '#shared/errors';
 import { type FileRecord, type FileStats, isMedia } from '#shared/files/model';
 import type { QuotaLimits } from '#shared/quota';

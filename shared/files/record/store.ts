@@ -1,11 +1,11 @@
 import { getItem } from '#shared/db/client';
-import { LIVE_USER } from '#shared/db/conditions';
+import { retry } from '#shared/db/contention/retry';
+import { LIVE_USER } from '#shared/db/expressions/conditions';
+import { UpdateBuilder } from '#shared/db/expressions/update';
 import { EXPIRY_INDEX, fileKey, fileNameKey, userKey } from '#shared/db/keys';
 import { batchGetItems } from '#shared/db/reads';
-import { retry } from '#shared/db/retry';
 import { checkIn, deleteIn, putIn, updateIn } from '#shared/db/table-calls';
 import { type TransactItem, TransactionConditionFailed, transactWrite } from '#shared/db/transact';
-import { UpdateBuilder } from '#shared/db/update';
 import { notFound, unauthenticated } from '#shared/errors';
 import { type FileRecord, isMedia, requireFile } from '#shared/files/model';
 import { indexAttributes, SORT_INDEXES } from '#shared/files/record/indexing';

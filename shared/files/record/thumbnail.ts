@@ -1,7 +1,7 @@
-import { isConditionFailure } from '#shared/db/conditions';
+import { isConditionFailure } from '#shared/db/expressions/conditions';
+import { UpdateBuilder } from '#shared/db/expressions/update';
 import { fileKey } from '#shared/db/keys';
 import { updateItem } from '#shared/db/table-calls';
-import { UpdateBuilder } from '#shared/db/update';
 import type { Thumbnail } from '#shared/files/model';
 
 /**

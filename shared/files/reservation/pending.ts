@@ -1,9 +1,9 @@
 import { getItem } from '#shared/db/client';
-import { unlessConditionFails } from '#shared/db/conditions';
+import { unlessConditionFails } from '#shared/db/expressions/conditions';
+import { UpdateBuilder } from '#shared/db/expressions/update';
 import { fileStatsKey, uploadDoneKey, uploadKey } from '#shared/db/keys';
 import { deleteIn, putIn, queryPages, updateIn, updateItem } from '#shared/db/table-calls';
 import { type TransactItem, TransactionConditionFailed } from '#shared/db/transact';
-import { UpdateBuilder } from '#shared/db/update';
 import { statsUpdate } from '#shared/files/record/stats';
 import { transactAsActiveOwner } from '#shared/files/record/store';
 import type { QuotaLimits } from '#shared/quota';

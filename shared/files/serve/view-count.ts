@@ -1,7 +1,7 @@
-import { unlessConditionFails } from '#shared/db/conditions';
+import { unlessConditionFails } from '#shared/db/expressions/conditions';
+import { UpdateBuilder } from '#shared/db/expressions/update';
 import { fileKey } from '#shared/db/keys';
 import { updateItem } from '#shared/db/table-calls';
-import { UpdateBuilder } from '#shared/db/update';
 import { type FileRecord, isExpired } from '#shared/files/model';
 import { viewsIndexKey } from '#shared/files/record/indexing';
 import { fromFileItem } from '#shared/files/record/items';

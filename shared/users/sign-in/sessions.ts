@@ -1,6 +1,6 @@
-import { isConditionFailure } from '#shared/db/conditions';
-import { retry } from '#shared/db/retry';
-import { UpdateBuilder } from '#shared/db/update';
+import { retry } from '#shared/db/contention/retry';
+import { isConditionFailure } from '#shared/db/expressions/conditions';
+import { UpdateBuilder } from '#shared/db/expressions/update';
 import { notFound, ServiceError } from '#shared/errors';
 import type { UserRecord } from '#shared/users/model';
 import { getUser, sendUserItemUpdate, tryUpdateUserItem } from '#shared/users/store';

@@ -1,6 +1,6 @@
-import { LIVE_USER } from '#shared/db/conditions';
+import { LIVE_USER } from '#shared/db/expressions/conditions';
+import type { UpdateBuilder } from '#shared/db/expressions/update';
 import { type TransactItem, TransactionConditionFailed, transactWrite } from '#shared/db/transact';
-import type { UpdateBuilder } from '#shared/db/update';
 import { conflict, invalid } from '#shared/errors';
 import { NO_PASSWORD, type UserRecord } from '#shared/users/model';
 import { getUser, userItemUpdate } from '#shared/users/store';

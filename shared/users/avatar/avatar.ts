@@ -1,5 +1,5 @@
 import { invalid } from '#shared/errors';
-import { MAX_AVATAR_BYTES } from '#shared/users/avatar-store';
+import { MAX_AVATAR_BYTES } from '#shared/users/avatar/avatar-store';
 import type { Avatar } from '#shared/users/model';
 
 const DATA_URL = /^data:image\/[a-z0-9.+-]+;base64,/i;

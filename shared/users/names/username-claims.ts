@@ -1,6 +1,6 @@
 import { legacyUsernameKey, usernameKey, usernameSkeletonKey } from '#shared/db/keys';
 import type { TransactItem } from '#shared/db/transact';
-import { usernameSkeletonHash } from '#shared/users/username-skeleton';
+import { usernameSkeletonHash } from '#shared/users/names/username-skeleton';
 
 /** What a failed claim means (a look-alike counts): creation and renames answer with it. */
 export const USERNAME_TAKEN = 'username is already taken';

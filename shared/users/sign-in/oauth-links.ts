@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, getItem, inTable } from '#shared/db/client';
-import { isConditionFailure, LIVE_USER } from '#shared/db/conditions';
+import { isConditionFailure, LIVE_USER } from '#shared/db/expressions/conditions';
+import { UpdateBuilder } from '#shared/db/expressions/update';
 import { oauthFlowKey, oauthIdentityKey } from '#shared/db/keys';
 import { type TransactItem, TransactionConditionFailed, transactWrite } from '#shared/db/transact';
-import { UpdateBuilder } from '#shared/db/update';
 import { conflict, invalid } from '#shared/errors';
 import type { OAuthLink, UserRecord } from '#shared/users/model';
-import { removeSignInMethod } from '#shared/users/sign-in-methods';
+import { removeSignInMethod } from '#shared/users/sign-in/sign-in-methods';
 import { getUser, userItemUpdate } from '#shared/users/store';
 
 /**
