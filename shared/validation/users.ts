@@ -120,12 +120,6 @@ export const patchUserSchema = v.strictObject(
   strictMessage,
 );
 
-/** `delete: true` also removes the stored file contents (see docs/users-api.md). */
-export const deleteUserSchema = v.strictObject(
-  { delete: v.optional(v.boolean('delete must be a boolean')) },
-  strictMessage,
-);
-
 export const MAX_LIST_LIMIT = 1000;
 
 /** Unknown parameters (the Zipline dashboard's `noincl=true`, cache-busters) are ignored. */
