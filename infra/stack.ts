@@ -61,7 +61,7 @@ export interface FileServiceStackProps extends StackProps {
   oauth?: OAuthSettings;
   /** Reserve concurrency for the background functions (default; `false`: quota under 112, background.ts). */
   reserveConcurrency?: boolean;
-  /** The route table (default: shared/routes.ts); the budget test adds synthetic routes to it. */
+  /** The route table (default: shared/routes/table.ts); the budget test adds synthetic routes to it. */
   routes?: readonly Route[];
   /**
    * One nested stack per area (default). `false` (`-c areas=false`) deploys the parent alone, the

@@ -162,7 +162,7 @@ export function backfillUserShardIndex(client: DynamoDBClient, tableName: string
 }
 
 /**
- * Takes out of each sparse order index (files/indexing.ts `SORT_INDEXES`: deletesAt, views,
+ * Takes out of each sparse order index (files/record/indexing.ts `SORT_INDEXES`: deletesAt, views,
  * favorite) the entries that an earlier version wrote for files at the field's default (no expiry,
  * no views, not a favourite), which the listing now reads from the base table. One scan per index,
  * once per upgrade; each removal is conditional on the sort key read, so a file changed meanwhile (a

@@ -142,7 +142,7 @@ export const uploadKey = (userId: string, uploadId: string) => ({
  */
 export const fileNameKey = (name: string) => ({ pk: `FILENAME#${name}`, sk: 'FILENAME' });
 /**
- * The file indexes, named by the order of `GET /api/user/files` each serves (files/indexing.ts maps
+ * The file indexes, named by the order of `GET /api/user/files` each serves (files/record/indexing.ts maps
  * the orders onto them; table.ts defines them): partitioned by `filesPartition`, each with its own
  * `<index>pk`/`<index>sk` attributes. `byId` also serves the search (it projects the search fields).
  */

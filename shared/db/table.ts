@@ -63,7 +63,7 @@ export const tableDefinition: TableDefinition = {
   partitionKey: { name: 'pk', type: 'S' },
   sortKey: { name: 'sk', type: 'S' },
   globalIndexes: [
-    // Files (see files/indexing.ts): byId orders by id (= createdAt) and carries the search fields.
+    // Files (see files/record/indexing.ts): byId orders by id (= createdAt) and carries the search fields.
     fileIndex(FILE_ORDER_INDEXES.byId, [...FILE_FLAGS, ...Object.values(SEARCH_FIELD_ATTRIBUTES)]),
     fileIndex(FILE_ORDER_INDEXES.byUpdatedAt, FILE_FLAGS),
     fileIndex(FILE_ORDER_INDEXES.byDeletesAt, FILE_FLAGS),

@@ -194,6 +194,6 @@ export const BUCKET = {
   // text file's start.
   viewPage: { GetObject: ['files/', 'thumbnails/'] },
   // The bytes and their thumbnail, in one DeleteObjects; a presigned upload's object whose URL may
-  // still be valid is tagged for the lifecycle rule instead (files/objects.ts `deleteFileObject`).
+  // still be valid is tagged for the lifecycle rule instead (files/bucket/objects.ts `deleteFileObject`).
   delete: { DeleteObject: ['files/', 'thumbnails/'], PutObjectTagging: ['files/'] },
 } satisfies Record<string, BucketAccess>;

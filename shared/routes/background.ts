@@ -55,7 +55,7 @@ export interface ScheduledFunction {
 
 export const scheduledFunctions: readonly ScheduledFunction[] = [
   {
-    // The expiry sweep (files/expiry.ts): the due files from the expiry index; each file read, then
+    // The expiry sweep (files/expiry/sweep.ts): the due files from the expiry index; each file read, then
     // deleted with its name claim and counters share in one transaction; its bytes and thumbnail.
     handler: 'files/expire',
     everyMinutes: 1,

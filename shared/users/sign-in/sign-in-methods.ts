@@ -7,7 +7,7 @@ import { getUser, userItemUpdate } from '#shared/users/store';
 
 /**
  * The ways to sign in to an account (a password, linked providers, passkeys) and the one mechanism
- * that takes one of them away: unlinking a provider (users/oauth-links.ts) and deleting a passkey
+ * that takes one of them away: unlinking a provider (users/sign-in/oauth-links.ts) and deleting a passkey
  * (passkeys/credentials.ts) both go through `removeSignInMethod`, so the rule "never remove the
  * last way to sign in" is written once, and so is the condition that keeps two concurrent removals
  * from both passing it.
