@@ -35,6 +35,8 @@ export interface ChunkProgress {
    */
   partStart?: number;
   staged?: { key: string; size: number }[];
+  /** The first chunk's size, from which the chunks a client sends are counted (absent before 4.4's route). */
+  chunkBytes?: number;
 }
 
 /** A started presigned upload: the file to record and its room in the quota, reserved. */
@@ -171,21 +173,24 @@ export async function releaseUpload(userId: string, upload: PendingUpload): Prom
   }
 }
 
-/** The user's pending uploads whose reservation has run out. */
-export async function expiredUploads(userId: string, now = new Date()): Promise<PendingUpload[]> {
-  const expired: PendingUpload[] = [];
+/** The user's pending uploads; with `expiredBefore`, only those whose reservation has run out by then. */
+export async function pendingUploads(userId: string, expiredBefore?: Date): Promise<PendingUpload[]> {
+  const uploads: PendingUpload[] = [];
   const pages = queryPages({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :upload)',
-    FilterExpression: 'reservedUntil < :now',
+    ...(expiredBefore ? { FilterExpression: 'reservedUntil < :now' } : {}),
     ExpressionAttributeValues: {
       ':pk': uploadKey(userId, '').pk,
       ':upload': uploadKey(userId, '').sk,
-      ':now': now.toISOString(),
+      ...(expiredBefore ? { ':now': expiredBefore.toISOString() } : {}),
     },
     ConsistentRead: true,
   });
-  for await (const page of pages) expired.push(...(page.Items ?? []).map(fromItem));
-  return expired;
+  for await (const page of pages) {
+    // Items of versions before reservations (no `reservedUntil`) expire through the table's TTL.
+    uploads.push(...(page.Items ?? []).filter((item) => item.reservedUntil).map(fromItem));
+  }
+  return uploads;
 }
 
 /**

@@ -47,6 +47,7 @@ export async function append(
     parts: progress.parts,
     partSize: progress.partSize,
     partStart,
+    ...(progress.chunkBytes ? { chunkBytes: progress.chunkBytes } : {}),
   };
   const now = Date.now();
   let staged: StagedChunk[] = [];
