@@ -1,5 +1,5 @@
 import { authenticate } from '#shared/auth/authenticate';
-import { abandonIncomplete } from '#shared/files/upload/chunked/incomplete';
+import { abandonIncomplete } from '#shared/files/upload/chunked/abandon';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';

@@ -4,6 +4,7 @@ import { fileStatsKey, uploadDoneKey, uploadKey } from '#shared/db/keys';
 import { deleteIn, putIn, queryPages, updateIn, updateItem } from '#shared/db/table-calls';
 import { type TransactItem, TransactionConditionFailed } from '#shared/db/transact';
 import { UpdateBuilder } from '#shared/db/update';
+import { UPLOAD_SESSION_DAYS } from '#shared/files/layout';
 import { statsUpdate } from '#shared/files/record/stats';
 import { transactAsActiveOwner } from '#shared/files/record/store';
 import type { QuotaLimits } from '#shared/quota';
@@ -65,6 +66,10 @@ export interface PendingUpload {
   /** ISO time from which the reservation may be reclaimed. Not a TTL: a TTL deletion would leak it. */
   reservedUntil: string;
 }
+
+/** The end of a chunked upload's session: chunks come at most `UPLOAD_SESSION_DAYS` after the first. */
+export const sessionEnd = (upload: Pick<PendingUpload, 'createdAt'>) =>
+  Date.parse(upload.createdAt) + UPLOAD_SESSION_DAYS * 86_400_000;
 
 const reservation = (upload: Pick<PendingUpload, 'size'>, sign: 1 | -1) => ({
   files: sign,

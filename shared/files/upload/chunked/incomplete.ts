@@ -1,12 +1,6 @@
-import { deleteObjects } from '#shared/files/bucket/objects';
-import {
-  getUpload,
-  type PendingUpload,
-  pendingUploads,
-  releaseUpload,
-} from '#shared/files/reservation/pending';
-import { stagedChunks } from '#shared/files/reservation/staged-chunks';
-import { sessionEnd } from '#shared/files/upload/chunked/append';
+import { type PendingUpload, pendingUploads, sessionEnd } from '#shared/files/reservation/pending';
+
+// No bucket here: the listing's function has none (abandoning is abandon.ts).
 
 /**
  * A chunked upload not yet completed, as `GET /api/user/files/incomplete` lists it: Zipline 4.4's
@@ -57,24 +51,4 @@ export async function listIncomplete(userId: string, now = Date.now()): Promise<
     .filter((upload) => upload.chunked && sessionEnd(upload) > now)
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
     .flatMap((upload) => incomplete(userId, upload) ?? []);
-}
-
-/**
- * Abandons the caller's chunked uploads of these ids: each gives its room in the quota back (one
- * transaction that consumes the pending item, so a concurrent completion or reclaim wins or loses
- * whole), then its staged chunks are deleted; its S3 multipart upload is aborted by the bucket's
- * lifecycle rule, as a reclaimed one's (docs/files.md). Ids of no chunked upload of the caller's are
- * passed over. Answers how many were abandoned.
- */
-export async function abandonIncomplete(userId: string, ids: string[]): Promise<number> {
-  let count = 0;
-  for (const id of new Set(ids)) {
-    const upload = await getUpload(userId, id);
-    if (!upload?.chunked) continue;
-    const staged = await stagedChunks(userId, upload);
-    if (!(await releaseUpload(userId, upload))) continue;
-    count++;
-    await deleteObjects(staged.map((object) => object.key));
-  }
-  return count;
 }

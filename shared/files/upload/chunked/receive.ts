@@ -6,10 +6,10 @@ import { chunkedObjectKey } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';
 import { assertWithinQuota } from '#shared/files/record/stats';
 import { assertNamesFit, type Uploader, type UploadOptions } from '#shared/files/reservation/options';
-import { getUpload, type PendingUpload } from '#shared/files/reservation/pending';
+import { getUpload, type PendingUpload, sessionEnd } from '#shared/files/reservation/pending';
 import { pendingUpload, reserve } from '#shared/files/reservation/reservation';
 import { MIN_CHUNK_BYTES } from '#shared/files/reservation/staged-chunks';
-import { append, sessionEnd } from '#shared/files/upload/chunked/append';
+import { append } from '#shared/files/upload/chunked/append';
 import { complete, completedFile, unknownUpload } from '#shared/files/upload/chunked/assembly';
 import { quotaLimits } from '#shared/quota';
 
@@ -61,8 +61,10 @@ export async function receiveChunk(
   // Zipline's uploader sends the end exclusive (`bytes 0-100/200` for 100 bytes), HTTP inclusive.
   const inclusiveEnd = chunk.protocol === 'upload' && chunk.end - chunk.start + 1 === length;
   if (length === 0 || (chunk.end - chunk.start !== length && !inclusiveEnd)) {
+    // 4.4's route takes one reading only: say which.
+    const expected = ` (the end exclusive: bytes ${chunk.start}-${chunk.start + length}/${chunk.total})`;
     throw invalid(
-      `content-range does not match the chunk's ${length} bytes (bytes <start>-<end>/<total>, the end exclusive: bytes ${chunk.start}-${chunk.start + length}/${chunk.total})`,
+      `content-range does not match the chunk's ${length} bytes${chunk.protocol === 'partial' ? expected : ''}`,
     );
   }
   if (!chunk.last && length < MIN_CHUNK_BYTES) {
