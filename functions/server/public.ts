@@ -1,15 +1,8 @@
 import { OAUTH_PROVIDERS, oauthConfig } from '#shared/config';
+import { CHUNK_SIZE_TEXT } from '#shared/files/upload/chunked/limits';
 import { defineHandler } from '#shared/http/handler';
 import { json } from '#shared/http/response';
 import { isSetupDone } from '#shared/users/creation';
-
-/**
- * The chunk size a client may send to the chunked upload (Zipline's `chunks.size`, which its web
- * uploader and careful clients read): well inside the upload function's 4 MiB body limit with its
- * multipart envelope (tests/http/server-public.test.ts sends a chunk of this size). Files from this
- * size up go in chunks (`chunks.max`).
- */
-const CHUNK_MIB = 3;
 
 /**
  * `GET /api/server/public` (no authentication), as Zipline 4.4's: what a client or the sign-in page
@@ -30,7 +23,9 @@ export const handler = defineHandler(async () => {
     // S3's largest object, which the chunked and presigned uploads reach (a quota may allow less);
     // not read from files/ here, whose modules need the bucket this function is not given.
     files: { maxFileSize: '5tb', defaultFormat: 'random' },
-    chunks: { enabled: true, max: `${CHUNK_MIB}mb`, size: `${CHUNK_MIB}mb` },
+    // The chunk size the upload routes are made for (files/upload/chunked/limits.ts); files from this
+    // size up go in chunks.
+    chunks: { enabled: true, max: CHUNK_SIZE_TEXT, size: CHUNK_SIZE_TEXT },
     firstSetup: !(await isSetupDone()),
   });
 });

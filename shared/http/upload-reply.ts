@@ -74,12 +74,13 @@ export function uploadReply(
 
 /**
  * The answer to a chunk (Zipline's shape): `partialSuccess: true` and the upload's identifier, which
- * every later chunk names; after the last chunk the file, assembled already (`pending: false`).
+ * every later chunk names (null: left out, as `/api/upload/partial` answers it to the first chunk
+ * only); after the last chunk the file, assembled already (`pending: false`).
  */
 export function chunkReply(
   request: HttpRequest,
   reply: ReplyOptions,
-  identifier: string,
+  identifier: string | null,
   file: FileRecord | null,
   ownerView: ViewSettings,
 ): HttpResult {
@@ -90,6 +91,6 @@ export function chunkReply(
     ...result,
     files: result.files.map((entry) => ({ ...entry, pending: false })),
     partialSuccess: true,
-    partialIdentifier: identifier,
+    ...(identifier === null ? {} : { partialIdentifier: identifier }),
   });
 }

@@ -119,6 +119,18 @@ export const ACCESS = {
       DeleteItem: ['USER'],
     },
   },
+  // The caller's pending uploads (one Query of its partition).
+  incompleteList: { items: { Query: ['USER'] } },
+  // Each upload read, its staged chunks listed, then its item consumed with the counters (one transaction).
+  incompleteAbandon: {
+    items: {
+      GetItem: ['USER'],
+      Query: ['USER'],
+      ConditionCheckItem: ['USER'],
+      UpdateItem: ['USER'],
+      DeleteItem: ['USER'],
+    },
+  },
   filePatch: { items: { ConditionCheckItem: ['USER'], UpdateItem: ['USER'] } },
   fileDelete: {
     items: {
@@ -176,6 +188,8 @@ export const BUCKET = {
     GetObject: ['uploads/'],
     DeleteObject: ['files/', 'uploads/'],
   },
+  // An abandoned chunked upload's staged chunks deleted (its multipart upload: the lifecycle rule).
+  incompleteAbandon: { DeleteObject: ['uploads/'] },
   uploadStart: { PutObject: ['files/'], PutObjectTagging: ['files/'], DeleteObject: ['files/'] },
   uploadComplete: {
     GetObject: ['files/'],

@@ -189,6 +189,8 @@ const REACHED_ELSEWHERE: Record<string, string> = {
   'files/upload-start DeleteItem USER': 'reclaim: tests/http/presigned-uploads.test.ts',
   'files/upload-start Query USER': 'reclaim: tests/http/presigned-uploads.test.ts',
   'files/upload-start DeleteObject files/': 'reclaim: tests/http/presigned-uploads.test.ts',
+  'files/upload-partial DeleteObject files/':
+    'reclaim, through the receiveChunk /api/upload shares: tests/http/chunked-uploads.test.ts',
   'thumbnails/make DeleteObject thumbnails/':
     'a file deleted while its thumbnail is made: tests/http/thumbnails.test.ts',
   'files/raw GetObject thumbnails/':
@@ -531,6 +533,33 @@ describe('every request the code sends is within its function grant, and every g
     // The day passes (the API refuses a past expiry): written through the store, outside any grant.
     await expireFile(userId, chunkedId);
     expect(await sweep()).toMatchObject({ expired: 1 });
+
+    // Zipline 4.4's partial upload: the first chunk gets the identifier, the last completes; a second
+    // upload is listed as incomplete and abandoned (its staged chunk deleted).
+    const partial = async (start: number, content: string, total: number, identifier?: string) => {
+      const part = multipart([{ fileName: 'blob', content }]);
+      return request('POST', '/api/upload/partial', {
+        token,
+        raw: part.body,
+        headers: {
+          'content-type': part.contentType,
+          'content-range': `bytes ${start}-${start + content.length}/${total}`,
+          'x-zipline-p-filename': 'p.txt',
+          'x-zipline-p-lastchunk': String(start + content.length === total),
+          'x-zipline-password': 'secret',
+          ...(identifier ? { 'x-zipline-p-identifier': identifier } : {}),
+        },
+      });
+    };
+    const opened = await partial(0, 'p'.repeat(MIN_CHUNK_BYTES), MIN_CHUNK_BYTES + 3);
+    expect(opened.status).toBe(200);
+    const partialIdentifier = opened.body.partialIdentifier as string;
+    expect((await partial(MIN_CHUNK_BYTES, 'p!!', MIN_CHUNK_BYTES + 3, partialIdentifier)).status).toBe(200);
+    expect((await partial(0, 'q'.repeat(MIN_CHUNK_BYTES), 2 * MIN_CHUNK_BYTES)).status).toBe(200);
+    const incomplete = await request('GET', '/api/user/files/incomplete', { token });
+    expect(incomplete.body).toHaveLength(1);
+    const abandon = { token, json: { id: [incomplete.body[0].id as string] } };
+    expect((await request('DELETE', '/api/user/files/incomplete', abandon)).body).toEqual({ count: 1 });
 
     // Presigned uploads: one completes; one is PUT with another size than declared (s3rver takes it,
     // S3 would not), so completion removes it; one stays pending until its user is deleted.

@@ -4,6 +4,7 @@ import { UpdateBuilder } from '#shared/db/expressions/update';
 import { fileStatsKey, uploadDoneKey, uploadKey } from '#shared/db/keys';
 import { deleteIn, putIn, queryPages, updateIn, updateItem } from '#shared/db/table-calls';
 import { type TransactItem, TransactionConditionFailed } from '#shared/db/transact';
+import { UPLOAD_SESSION_DAYS } from '#shared/files/layout';
 import { statsUpdate } from '#shared/files/record/stats';
 import { transactAsActiveOwner } from '#shared/files/record/store';
 import type { QuotaLimits } from '#shared/quota';
@@ -35,6 +36,8 @@ export interface ChunkProgress {
    */
   partStart?: number;
   staged?: { key: string; size: number }[];
+  /** The first chunk's size, from which the chunks a client sends are counted (absent before 4.4's route). */
+  chunkBytes?: number;
 }
 
 /** A started presigned upload: the file to record and its room in the quota, reserved. */
@@ -63,6 +66,10 @@ export interface PendingUpload {
   /** ISO time from which the reservation may be reclaimed. Not a TTL: a TTL deletion would leak it. */
   reservedUntil: string;
 }
+
+/** The end of a chunked upload's session: chunks come at most `UPLOAD_SESSION_DAYS` after the first. */
+export const sessionEnd = (upload: Pick<PendingUpload, 'createdAt'>) =>
+  Date.parse(upload.createdAt) + UPLOAD_SESSION_DAYS * 86_400_000;
 
 const reservation = (upload: Pick<PendingUpload, 'size'>, sign: 1 | -1) => ({
   files: sign,
@@ -171,21 +178,24 @@ export async function releaseUpload(userId: string, upload: PendingUpload): Prom
   }
 }
 
-/** The user's pending uploads whose reservation has run out. */
-export async function expiredUploads(userId: string, now = new Date()): Promise<PendingUpload[]> {
-  const expired: PendingUpload[] = [];
+/** The user's pending uploads; with `expiredBefore`, only those whose reservation has run out by then. */
+export async function pendingUploads(userId: string, expiredBefore?: Date): Promise<PendingUpload[]> {
+  const uploads: PendingUpload[] = [];
   const pages = queryPages({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :upload)',
-    FilterExpression: 'reservedUntil < :now',
+    ...(expiredBefore ? { FilterExpression: 'reservedUntil < :now' } : {}),
     ExpressionAttributeValues: {
       ':pk': uploadKey(userId, '').pk,
       ':upload': uploadKey(userId, '').sk,
-      ':now': now.toISOString(),
+      ...(expiredBefore ? { ':now': expiredBefore.toISOString() } : {}),
     },
     ConsistentRead: true,
   });
-  for await (const page of pages) expired.push(...(page.Items ?? []).map(fromItem));
-  return expired;
+  for await (const page of pages) {
+    // Items of versions before reservations (no `reservedUntil`) expire through the table's TTL.
+    uploads.push(...(page.Items ?? []).filter((item) => item.reservedUntil).map(fromItem));
+  }
+  return uploads;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { deleteObjects } from '#shared/files/bucket/objects';
-import { expiredUploads, releaseUpload } from '#shared/files/reservation/pending';
+import { pendingUploads, releaseUpload } from '#shared/files/reservation/pending';
 import { stagedChunks } from '#shared/files/reservation/staged-chunks';
 
 /**
@@ -13,7 +13,7 @@ import { stagedChunks } from '#shared/files/reservation/staged-chunks';
  */
 export async function reclaimExpiredUploads(userId: string, now = new Date()): Promise<number> {
   let reclaimed = 0;
-  for (const upload of await expiredUploads(userId, now)) {
+  for (const upload of await pendingUploads(userId, now)) {
     if (!(await releaseUpload(userId, upload))) continue;
     reclaimed++;
     // A chunked upload's staged chunks too (its S3 multipart upload is aborted by the lifecycle rule).

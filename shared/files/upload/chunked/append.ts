@@ -5,7 +5,7 @@ import { type TransactItem, TransactionConditionFailed } from '#shared/db/transa
 import { ServiceError } from '#shared/errors';
 import { uploadPart } from '#shared/files/bucket/multipart';
 import { deleteObjects, putObject } from '#shared/files/bucket/objects';
-import { stagedChunkKey, UPLOAD_SESSION_DAYS } from '#shared/files/layout';
+import { stagedChunkKey } from '#shared/files/layout';
 import { transactAsActiveOwner } from '#shared/files/record/store';
 import {
   type ChunkProgress,
@@ -13,6 +13,7 @@ import {
   type PendingUpload,
   progressUpdate,
   RESERVATION_SECONDS,
+  sessionEnd,
 } from '#shared/files/reservation/pending';
 import {
   partStartOf,
@@ -21,10 +22,6 @@ import {
   stagedChunks,
 } from '#shared/files/reservation/staged-chunks';
 import { PART_ITEM_SECONDS } from '#shared/files/upload/chunked/assembly';
-
-/** The end of an upload's session: chunks come at most `UPLOAD_SESSION_DAYS` after the first. */
-export const sessionEnd = (upload: PendingUpload) =>
-  Date.parse(upload.createdAt) + UPLOAD_SESSION_DAYS * 86_400_000;
 
 /**
  * Adds a chunk: staged as an object (and an item recording it) while the part in the making is
@@ -47,6 +44,7 @@ export async function append(
     parts: progress.parts,
     partSize: progress.partSize,
     partStart,
+    ...(progress.chunkBytes ? { chunkBytes: progress.chunkBytes } : {}),
   };
   const now = Date.now();
   let staged: StagedChunk[] = [];

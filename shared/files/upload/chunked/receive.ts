@@ -6,21 +6,30 @@ import { chunkedObjectKey } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';
 import { assertWithinQuota } from '#shared/files/record/stats';
 import { assertNamesFit, type Uploader, type UploadOptions } from '#shared/files/reservation/options';
-import { getUpload, type PendingUpload } from '#shared/files/reservation/pending';
+import { getUpload, type PendingUpload, sessionEnd } from '#shared/files/reservation/pending';
 import { pendingUpload, reserve } from '#shared/files/reservation/reservation';
 import { MIN_CHUNK_BYTES } from '#shared/files/reservation/staged-chunks';
-import { append, sessionEnd } from '#shared/files/upload/chunked/append';
+import { append } from '#shared/files/upload/chunked/append';
 import { complete, completedFile, unknownUpload } from '#shared/files/upload/chunked/assembly';
 import { quotaLimits } from '#shared/quota';
 
 /** One chunk of a chunked upload, as its headers describe it. */
 export interface ChunkHeaders {
   start: number;
-  /** The range's end as sent: exclusive (Zipline's uploader) or inclusive (HTTP); the body decides. */
+  /**
+   * The range's end as sent: exclusive (Zipline's uploader), or on `/api/upload` also inclusive
+   * (HTTP's reading, which older clients sent); the body's length decides there.
+   */
   end: number;
   total: number;
   /** `x-zipline-p-identifier`; required on every chunk but the first. */
   identifier: string | null;
+  /**
+   * `partial`: Zipline 4.4's `/api/upload/partial`, whose identifiers only the server makes (an
+   * unknown one is a 404, never a new upload) and whose range ends are exclusive. `upload`: the
+   * older chunk headers on `/api/upload`, whose first chunk may name its own identifier.
+   */
+  protocol: 'partial' | 'upload';
   last: boolean;
   fileName: string;
   type: string;
@@ -50,8 +59,13 @@ export async function receiveChunk(
 ): Promise<{ identifier: string; file: FileRecord | null }> {
   const length = chunk.bytes.length;
   // Zipline's uploader sends the end exclusive (`bytes 0-100/200` for 100 bytes), HTTP inclusive.
-  if (length === 0 || (chunk.end - chunk.start !== length && chunk.end - chunk.start + 1 !== length)) {
-    throw invalid(`content-range does not match the chunk's ${length} bytes`);
+  const inclusiveEnd = chunk.protocol === 'upload' && chunk.end - chunk.start + 1 === length;
+  if (length === 0 || (chunk.end - chunk.start !== length && !inclusiveEnd)) {
+    // 4.4's route takes one reading only: say which.
+    const expected = ` (the end exclusive: bytes ${chunk.start}-${chunk.start + length}/${chunk.total})`;
+    throw invalid(
+      `content-range does not match the chunk's ${length} bytes${chunk.protocol === 'partial' ? expected : ''}`,
+    );
   }
   if (!chunk.last && length < MIN_CHUNK_BYTES) {
     throw invalid(
@@ -75,7 +89,9 @@ export async function receiveChunk(
     const file = await completedFile(user.id, uploadId, chunk.total);
     if (file) return { identifier, file };
   }
-  upload ??= chunk.start === 0 ? await open(user, uploadId, identifier, chunk, options) : undefined;
+  // A partial upload's identifier is the server's: one it does not know opens nothing.
+  const opens = chunk.start === 0 && (chunk.protocol === 'upload' || chunk.identifier === null);
+  upload ??= opens ? await open(user, uploadId, identifier, chunk, options) : undefined;
   if (!upload?.chunked || sessionEnd(upload) <= Date.now()) throw unknownUpload();
   if (upload.size !== chunk.total) {
     throw invalid(`this upload was opened for ${upload.size} bytes, not ${chunk.total}`);
@@ -123,6 +139,7 @@ async function open(
         parts: 0,
         partSize: partSizeFor(chunk.total),
         partStart: 0,
+        chunkBytes: chunk.bytes.length,
       },
     },
     options,
