@@ -16,13 +16,15 @@ export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', 
 
 /**
  * Memory per function class: bcrypt and image decoding are CPU-bound and Lambda's CPU share grows
- * with memory (decoding also needs the room: up to 50 megapixels, `THUMBNAIL_MAX_INPUT_PIXELS`).
+ * with memory. Decoding also needs the room: up to 50 megapixels (`IMAGE_MAX_INPUT_PIXELS`), and
+ * re-encoding the worst such image to WebP peaked at 1,228 MB (bench/compression-memory.ts); 1,769
+ * MB is a whole vCPU's share, so the CPU-bound work costs about what it did at 1,024.
  */
-export const MEMORY_MB = { standard: 256, passwordHashing: 1024, imageProcessing: 1024 } as const;
+export const MEMORY_MB = { standard: 256, passwordHashing: 1024, imageProcessing: 1769 } as const;
 
 /** A function's memory from what it carries. */
-export const memoryOf = (spec: { hashesPasswords: boolean; makesThumbnails?: boolean }) =>
-  spec.makesThumbnails
+export const memoryOf = (spec: { hashesPasswords: boolean; native?: 'sharp' | undefined }) =>
+  spec.native === 'sharp'
     ? MEMORY_MB.imageProcessing
     : spec.hashesPasswords
       ? MEMORY_MB.passwordHashing
@@ -82,8 +84,8 @@ export interface ServiceFunctionProps {
   handler: string;
   /** Ships bcrypt's native module and gets the larger memory class. */
   hashesPasswords: boolean;
-  /** Ships sharp's native module and libvips (the thumbnail function), with the larger memory class. */
-  makesThumbnails?: boolean;
+  /** Ships sharp's native module and libvips (thumbnails, the direct upload), with the image class's memory and time. */
+  native?: 'sharp' | undefined;
   /** Runs on a schedule (the expiry sweep): its run may take the minute until the next one. */
   scheduled?: boolean;
   logRetention: RetentionDays;
@@ -124,8 +126,9 @@ export class ServiceFunction extends Construct {
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: memoryOf(props),
-      // Decoding a large image takes longer than any API request may; a sweep, up to its next run.
-      timeout: Duration.seconds(props.scheduled ? 60 : props.makesThumbnails ? 30 : 10),
+      // Decoding and encoding a large image takes longer than other API requests may (API Gateway
+      // waits 30 s at most); a sweep, up to its next run.
+      timeout: Duration.seconds(props.scheduled ? 60 : props.native === 'sharp' ? 30 : 10),
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
       logGroup: this.logGroup,
@@ -158,13 +161,15 @@ export class ServiceFunction extends Construct {
         },
         // Nothing external (the AWS SDK is bundled) except bcrypt, whose .node file esbuild cannot bundle.
         externalModules: props.hashesPasswords ? [BCRYPT] : [],
-        ...(props.hashesPasswords || props.makesThumbnails
+        ...(props.hashesPasswords || props.native === 'sharp'
           ? {
               commandHooks: {
                 beforeBundling: () => [],
                 beforeInstall: () => [],
-                afterBundling: (_inputDir: string, outputDir: string) =>
-                  props.makesThumbnails ? copySharpCommands(outputDir) : copyBcryptCommands(outputDir),
+                afterBundling: (_inputDir: string, outputDir: string) => [
+                  ...(props.hashesPasswords ? copyBcryptCommands(outputDir) : []),
+                  ...(props.native === 'sharp' ? copySharpCommands(outputDir) : []),
+                ],
               },
             }
           : {}),

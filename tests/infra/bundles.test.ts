@@ -131,19 +131,28 @@ describe('assets', () => {
     },
   );
 
-  test.each(functionSpecs().map((spec) => [spec.handler, spec.makesThumbnails]))(
-    '%s carries sharp only if it makes thumbnails (%s)',
-    (handler, makesThumbnails) => {
+  test.each(functionSpecs().map((spec) => [spec.handler, spec.native === 'sharp']))(
+    '%s carries sharp only if its line says native: sharp (%s)',
+    (handler, carriesSharp) => {
       const report = bundleOf(handler as string);
-      expect(report.containsSharp).toBe(makesThumbnails);
+      expect(report.containsSharp).toBe(carriesSharp);
       const modules = join(report.assetDir, 'node_modules', '@img');
       for (const name of ['sharp-linux-arm64', 'sharp-libvips-linux-arm64']) {
-        expect(existsSync(join(modules, name, 'package.json'))).toBe(makesThumbnails);
+        expect(existsSync(join(modules, name, 'package.json'))).toBe(carriesSharp);
       }
       const code = readFileSync(join(report.assetDir, 'index.mjs'), 'utf8');
-      expect(code.includes('@img/sharp-linux-arm64/sharp.node')).toBe(makesThumbnails);
+      expect(code.includes('@img/sharp-linux-arm64/sharp.node')).toBe(carriesSharp);
     },
   );
+
+  test('sharp is carried by the thumbnails and the direct upload only, the upload with bcrypt beside it', () => {
+    const carriers = functionSpecs()
+      .filter((spec) => spec.native === 'sharp')
+      .map((spec) => spec.handler);
+    expect(carriers.sort()).toEqual(['files/upload', 'thumbnails/make']);
+    const upload = bundleOf('files/upload');
+    expect([upload.containsBcrypt, upload.containsSharp]).toEqual([true, true]);
+  });
 
   test('the arm64 binary is an aarch64 ELF object of the loader version', () => {
     const modules = join(bundleOf('auth/login').assetDir, 'node_modules', '@node-rs');
