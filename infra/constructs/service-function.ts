@@ -51,12 +51,15 @@ const BCRYPT_X64 = join(PROJECT_ROOT, 'node_modules', '@node-rs', 'bcrypt-linux-
 const BCRYPT_LOADER = join(PROJECT_ROOT, 'node_modules', '@node-rs', 'bcrypt');
 
 /**
- * sharp's JavaScript is bundled; it loads its native module with its own `createRequire`, from
- * `node_modules/@img/sharp-<platform>/sharp.node` beside the bundle, and that links libvips from the
- * sibling `@img/sharp-libvips-<platform>`. The linux-arm64 pair comes from `infra/native`, the x64
- * pair (sam local on x86, and running the asset here) from the root install when present.
+ * sharp is external, as bcrypt: its package (with its dependencies) is copied beside the bundle,
+ * so its 130 KiB of JavaScript stay out of index.mjs (the upload's bundle is near the limit) and a
+ * function that imports it lazily (the upload) loads it on its first image only. It loads its native
+ * module from `node_modules/@img/sharp-<platform>/sharp.node`, which links libvips from the sibling
+ * `@img/sharp-libvips-<platform>`. The linux-arm64 pair comes from `infra/native`, the x64 pair
+ * (sam local on x86, and running the asset here) from the root install when present.
  */
-const SHARP_LOADER = join(PROJECT_ROOT, 'node_modules', 'sharp');
+const SHARP = 'sharp';
+const SHARP_LOADER = join(PROJECT_ROOT, 'node_modules', SHARP);
 const SHARP_NATIVE = {
   arm64: ['sharp-linux-arm64', 'sharp-libvips-linux-arm64'].map((name) =>
     join(PROJECT_ROOT, 'infra', 'native', 'node_modules', '@img', name),
@@ -159,8 +162,11 @@ export class ServiceFunction extends Construct {
           [`--alias:${X509}`]: NO_X509,
           '--charset': 'utf8',
         },
-        // Nothing external (the AWS SDK is bundled) except bcrypt, whose .node file esbuild cannot bundle.
-        externalModules: props.hashesPasswords ? [BCRYPT] : [],
+        // Nothing external (the AWS SDK is bundled) except the native modules, which are copied.
+        externalModules: [
+          ...(props.hashesPasswords ? [BCRYPT] : []),
+          ...(props.native === 'sharp' ? [SHARP] : []),
+        ],
         ...(props.hashesPasswords || props.native === 'sharp'
           ? {
               commandHooks: {
@@ -281,10 +287,25 @@ function sharpPackageDirectories(): string[] {
   return [...SHARP_NATIVE.arm64, ...x64];
 }
 
+/** sharp's package and those it depends on that it does not nest itself (`@img/colour`, `detect-libc`). */
+function sharpLoaderDirectories(): string[] {
+  const { dependencies } = JSON.parse(readFileSync(join(SHARP_LOADER, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+  };
+  const unnested = Object.keys(dependencies).filter(
+    (name) => !existsSync(join(SHARP_LOADER, 'node_modules', name)),
+  );
+  return [SHARP, ...unnested];
+}
+
 function copySharpCommands(outputDir: string): string[] {
-  const target = join(outputDir, 'node_modules', '@img');
+  const modules = join(outputDir, 'node_modules');
+  const target = join(modules, '@img');
   return [
     `mkdir -p "${target}"`,
+    ...sharpLoaderDirectories().map(
+      (name) => `cp -R "${join(PROJECT_ROOT, 'node_modules', name)}" "${join(modules, name, '..')}/"`,
+    ),
     ...sharpPackageDirectories().map((source) => `cp -R "${source}" "${target}/"`),
   ];
 }
