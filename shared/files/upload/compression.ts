@@ -71,6 +71,18 @@ export async function compressImage(
 }
 
 /**
+ * The compressions under way in this process, one after the other: Lambda gives each request its
+ * own sandbox anyway, but the local runner answers every request in one process, which then holds
+ * one decoded image at most, whatever is uploaded at once.
+ */
+let compressing: Promise<unknown> = Promise.resolve();
+function oneAtATime<T>(task: () => Promise<T>): Promise<T> {
+  const run = compressing.then(task);
+  compressing = run.catch(() => undefined);
+  return run;
+}
+
+/**
  * The files of a direct upload as they are to be stored, with compression asked for (`null`: as
  * sent): one image at a time, so an upload of many holds one decoded image at most. `compressed[i]`
  * says whether file `i` was re-encoded.
@@ -78,7 +90,7 @@ export async function compressImage(
 export async function compressImages(files: IncomingFile[], compression: ImageCompression | null) {
   if (compression === null) return { files, compressed: files.map(() => false) };
   const outcomes: CompressionOutcome[] = [];
-  for (const file of files) outcomes.push(await compressImage(file, compression));
+  for (const file of files) outcomes.push(await oneAtATime(() => compressImage(file, compression)));
   return {
     files: outcomes.map((outcome) => outcome.file),
     compressed: outcomes.map((outcome) => outcome.compressed),
