@@ -1,4 +1,4 @@
-import { MEMORY_MB } from '../infra/constructs/service-function.ts';
+import { MEMORY_MB, memoryOf as memoryOfSpec } from '../infra/constructs/service-function.ts';
 import { functionSpecs } from '../infra/functions.ts';
 import { cpuStretch } from './bcrypt.ts';
 import type { LatencyFigures } from './latency.ts';
@@ -19,10 +19,10 @@ export interface CostFigures {
   totalUsd: number;
 }
 
-/** The memory the stack gives a handler's function (the route table's `hashesPasswords` decides). */
+/** The memory the stack gives a handler's function (the route table's `hashesPasswords` and `native` decide). */
 export function memoryOf(handler: string): number {
   const spec = functionSpecs().find((candidate) => candidate.handler === handler);
-  return spec?.hashesPasswords ? MEMORY_MB.passwordHashing : MEMORY_MB.standard;
+  return spec ? memoryOfSpec(spec) : MEMORY_MB.standard;
 }
 
 /**

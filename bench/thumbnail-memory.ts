@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { THUMBNAIL_MAX_INPUT_PIXELS } from '#shared/thumbnails/limits';
+import { IMAGE_MAX_INPUT_PIXELS } from '#shared/files/images';
 import { multipart } from '../tests/support/multipart.ts';
 import { pngBomb } from '../tests/support/pixels.ts';
 import { adminToken, startAsUsersDo } from './npm-start.ts';
@@ -19,9 +19,9 @@ const CASES = [
   },
   {
     // The largest image the limit lets through at the format's worst: 16 bits RGBA, held whole.
-    label: `just under the limit (${8160}×${Math.floor(THUMBNAIL_MAX_INPUT_PIXELS / 8160)}, 16-bit RGBA, interlaced)`,
+    label: `just under the limit (${8160}×${Math.floor(IMAGE_MAX_INPUT_PIXELS / 8160)}, 16-bit RGBA, interlaced)`,
     make: () =>
-      pngBomb(8160, Math.floor(THUMBNAIL_MAX_INPUT_PIXELS / 8160), {
+      pngBomb(8160, Math.floor(IMAGE_MAX_INPUT_PIXELS / 8160), {
         interlaced: true,
         channels: 4,
         depth: 16,

@@ -55,7 +55,7 @@ export function createFunctions(
       access,
       handler: spec.handler,
       hashesPasswords: spec.hashesPasswords,
-      makesThumbnails: spec.makesThumbnails,
+      native: spec.native,
       scheduled: spec.everyMinutes !== undefined,
       logRetention: settings.logRetention,
       logLevel: settings.logLevel,

@@ -39,8 +39,8 @@ export interface FunctionSpec {
   passkeys: boolean;
   /** Knows first-run setup's code (`announces`: that there is one; `checks`: reads it). */
   setupCode: SetupCodeAccess | undefined;
-  /** Carries sharp's native module (the thumbnail function only). */
-  makesThumbnails: boolean;
+  /** The native module its bundle carries besides bcrypt: sharp (the thumbnails, the direct upload). */
+  native: Route['native'];
   /** S3 starts it on these events for objects under this prefix (no API route). */
   objectEvents?: { prefix: ObjectPrefix; events: readonly ObjectEventType[] };
   /** A schedule starts it every this many minutes (no API route). */
@@ -92,7 +92,7 @@ const bareSpec = (handler: string): FunctionSpec => ({
   oauth: undefined,
   passkeys: false,
   setupCode: undefined,
-  makesThumbnails: false,
+  native: undefined,
 });
 
 /**
@@ -114,6 +114,7 @@ export function functionSpecs(
     spec.hashesPasswords ||= route.hashesPasswords;
     spec.usesKeys ||= route.usesKeys;
     spec.passkeys ||= route.passkeys === true;
+    spec.native ??= route.native;
     if (route.oauth && spec.oauth !== 'secrets') spec.oauth = route.oauth;
     if (route.setupCode && spec.setupCode !== 'checks') spec.setupCode = route.setupCode;
     byHandler.set(route.handler, spec);
@@ -124,7 +125,7 @@ export function functionSpecs(
       ...bareSpec(fn.handler),
       table: mergeTable({}, fn.table),
       bucket: mergeGrants({}, fn.bucket),
-      makesThumbnails: fn.native === 'sharp',
+      native: fn.native,
       objectEvents: { prefix: fn.prefix, events: fn.events },
     })),
     ...scheduled.map((fn) => ({

@@ -3,6 +3,7 @@ import { hashOptionalPassword } from '#shared/auth/password';
 import { recordedType } from '#shared/files/content-type';
 import { UPLOAD_BODY_LIMIT } from '#shared/files/upload/chunked/limits';
 import { receiveChunk } from '#shared/files/upload/chunked/receive';
+import { compressImages } from '#shared/files/upload/compression';
 import { storeFiles } from '#shared/files/upload/direct';
 import { defineHandler } from '#shared/http/handler';
 import { readFileParts } from '#shared/http/multipart';
@@ -10,7 +11,7 @@ import { validate } from '#shared/http/request';
 import { chunkReply, readReplyOptions, uploadReply } from '#shared/http/upload-reply';
 import { readChunkHeaders } from '#shared/validation/chunk-headers';
 import { uploadedNameSchema } from '#shared/validation/files';
-import { readUploadOptions } from '#shared/validation/upload-headers';
+import { readImageCompression, readUploadOptions } from '#shared/validation/upload-headers';
 
 /** One transaction records a whole upload: 2 items per file plus the counters, within 100. */
 const MAX_FILES_PER_UPLOAD = 32;
@@ -29,17 +30,14 @@ export const handler = defineHandler(
       const received = await receiveChunk(user, { ...chunk, bytes }, { ...options, passwordHash });
       return chunkReply(request, reply, received.identifier, received.file, user.view);
     }
-    const incoming = parts.map((part) => {
+    const sent = parts.map((part) => {
       const originalName = validate(uploadedNameSchema, part.fileName);
       return { originalName, type: recordedType(part.mimeType, originalName), bytes: part.bytes };
     });
+    const { files: incoming, compressed } = await compressImages(sent, readImageCompression(request.headers));
     const passwordHash = await hashOptionalPassword(password);
-    return uploadReply(
-      request,
-      reply,
-      await storeFiles(user, incoming, { ...options, passwordHash }),
-      user.view,
-    );
+    const files = await storeFiles(user, incoming, { ...options, passwordHash });
+    return uploadReply(request, reply, files, user.view, compressed);
   },
   {
     bodyLimit: UPLOAD_BODY_LIMIT,

@@ -16,13 +16,15 @@ export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', 
 
 /**
  * Memory per function class: bcrypt and image decoding are CPU-bound and Lambda's CPU share grows
- * with memory (decoding also needs the room: up to 50 megapixels, `THUMBNAIL_MAX_INPUT_PIXELS`).
+ * with memory. Decoding also needs the room: up to 50 megapixels (`IMAGE_MAX_INPUT_PIXELS`), and
+ * re-encoding the worst such image to WebP peaked at 1,228 MB (bench/compression-memory.ts); 1,769
+ * MB is a whole vCPU's share, so the CPU-bound work costs about what it did at 1,024.
  */
-export const MEMORY_MB = { standard: 256, passwordHashing: 1024, imageProcessing: 1024 } as const;
+export const MEMORY_MB = { standard: 256, passwordHashing: 1024, imageProcessing: 1769 } as const;
 
 /** A function's memory from what it carries. */
-export const memoryOf = (spec: { hashesPasswords: boolean; makesThumbnails?: boolean }) =>
-  spec.makesThumbnails
+export const memoryOf = (spec: { hashesPasswords: boolean; native?: 'sharp' | undefined }) =>
+  spec.native === 'sharp'
     ? MEMORY_MB.imageProcessing
     : spec.hashesPasswords
       ? MEMORY_MB.passwordHashing
@@ -49,12 +51,15 @@ const BCRYPT_X64 = join(PROJECT_ROOT, 'node_modules', '@node-rs', 'bcrypt-linux-
 const BCRYPT_LOADER = join(PROJECT_ROOT, 'node_modules', '@node-rs', 'bcrypt');
 
 /**
- * sharp's JavaScript is bundled; it loads its native module with its own `createRequire`, from
- * `node_modules/@img/sharp-<platform>/sharp.node` beside the bundle, and that links libvips from the
- * sibling `@img/sharp-libvips-<platform>`. The linux-arm64 pair comes from `infra/native`, the x64
- * pair (sam local on x86, and running the asset here) from the root install when present.
+ * sharp is external, as bcrypt: its package (with its dependencies) is copied beside the bundle,
+ * so its 130 KiB of JavaScript stay out of index.mjs (the upload's bundle is near the limit) and a
+ * function that imports it lazily (the upload) loads it on its first image only. It loads its native
+ * module from `node_modules/@img/sharp-<platform>/sharp.node`, which links libvips from the sibling
+ * `@img/sharp-libvips-<platform>`. The linux-arm64 pair comes from `infra/native`, the x64 pair
+ * (sam local on x86, and running the asset here) from the root install when present.
  */
-const SHARP_LOADER = join(PROJECT_ROOT, 'node_modules', 'sharp');
+const SHARP = 'sharp';
+const SHARP_LOADER = join(PROJECT_ROOT, 'node_modules', SHARP);
 const SHARP_NATIVE = {
   arm64: ['sharp-linux-arm64', 'sharp-libvips-linux-arm64'].map((name) =>
     join(PROJECT_ROOT, 'infra', 'native', 'node_modules', '@img', name),
@@ -82,8 +87,8 @@ export interface ServiceFunctionProps {
   handler: string;
   /** Ships bcrypt's native module and gets the larger memory class. */
   hashesPasswords: boolean;
-  /** Ships sharp's native module and libvips (the thumbnail function), with the larger memory class. */
-  makesThumbnails?: boolean;
+  /** Ships sharp's native module and libvips (thumbnails, the direct upload), with the image class's memory and time. */
+  native?: 'sharp' | undefined;
   /** Runs on a schedule (the expiry sweep): its run may take the minute until the next one. */
   scheduled?: boolean;
   logRetention: RetentionDays;
@@ -124,8 +129,9 @@ export class ServiceFunction extends Construct {
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: memoryOf(props),
-      // Decoding a large image takes longer than any API request may; a sweep, up to its next run.
-      timeout: Duration.seconds(props.scheduled ? 60 : props.makesThumbnails ? 30 : 10),
+      // Decoding and encoding a large image takes longer than other API requests may (API Gateway
+      // waits 30 s at most); a sweep, up to its next run.
+      timeout: Duration.seconds(props.scheduled ? 60 : props.native === 'sharp' ? 30 : 10),
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
       logGroup: this.logGroup,
@@ -156,15 +162,20 @@ export class ServiceFunction extends Construct {
           [`--alias:${X509}`]: NO_X509,
           '--charset': 'utf8',
         },
-        // Nothing external (the AWS SDK is bundled) except bcrypt, whose .node file esbuild cannot bundle.
-        externalModules: props.hashesPasswords ? [BCRYPT] : [],
-        ...(props.hashesPasswords || props.makesThumbnails
+        // Nothing external (the AWS SDK is bundled) except the native modules, which are copied.
+        externalModules: [
+          ...(props.hashesPasswords ? [BCRYPT] : []),
+          ...(props.native === 'sharp' ? [SHARP] : []),
+        ],
+        ...(props.hashesPasswords || props.native === 'sharp'
           ? {
               commandHooks: {
                 beforeBundling: () => [],
                 beforeInstall: () => [],
-                afterBundling: (_inputDir: string, outputDir: string) =>
-                  props.makesThumbnails ? copySharpCommands(outputDir) : copyBcryptCommands(outputDir),
+                afterBundling: (_inputDir: string, outputDir: string) => [
+                  ...(props.hashesPasswords ? copyBcryptCommands(outputDir) : []),
+                  ...(props.native === 'sharp' ? copySharpCommands(outputDir) : []),
+                ],
               },
             }
           : {}),
@@ -276,10 +287,25 @@ function sharpPackageDirectories(): string[] {
   return [...SHARP_NATIVE.arm64, ...x64];
 }
 
+/** sharp's package and those it depends on that it does not nest itself (`@img/colour`, `detect-libc`). */
+function sharpLoaderDirectories(): string[] {
+  const { dependencies } = JSON.parse(readFileSync(join(SHARP_LOADER, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+  };
+  const unnested = Object.keys(dependencies).filter(
+    (name) => !existsSync(join(SHARP_LOADER, 'node_modules', name)),
+  );
+  return [SHARP, ...unnested];
+}
+
 function copySharpCommands(outputDir: string): string[] {
-  const target = join(outputDir, 'node_modules', '@img');
+  const modules = join(outputDir, 'node_modules');
+  const target = join(modules, '@img');
   return [
     `mkdir -p "${target}"`,
+    ...sharpLoaderDirectories().map(
+      (name) => `cp -R "${join(PROJECT_ROOT, 'node_modules', name)}" "${join(modules, name, '..')}/"`,
+    ),
     ...sharpPackageDirectories().map((source) => `cp -R "${source}" "${target}/"`),
   ];
 }

@@ -59,17 +59,24 @@ function answered(request: HttpRequest, reply: ReplyOptions, files: FileRecord[]
 
 /**
  * The answer to an upload: `{files, deletesAt?}` with absolute URLs on the host the request reached
- * (or `x-zipline-domain`'s), `deletesAt: "never"` when the client asked for that; or with
- * `x-zipline-no-json: true` the URLs as plain text, joined with commas as Zipline joins them.
+ * (or `x-zipline-domain`'s), `deletesAt: "never"` when the client asked for that, `compressed: true`
+ * on the files whose image was re-encoded (`compressed[i]` for `files[i]`; absent otherwise, as
+ * Zipline leaves it out); or with `x-zipline-no-json: true` the URLs as plain text, joined with
+ * commas as Zipline joins them.
  */
 export function uploadReply(
   request: HttpRequest,
   reply: ReplyOptions,
   files: FileRecord[],
   ownerView: ViewSettings,
+  compressed: readonly boolean[] = [],
 ): HttpResult {
   const result = answered(request, reply, files, ownerView);
-  return reply.plainText ? text(200, result.files.map((file) => file.url).join(',')) : json(200, result);
+  if (reply.plainText) return text(200, result.files.map((file) => file.url).join(','));
+  const entries = result.files.map((entry, index) =>
+    compressed[index] ? { ...entry, compressed: true } : entry,
+  );
+  return json(200, { ...result, files: entries });
 }
 
 /**

@@ -5,6 +5,7 @@
 import { EXPIRY_INDEX } from '#shared/db/keys';
 import { ACCESS, BUCKET } from '#shared/routes/access';
 import type { BucketAccess, ObjectPrefix, TableAccess } from '#shared/routes/grants';
+import type { Route } from '#shared/routes/route';
 
 /** S3 notifications a function can subscribe to, by S3's names (`*` for every kind). */
 export type ObjectEventType = 's3:ObjectCreated:*' | 's3:ObjectTagging:Put';
@@ -20,7 +21,7 @@ export interface ObjectEventFunction {
   events: readonly ObjectEventType[];
   table?: TableAccess;
   bucket?: BucketAccess;
-  native: 'sharp';
+  native: NonNullable<Route['native']>;
 }
 
 export const objectEventFunctions: readonly ObjectEventFunction[] = [

@@ -34,6 +34,12 @@ export interface Route {
   table?: TableAccess;
   /** Imports bcrypt: the bundle carries the native binary and the function gets more memory. */
   hashesPasswords: boolean;
+  /**
+   * The native module its bundle carries besides bcrypt (the linux-arm64 binary from infra/native),
+   * as an object-event function's `native` (routes/background.ts): `sharp` decodes images, and the
+   * function gets the image class's memory and time.
+   */
+  native?: 'sharp';
   /** Reads the service keys (session seal password, token key). */
   usesKeys: boolean;
   /** Access to the files bucket; absent means none (and the function gets no BUCKET_NAME). */
@@ -52,7 +58,7 @@ export interface Route {
  * public routes only (login, a provider sign-in, a passkey sign-in: they seal a session).
  */
 export type Needs = Partial<
-  Pick<Route, 'table' | 'bucket' | 'oauth' | 'passkeys' | 'setupCode'> & {
+  Pick<Route, 'table' | 'bucket' | 'oauth' | 'passkeys' | 'setupCode' | 'native'> & {
     hashesPasswords: true;
     usesKeys: true;
   }
@@ -95,6 +101,7 @@ export function route(
     ...(needs.oauth ? { oauth: needs.oauth } : {}),
     ...(needs.passkeys ? { passkeys: true } : {}),
     ...(needs.setupCode ? { setupCode: needs.setupCode } : {}),
+    ...(needs.native ? { native: needs.native } : {}),
   };
 }
 

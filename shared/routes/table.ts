@@ -53,7 +53,7 @@ export const routes: readonly Route[] = [
   route('GET', '/api/users/{id}', 'users/get', 'admin', 'none', 'admin'),
   route('PATCH', '/api/users/{id}', 'users/patch', 'admin', 'json', 'admin', { hashesPasswords: true, table: ACCESS.usersPatch }),
   route('DELETE', '/api/users/{id}', 'users/delete', 'admin', 'json', 'admin', { table: ACCESS.usersDelete, bucket: BUCKET.usersDelete }),
-  route('POST', '/api/upload', 'files/upload', 'signed-in', 'multipart', 'files', { hashesPasswords: true, table: ACCESS.upload, bucket: BUCKET.upload }),
+  route('POST', '/api/upload', 'files/upload', 'signed-in', 'multipart', 'files', { hashesPasswords: true, native: 'sharp', table: ACCESS.upload, bucket: BUCKET.upload }),
   route('POST', '/api/upload/partial', 'files/upload-partial', 'signed-in', 'multipart', 'files', { hashesPasswords: true, table: ACCESS.upload, bucket: BUCKET.upload }),
   route('GET', '/api/user/files', 'files/list', 'signed-in', 'none', 'files', { table: ACCESS.filesList }),
   route('GET', '/api/user/files/incomplete', 'files/incomplete-list', 'signed-in', 'none', 'files', { table: ACCESS.incompleteList }),

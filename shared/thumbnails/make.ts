@@ -1,26 +1,13 @@
 import sharp, { type OutputInfo } from 'sharp';
 import { deleteObjects, putObject, readObjectStart } from '#shared/files/bucket/objects';
+import { IMAGE_MAX_INPUT_PIXELS, isDecodedImage } from '#shared/files/images';
 import { type ObjectOwner, ownerOfObjectKey, thumbnailObjectKey } from '#shared/files/layout';
 import type { Thumbnail } from '#shared/files/model';
 import { getFile } from '#shared/files/record/store';
 import { recordThumbnail } from '#shared/files/record/thumbnail';
 import { getUpload, uploadedFile } from '#shared/files/reservation/pending';
-import {
-  THUMBNAIL_MAX_INPUT_PIXELS,
-  THUMBNAIL_PIXELS,
-  THUMBNAIL_SOURCE_MAX_BYTES,
-} from '#shared/thumbnails/limits';
+import { THUMBNAIL_PIXELS, THUMBNAIL_SOURCE_MAX_BYTES } from '#shared/thumbnails/limits';
 import { FILE_ID } from '#shared/validation/ids';
-
-/** Raster types sharp decodes; SVG is never rasterised here (its bytes are the uploader's script). */
-const SOURCE_TYPES = new Set([
-  'image/png',
-  'image/jpeg',
-  'image/gif',
-  'image/webp',
-  'image/avif',
-  'image/tiff',
-]);
 
 /** The object exists but its file is not recorded yet (the bytes are stored before the metadata). */
 export class FileNotRecordedYet extends Error {
@@ -85,14 +72,13 @@ export async function makeThumbnail(objectKey: string, eventName: string): Promi
     throw new FileNotRecordedYet(objectKey);
   }
   if (file.objectKey !== objectKey) return { skipped: 'file gone' };
-  if (!SOURCE_TYPES.has(file.type.split(';')[0]?.trim().toLowerCase() ?? ''))
-    return { skipped: 'not an image' };
+  if (!isDecodedImage(file.type)) return { skipped: 'not an image' };
   if (file.size === 0 || file.size > THUMBNAIL_SOURCE_MAX_BYTES) return { skipped: 'too large' };
 
   let webp: { data: Buffer; info: OutputInfo };
   try {
     const bytes = await readObjectStart(objectKey, file.size);
-    webp = await sharp(bytes, { limitInputPixels: THUMBNAIL_MAX_INPUT_PIXELS })
+    webp = await sharp(bytes, { limitInputPixels: IMAGE_MAX_INPUT_PIXELS })
       .rotate()
       .resize(THUMBNAIL_PIXELS, THUMBNAIL_PIXELS, { fit: 'inside', withoutEnlargement: true })
       .webp({ quality: 70, effort: 4 })

@@ -3,6 +3,11 @@ import * as v from 'valibot';
 import { invalid } from '#shared/errors';
 import { NAME_FORMATS, SAFE_EXTENSION, uploadedFileName } from '#shared/files/names';
 import type { UploadOptions } from '#shared/files/reservation/options';
+import {
+  COMPRESSED_TYPES,
+  type CompressedType,
+  type ImageCompression,
+} from '#shared/files/upload/compression-types';
 import { isTrue, sent } from '#shared/http/upload-reply';
 import { type ZiplineHeaderGroup, ziplineHeader } from '#shared/http/zipline-headers';
 import { fileNameSchema, isoDate, PAST_EXPIRY, readFilePassword } from '#shared/validation/files';
@@ -123,22 +128,34 @@ function refuseUnusable(headers: Record<string, string>, groups: readonly Ziplin
   }
 }
 
+/** The values Zipline takes; `jxl` among them, which is refused (`readImageCompression`). */
 const COMPRESSION_TYPES = ['jpg', 'jpeg', 'png', 'webp', 'jxl'];
 
 /**
- * The image compression headers (Zipline's mobile and web uploaders send them by default): their
- * values are checked as Zipline checks them, then not applied yet (the table says so): the bytes
- * are stored as sent.
+ * `x-zipline-image-compression-percent` and `-type` (Zipline's mobile and web uploaders send them by
+ * default): checked as Zipline checks them, on every upload route. With a percent, images are
+ * re-encoded at that quality to the type (`jpeg` is `jpg`; none: `jpg`, as Zipline); a type without a
+ * percent changes nothing, as in Zipline. `jxl` is a 400: sharp's build writes no JPEG XL, and
+ * Zipline, failing the same way, would store the image as sent without a word.
  */
-function checkCompression(values: Record<string, string>): void {
+export function readImageCompression(headers: Record<string, string>): ImageCompression | null {
+  const values = sent(headers);
   const percent = values['x-zipline-image-compression-percent'];
   if (percent !== undefined && !(/^\s*\d{1,3}\s*$/.test(percent) && Number(percent) <= 100)) {
     throw invalid('x-zipline-image-compression-percent must be an integer from 0 to 100');
   }
-  const type = values['x-zipline-image-compression-type'];
-  if (type !== undefined && !COMPRESSION_TYPES.includes(type.trim().toLowerCase())) {
+  const sentType = values['x-zipline-image-compression-type']?.trim().toLowerCase();
+  if (sentType !== undefined && !COMPRESSION_TYPES.includes(sentType)) {
     throw invalid(`x-zipline-image-compression-type must be one of ${COMPRESSION_TYPES.join(', ')}`);
   }
+  const type = sentType === undefined || sentType === 'jpeg' ? 'jpg' : sentType;
+  if (!(type in COMPRESSED_TYPES)) {
+    throw invalid(
+      `x-zipline-image-compression-type ${type} is not supported: this service writes no JPEG XL; send jpg, png or webp`,
+    );
+  }
+  if (percent === undefined) return null;
+  return { quality: Math.max(1, Number(percent)), type: type as CompressedType };
 }
 
 /**
@@ -151,7 +168,7 @@ export function readUploadOptions(
 ): UploadHeaderOptions {
   const values = sent(headers);
   refuseUnusable(values, READS[on]);
-  checkCompression(values);
+  readImageCompression(values);
   const deletesAt = readDeletesAt(values['x-zipline-deletes-at']);
   return {
     format: readFormat(values['x-zipline-format']),

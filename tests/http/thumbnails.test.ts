@@ -1,6 +1,6 @@
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
-import { THUMBNAIL_MAX_INPUT_PIXELS } from '#shared/thumbnails/limits';
+import { IMAGE_MAX_INPUT_PIXELS } from '#shared/files/images';
 import { call } from '../support/client.ts';
 import { download, upload } from '../support/files.ts';
 import { feedLog, objectEvents } from '../support/object-events.ts';
@@ -120,7 +120,7 @@ test("decompression bombs get no thumbnail, and an image beside them still does 
   // them all), and one just past the limit.
   const bomb = await pngBomb(10_000, 10_000, { interlaced: true });
   expect(bomb.length).toBeLessThan(300_000);
-  const justOver = await pngBomb(10_000, Math.floor(THUMBNAIL_MAX_INPUT_PIXELS / 10_000) + 1);
+  const justOver = await pngBomb(10_000, Math.floor(IMAGE_MAX_INPUT_PIXELS / 10_000) + 1);
   const files = await uploadAndSettle(user, [
     { fileName: 'bomb.png', type: 'image/png', content: bomb },
     { fileName: 'bomb-again.png', type: 'image/png', content: bomb },

@@ -131,19 +131,31 @@ describe('assets', () => {
     },
   );
 
-  test.each(functionSpecs().map((spec) => [spec.handler, spec.makesThumbnails]))(
-    '%s carries sharp only if it makes thumbnails (%s)',
-    (handler, makesThumbnails) => {
+  test.each(functionSpecs().map((spec) => [spec.handler, spec.native === 'sharp']))(
+    '%s carries sharp only if its line says native: sharp (%s)',
+    (handler, carriesSharp) => {
       const report = bundleOf(handler as string);
-      expect(report.containsSharp).toBe(makesThumbnails);
+      expect(report.containsSharp).toBe(carriesSharp);
       const modules = join(report.assetDir, 'node_modules', '@img');
       for (const name of ['sharp-linux-arm64', 'sharp-libvips-linux-arm64']) {
-        expect(existsSync(join(modules, name, 'package.json'))).toBe(makesThumbnails);
+        expect(existsSync(join(modules, name, 'package.json'))).toBe(carriesSharp);
       }
+      // External, as bcrypt: imported from the package copied beside the bundle, not bundled.
+      expect(existsSync(join(report.assetDir, 'node_modules', 'sharp', 'package.json'))).toBe(carriesSharp);
       const code = readFileSync(join(report.assetDir, 'index.mjs'), 'utf8');
-      expect(code.includes('@img/sharp-linux-arm64/sharp.node')).toBe(makesThumbnails);
+      expect(/(?:from|import\()\s*["']sharp["']/.test(code)).toBe(carriesSharp);
+      expect(code.includes('sharp.node')).toBe(false);
     },
   );
+
+  test('sharp is carried by the thumbnails and the direct upload only, the upload with bcrypt beside it', () => {
+    const carriers = functionSpecs()
+      .filter((spec) => spec.native === 'sharp')
+      .map((spec) => spec.handler);
+    expect(carriers.sort()).toEqual(['files/upload', 'thumbnails/make']);
+    const upload = bundleOf('files/upload');
+    expect([upload.containsBcrypt, upload.containsSharp]).toEqual([true, true]);
+  });
 
   test('the arm64 binary is an aarch64 ELF object of the loader version', () => {
     const modules = join(bundleOf('auth/login').assetDir, 'node_modules', '@node-rs');
@@ -182,6 +194,25 @@ test('the thumbnail bundle makes a thumbnail with the sharp it carries, given on
   ]);
   const resource = await call('GET', `/api/user/files/${file?.id}`, { token: owner.token });
   expect(resource.body.thumbnail).toBe(`/api/user/files/${file?.id}/thumbnail`);
+});
+
+test('the upload bundle re-encodes an image with the sharp it carries, beside bcrypt, given only its template environment', async () => {
+  const { token } = await signedInUser();
+  const { body, contentType } = multipart([{ fileName: 'pixel.png', type: 'image/png', content: PNG_1X1 }]);
+  const uploaded = await callBundle('POST', '/api/upload', {
+    token,
+    raw: body,
+    headers: {
+      'content-type': contentType,
+      'x-zipline-image-compression-percent': '50',
+      'x-zipline-image-compression-type': 'webp',
+      'x-zipline-password': 'hashed by the bcrypt it carries',
+    },
+  });
+  expect(uploaded.status).toBe(200);
+  expect(uploaded.body.files).toEqual([
+    expect.objectContaining({ type: 'image/webp', name: expect.stringMatching(/\.webp$/), compressed: true }),
+  ]);
 });
 
 describe('bundles answer like the local runner', () => {

@@ -517,6 +517,18 @@ describe('thumbnails', () => {
       Timeout: 30,
     });
   });
+
+  test('the direct upload, which re-encodes images, has the image class: its memory, and 30 s (all API Gateway waits)', () => {
+    expect(resources[functionLogicalId('files/upload')]?.Properties).toMatchObject({
+      MemorySize: MEMORY_MB.imageProcessing,
+      Timeout: 30,
+    });
+    // The other upload routes never hold a whole file: they keep the API's class.
+    expect(resources[functionLogicalId('files/upload-start')]?.Properties).toMatchObject({
+      MemorySize: MEMORY_MB.passwordHashing,
+      Timeout: 10,
+    });
+  });
 });
 
 describe('service keys', () => {
