@@ -1,5 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documents, tableName } from '#shared/db/client';
+import { userKey } from '#shared/db/keys';
 import { findNameClaim } from '#shared/files/record/name-claims';
+import { updateFile } from '#shared/files/record/store';
 import type { Role } from '#shared/users/model';
 import { call } from '../support/client.ts';
 import { download, upload } from '../support/files.ts';
@@ -223,6 +227,26 @@ describe('PATCH /api/user/files/{id} {name}: a rename', () => {
       );
     }
   });
+});
+
+test("a rename that reaches storage after its owner's deletion began claims nothing", async () => {
+  const owner = await signedInUser();
+  const file = await uploadedFile(owner);
+  // The deletion's mark, as users/deletion.ts sets it before it reads the partition.
+  await documents.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: userKey(owner.id),
+      UpdateExpression: 'SET deletingAt = :now',
+      ExpressionAttributeValues: { ':now': new Date().toISOString() },
+    }),
+  );
+  const wanted = unique('late');
+  await expect(updateFile(owner.id, file.id, { name: wanted })).rejects.toMatchObject({
+    kind: 'unauthenticated',
+  });
+  expect(await findNameClaim(wanted)).toBeUndefined();
+  expect(await findNameClaim(file.name)).toEqual({ userId: owner.id, fileId: file.id });
 });
 
 describe("POST /api/user/files/{id}/password: Zipline's password check", () => {
