@@ -1,13 +1,15 @@
 import { authenticate } from '#shared/auth/authenticate';
-import { toFileResource } from '#shared/files/model';
+import { requireFile, toFileResource } from '#shared/files/model';
+import { findOwnFile } from '#shared/files/record/own-file';
 import { deleteFile } from '#shared/files/serve/access';
 import { defineHandler } from '#shared/http/handler';
 import { json } from '#shared/http/response';
-import { FILE_ID, pathId } from '#shared/validation/ids';
+import { FILE_ID_OR_NAME, pathId } from '#shared/validation/ids';
 
-/** Answers the deleted file, as existing clients expect. */
+/** By id or public name, as `GET`. Answers the deleted file, as existing clients expect. */
 export const handler = defineHandler(async (request) => {
   const { user } = await authenticate(request);
-  const file = await deleteFile(user.id, pathId(request, 'id', FILE_ID));
-  return json(200, toFileResource(file, user.view));
+  const file = requireFile(await findOwnFile(user.id, pathId(request, 'id', FILE_ID_OR_NAME)));
+  const deleted = await deleteFile(user.id, file.id);
+  return json(200, toFileResource(deleted, user.view));
 });

@@ -1,13 +1,13 @@
 import { authenticate } from '#shared/auth/authenticate';
 import { requireFile, toFileResource } from '#shared/files/model';
-import { getFile } from '#shared/files/record/store';
+import { findOwnFile } from '#shared/files/record/own-file';
 import { defineHandler } from '#shared/http/handler';
 import { json } from '#shared/http/response';
-import { FILE_ID, pathId } from '#shared/validation/ids';
+import { FILE_ID_OR_NAME, pathId } from '#shared/validation/ids';
 
-/** The key holds the caller's id: another user's file is simply not found. */
+/** By id or public name (Zipline's), the caller's own files only: another user's is simply not found. */
 export const handler = defineHandler(async (request) => {
   const { user } = await authenticate(request);
-  const file = requireFile(await getFile(user.id, pathId(request, 'id', FILE_ID)));
+  const file = requireFile(await findOwnFile(user.id, pathId(request, 'id', FILE_ID_OR_NAME)));
   return json(200, toFileResource(file, user.view));
 });

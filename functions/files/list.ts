@@ -1,15 +1,23 @@
 import { authenticate } from '#shared/auth/authenticate';
-import { invalid } from '#shared/errors';
+import { invalid, notFound } from '#shared/errors';
 import { type ListOptions, listFiles, searchFiles } from '#shared/files/listing/listing';
 import { toFileResource } from '#shared/files/model';
 import { defineHandler } from '#shared/http/handler';
 import { validate } from '#shared/http/request';
 import { json } from '#shared/http/response';
+import { userWhoseFilesToList } from '#shared/users/file-owner';
 import { listQuerySchema } from '#shared/validation/files';
+import { USER_ID } from '#shared/validation/ids';
 
+/**
+ * The caller's files; with `?id=<user id>` (Zipline's), an administrator lists a user it may act on
+ * as `/api/users/{id}` allows (anyone else: 404), each file's `url` following that owner's settings.
+ */
 export const handler = defineHandler(async (request) => {
-  const { user } = await authenticate(request);
+  const { user: caller } = await authenticate(request);
   const query = validate(listQuerySchema, request.query);
+  if (query.id !== undefined && !USER_ID.accepts(query.id)) throw notFound(USER_ID.notFound);
+  const user = query.id === undefined ? caller : await userWhoseFilesToList(caller, query.id);
   const options: ListOptions = {
     sortBy: query.sortBy,
     order: query.order,

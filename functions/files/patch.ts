@@ -1,25 +1,29 @@
 import { authenticate } from '#shared/auth/authenticate';
 import { hashOptionalPassword } from '#shared/auth/password';
+import { invalid } from '#shared/errors';
 import { requireFile, toFileResource } from '#shared/files/model';
-import { type FileChanges, getFile, updateFile } from '#shared/files/record/store';
+import { findOwnFile } from '#shared/files/record/own-file';
+import { type FileChanges, NameTaken, updateFile } from '#shared/files/record/store';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
 import { patchFileSchema, readFilePassword } from '#shared/validation/files';
-import { FILE_ID, pathId } from '#shared/validation/ids';
+import { FILE_ID_OR_NAME, pathId } from '#shared/validation/ids';
 
+/** By id or public name, as `GET`. A `name` another file has is a 400, as Zipline's (and an upload's). */
 export const handler = defineHandler(async (request) => {
   const { user } = await authenticate(request);
   // `tags` passed validation only where it changes nothing.
   const { password, tags: _tags, ...fields } = readJson(request, patchFileSchema);
-  const fileId = pathId(request, 'id', FILE_ID);
+  const file = requireFile(await findOwnFile(user.id, pathId(request, 'id', FILE_ID_OR_NAME)));
   const changes: FileChanges = { ...fields };
   if (password !== undefined) {
     changes.passwordHash = await hashOptionalPassword(readFilePassword(password, 'password'));
   }
-  const file =
-    Object.keys(changes).length > 0
-      ? await updateFile(user.id, fileId, changes)
-      : requireFile(await getFile(user.id, fileId));
-  return json(200, toFileResource(file, user.view));
+  if (Object.keys(changes).length === 0) return json(200, toFileResource(file, user.view));
+  try {
+    return json(200, toFileResource(await updateFile(user.id, file.id, changes), user.view));
+  } catch (error) {
+    throw error instanceof NameTaken ? invalid(error.message) : error;
+  }
 });

@@ -20,6 +20,9 @@ export function newFileId(now = Date.now()): string {
   return time + randomBase32(16);
 }
 
+/** Whether `value` has the shape of a `newFileId()` (a public name may have it too). */
+export const isFileId = (value: string) => /^[0-9a-z]{26}$/.test(value);
+
 /**
  * How the public name is chosen (`x-zipline-format`). `gfycat` and its current name `random-words`
  * have no word list here and are `random`: every generated name carries 64 random bits or more.

@@ -98,10 +98,14 @@ export const ACCESS = {
       DeleteItem: ['USER'],
     },
   },
+  // With `?id=`, an administrator's listing of another user: that user's item (GetItem USER, beyond
+  // the caller's own) and that user's partition.
   filesList: {
-    items: { BatchGetItem: ['USER'], Query: ['USER'] },
+    items: { GetItem: ['USER'], BatchGetItem: ['USER'], Query: ['USER'] },
     indexes: FILE_INDEXES,
   },
+  // A file named by its public name: the name's claim, then the file.
+  fileGet: { items: { GetItem: ['FILENAME'] } },
   uploadStart: {
     items: {
       Query: ['USER'],
@@ -131,14 +135,26 @@ export const ACCESS = {
       DeleteItem: ['USER'],
     },
   },
-  filePatch: { items: { ConditionCheckItem: ['USER'], UpdateItem: ['USER'] } },
+  // A rename claims the new name and releases the old in the file's transaction.
+  filePatch: {
+    items: {
+      GetItem: ['FILENAME'],
+      ConditionCheckItem: ['USER'],
+      UpdateItem: ['USER'],
+      PutItem: ['FILENAME'],
+      DeleteItem: ['FILENAME'],
+    },
+  },
   fileDelete: {
     items: {
+      GetItem: ['FILENAME'],
       ConditionCheckItem: ['USER'],
       UpdateItem: ['USER'],
       DeleteItem: ['USER', 'FILENAME'],
     },
   },
+  // Zipline's password check: `/raw?pw=`'s reads and counted guesses, no view counted.
+  filePassword: { items: { GetItem: ['FILENAME', 'USER'], UpdateItem: ['THROTTLE'] } },
   // With `?pw=`: the file's hash is read first, and guesses are counted (THROTTLE).
   raw: { items: { GetItem: ['FILENAME', 'USER'], UpdateItem: ['USER', 'THROTTLE'] } },
   // The name claim; the owner's view settings with the file (one BatchGetItem); the view count.

@@ -10,6 +10,8 @@
  * sign-in, the TOTP step) or starts a provider flow whose state it seals. A sign-in with a provider
  * starts with a GET (it signs nobody in by itself), and the same GET takes the provider's answer back
  * as Zipline's does (so it holds the callback's needs); a link starts with a POST by the session.
+ * `/api/user/files/{id}` takes a file's id or its public name (Zipline's); its `/password` is Zipline's
+ * public password check, by name, counted as `?pw=` guesses are (no view counted).
  * `/api/user/files/{id}/raw` is the owner's own view of the bytes (dashboard previews and "open"): it
  * counts no view. `/view/{name}` is a file's public page, `/api/oembed/{name}` the oEmbed answer view
  * pages link to (embeds on): its texts, no view counted.
@@ -60,11 +62,12 @@ export const routes: readonly Route[] = [
   route('DELETE', '/api/user/files/incomplete', 'files/incomplete-abandon', 'signed-in', 'json', 'files', { table: ACCESS.incompleteAbandon, bucket: BUCKET.incompleteAbandon }),
   route('POST', '/api/user/files/uploads', 'files/upload-start', 'signed-in', 'json', 'files', { hashesPasswords: true, table: ACCESS.uploadStart, bucket: BUCKET.uploadStart }),
   route('POST', '/api/user/files/uploads/{id}/complete', 'files/upload-complete', 'signed-in', 'none', 'files', { table: ACCESS.uploadComplete, bucket: BUCKET.uploadComplete }),
-  route('GET', '/api/user/files/{id}', 'files/get', 'signed-in', 'none', 'files'),
+  route('GET', '/api/user/files/{id}', 'files/get', 'signed-in', 'none', 'files', { table: ACCESS.fileGet }),
   route('GET', '/api/user/files/{id}/raw', 'files/raw-owner', 'signed-in', 'none', 'files', { bucket: BUCKET.read }),
   route('GET', '/api/user/files/{id}/thumbnail', 'files/raw-owner', 'signed-in', 'none', 'files', { bucket: BUCKET.thumbnail }),
   route('PATCH', '/api/user/files/{id}', 'files/patch', 'signed-in', 'json', 'files', { hashesPasswords: true, table: ACCESS.filePatch }),
   route('DELETE', '/api/user/files/{id}', 'files/delete', 'signed-in', 'none', 'files', { table: ACCESS.fileDelete, bucket: BUCKET.delete }),
+  route('POST', '/api/user/files/{id}/password', 'files/password', 'public', 'json', 'files', { hashesPasswords: true, table: ACCESS.filePassword }),
   route('GET', '/raw/{name}', 'files/raw', 'public', 'none', 'public', { hashesPasswords: true, table: ACCESS.raw, bucket: BUCKET.raw }),
   route('GET', '/view/{name}', 'view/page', 'public', 'none', 'public', { table: ACCESS.viewPage, bucket: BUCKET.viewPage }),
   route('POST', '/view/{name}', 'view/unlock', 'public', 'form', 'public', { hashesPasswords: true, table: ACCESS.viewUnlock, bucket: BUCKET.viewPage }),

@@ -16,6 +16,19 @@ export const fileNameSchema = v.pipe(
   v.regex(NO_CONTROL_CHARACTERS, 'must not contain control characters'),
 );
 
+/**
+ * A public name the client chose (`x-zipline-filename`, a PATCH's `name`): the one name rule of
+ * uploads, refused rather than rewritten (a name that `uploadedFileName` would change: a path, quotes,
+ * `< > ? # %`).
+ */
+export const chosenFileNameSchema = v.pipe(
+  fileNameSchema,
+  v.check(
+    (value) => uploadedFileName(value) === value,
+    `must be a file name of 1 to ${MAX_NAME_BYTES} bytes without slashes, control characters, quotes or < > ? # %`,
+  ),
+);
+
 /** An uploaded file's name as the client sent it, put through the one name rule first. */
 export const uploadedNameSchema = v.pipe(
   v.string('must be a string'),
@@ -64,6 +77,8 @@ export const listQuerySchema = v.object(
       v.pipe(v.string(), v.maxLength(255, 'searchQuery must be at most 255 characters')),
     ),
     cursor: v.optional(v.string()),
+    /** Another user's id: an administrator's listing of that user's files (Zipline's `id`). */
+    id: v.optional(v.string()),
   },
   'invalid query',
 );
@@ -79,6 +94,21 @@ export const rawQuerySchema = v.object(
     embed: v.optional(v.pipe(v.string(), v.regex(/^[\w-]{22}$/, 'is not an embed link'))),
   },
   'invalid query',
+);
+
+/**
+ * `POST /api/user/files/{name}/password`, as Zipline's: the password to check (a guess is a guess, any
+ * text; an empty one is Zipline's 400).
+ */
+export const filePasswordCheckSchema = v.strictObject(
+  {
+    password: v.pipe(
+      v.string('must be a string'),
+      v.minLength(1, 'must not be empty'),
+      v.maxLength(1024, 'password is too long'),
+    ),
+  },
+  strictMessage,
 );
 
 /** The view page's password form (`POST /view/{name}`): one field, any text (a guess is a guess). */
@@ -111,12 +141,14 @@ const futureDate = v.pipe(
 );
 
 /**
- * `PATCH /api/user/files/{id}`, as Zipline's edit dialog sends it. `password` sets the file's password
- * (`""`/`null` removes it; see `readFilePassword`); `tags` is accepted where it changes nothing (`[]`)
- * until tags exist; `{}` changes nothing.
+ * `PATCH /api/user/files/{id}`, as Zipline's edit dialog sends it. `name` renames the file (its public
+ * name: the old links stop answering); `password` sets the file's password (`""`/`null` removes it;
+ * see `readFilePassword`); `tags` is accepted where it changes nothing (`[]`) until tags exist; `{}`
+ * changes nothing.
  */
 export const patchFileSchema = v.strictObject(
   {
+    name: v.optional(chosenFileNameSchema),
     favorite: v.optional(v.boolean('must be a boolean')),
     originalName: v.optional(fileNameSchema),
     maxViews: v.optional(

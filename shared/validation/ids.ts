@@ -1,4 +1,5 @@
 import { notFound } from '#shared/errors';
+import { isFileId } from '#shared/files/names';
 import type { HttpRequest } from '#shared/http/request';
 import { MAX_NAME_BYTES } from '#shared/validation/files';
 
@@ -20,7 +21,7 @@ export const USER_ID: IdFormat = {
 };
 /** `newFileId()`: 26 lowercase Crockford base32 characters. */
 export const FILE_ID: IdFormat = {
-  accepts: (value) => /^[0-9a-z]{26}$/.test(value),
+  accepts: isFileId,
   notFound: 'file not found',
 };
 /** A presigned upload: 128 random bits in hex. */
@@ -34,6 +35,9 @@ export const PUBLIC_NAME: IdFormat = {
     value !== '' && Buffer.byteLength(value) <= MAX_NAME_BYTES && /^[^\p{Cc}\p{Cf}]*$/u.test(value),
   notFound: 'file not found',
 };
+
+/** A file's id or, as Zipline's `/api/user/files/{id}` routes take it, its public name. */
+export const FILE_ID_OR_NAME: IdFormat = PUBLIC_NAME;
 
 /** A WebAuthn credential id: base64url of at most 1023 bytes (WebAuthn's limit). */
 export const PASSKEY_ID: IdFormat = {

@@ -1,7 +1,7 @@
 import ms from 'ms';
 import * as v from 'valibot';
 import { invalid } from '#shared/errors';
-import { NAME_FORMATS, SAFE_EXTENSION, uploadedFileName } from '#shared/files/names';
+import { NAME_FORMATS, SAFE_EXTENSION } from '#shared/files/names';
 import type { UploadOptions } from '#shared/files/reservation/options';
 import {
   COMPRESSED_TYPES,
@@ -10,7 +10,7 @@ import {
 } from '#shared/files/upload/compression-types';
 import { isTrue, sent } from '#shared/http/upload-reply';
 import { type ZiplineHeaderGroup, ziplineHeader } from '#shared/http/zipline-headers';
-import { fileNameSchema, isoDate, PAST_EXPIRY, readFilePassword } from '#shared/validation/files';
+import { chosenFileNameSchema, isoDate, PAST_EXPIRY, readFilePassword } from '#shared/validation/files';
 
 /**
  * The groups of the Zipline header table each upload route reads: the direct upload the file's, the
@@ -90,9 +90,8 @@ function readFilename(value: string | undefined): string | null {
   } catch {
     // Not percent-encoded: taken as sent.
   }
-  const result = v.safeParse(fileNameSchema, name);
-  // The one name rule of uploads, refused rather than rewritten: the client chose this name.
-  if (!result.success || uploadedFileName(result.output) !== result.output) {
+  const result = v.safeParse(chosenFileNameSchema, name);
+  if (!result.success) {
     throw invalid(
       'x-zipline-filename must be a file name of 1 to 255 bytes without slashes, control characters, quotes or < > ? # %',
     );

@@ -173,7 +173,8 @@ function mayCount(route: Route, response: TestResponse): string | undefined {
   )
     return 'THROTTLE#setup-';
   // A password guess at any name is counted, per address and per name (the form is no oracle).
-  if (route.path === '/view/{name}' && route.method === 'POST' && [404, 429].includes(response.status))
+  const checksPassword = ['/view/{name}', '/api/user/files/{id}/password'].includes(route.path);
+  if (checksPassword && route.method === 'POST' && [404, 429].includes(response.status))
     return 'THROTTLE#file-password';
   return undefined;
 }
@@ -239,6 +240,7 @@ const ACCEPTED_REQUEST: Record<string, CallOptions> = {
   'users/patch': { json: {} },
   'users/delete': { json: {} },
   'files/patch': { json: { favorite: true } },
+  'files/password': { json: { password: 'guess' } },
   'user/passkeys-rename': { json: { name: 'Laptop' } },
   'view/unlock': {
     raw: 'password=guess',

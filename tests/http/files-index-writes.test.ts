@@ -77,3 +77,17 @@ test('a first view enters the views index, a later one moves it; a favourite ent
     gsi10: 2,
   });
 });
+
+test('a rename moves the name claim and the by-name entry in one transaction with the owner check', async () => {
+  const user = await signedInUser();
+  const [file] = await upload(user.token, [png]);
+  recorder.reset();
+  const renamed = await call('PATCH', `/api/user/files/${file?.id}`, {
+    token: user.token,
+    json: { name: 'renamed-shot.png' },
+  });
+  expect(renamed.status).toBe(200);
+  // The by-name entry (gsi5) and the updatedAt one (gsi3) move (a delete and a put each); the search
+  // index (gsi2) projects the name, so its entry is rewritten; the table's share is the file item and both claims.
+  expect(writeUnits(recorder.calls)).toEqual({ table: 4, gsi2: 2, gsi3: 4, gsi5: 4 });
+});

@@ -375,7 +375,8 @@ describe('PATCH validation', () => {
       { deletesAt: 'soon' },
       { originalName: '' },
       { originalName: 'a\u0007b' },
-      { name: 'renamed' },
+      { name: 'dir/renamed' },
+      { name: '' },
       { views: 0 },
     ]) {
       const response = await call('PATCH', `/api/user/files/${file?.id}`, { token: owner.token, json });
@@ -383,6 +384,7 @@ describe('PATCH validation', () => {
     }
     const stored = await call('GET', `/api/user/files/${file?.id}`, { token: owner.token });
     expect(stored.body).toMatchObject({
+      name: file?.name,
       originalName: 'keep.txt',
       favorite: false,
       maxViews: null,

@@ -65,11 +65,13 @@ describe(`every stack (parent or area) stays within ${RESOURCE_BUDGET} resources
       const before = resourceCounts().counts;
       const after = resourceCounts({ routes: [...routes, ...extra] }).counts;
       expect(overBudget(after)).toEqual([]);
-      // The parent does not grow with the routes; each area by at most 7 resources a route.
+      // The parent does not grow with the routes; each area by at most 7 resources a route, plus the
+      // one role the synthetic routes' access class shares where no function of the area has it yet
+      // (functions of the same grants share a role, infra/constructs/access-role.ts).
       expect(after.parent).toBe(before.parent);
       for (const [area, count] of Object.entries(after)) {
         if (area === 'parent') continue;
-        expect(count - (before[area] ?? 0)).toBeLessThanOrEqual(Math.ceil(100 / areas.length) * 7);
+        expect(count - (before[area] ?? 0)).toBeLessThanOrEqual(Math.ceil(100 / areas.length) * 7 + 1);
       }
     } finally {
       rmSync(directory, { recursive: true, force: true });

@@ -470,6 +470,11 @@ describe('every request the code sends is within its function grant, and every g
     const searched = await request('GET', '/api/user/files?searchField=name&searchQuery=a', { token });
     expect(searched.status).toBe(200);
     expect((await request('GET', `/api/user/files/${first?.id}`, { token })).status).toBe(200);
+    // By name, as Zipline's (the name's claim first); the administrator's listing of this user's files.
+    const byName = (file: typeof first) =>
+      `/api/user/files/${new URL(file?.url as string).pathname.split('/').pop()}`;
+    expect((await request('GET', byName(first), { token })).status).toBe(200);
+    expect((await request('GET', `/api/user/files?id=${userId}`, self)).status).toBe(200);
     const edit = { favorite: true, originalName: 'renamed.txt', maxViews: 5 };
     expect((await request('PATCH', `/api/user/files/${first?.id}`, { token, json: edit })).status).toBe(200);
     expect((await request('GET', new URL(first?.url as string).pathname)).status).toBe(200);
@@ -493,7 +498,15 @@ describe('every request the code sends is within its function grant, and every g
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(imageForm.status).toBe(200);
-    expect((await request('DELETE', `/api/user/files/${first?.id}`, { token })).status).toBe(200);
+    // Zipline's password check: a wrong guess (counted) and the right password.
+    const check = (password: string) =>
+      request('POST', `/api/user/files/${secondName}/password`, { json: { password } });
+    expect((await check('wrong')).status).toBe(404);
+    expect((await check('image secret')).status).toBe(200);
+    // A rename by name (the claims move in the file's transaction), then the delete by the new name.
+    const renamed = await request('PATCH', byName(first), { token, json: { name: uniqueName('renamed') } });
+    expect(renamed.status).toBe(200);
+    expect((await request('DELETE', `/api/user/files/${renamed.body.name}`, { token })).status).toBe(200);
     // A chunked upload with a password: the first chunk is staged under uploads/, the last streams it
     // into the one part; then /raw with a wrong and the right password (counted guesses).
     const chunk = async (start: number, content: string, last: boolean) => {

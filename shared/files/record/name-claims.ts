@@ -1,7 +1,8 @@
 import { getItem } from '#shared/db/client';
 import { unlessConditionFails } from '#shared/db/expressions/conditions';
 import { FILE_PREFIX, fileNameKey } from '#shared/db/keys';
-import { deleteItem } from '#shared/db/table-calls';
+import { deleteIn, deleteItem, putIn } from '#shared/db/table-calls';
+import type { TransactItem } from '#shared/db/transact';
 
 /**
  * Public file names: each is claimed by an item of its own (`FILENAME#<name>`), the only file item
@@ -14,6 +15,27 @@ export async function findNameClaim(name: string): Promise<{ userId: string; fil
   const claim = await getItem(fileNameKey(name));
   if (!claim) return undefined;
   return { userId: String(claim.userId), fileId: String(claim.fileId) };
+}
+
+/**
+ * A rename's two claim items, for the transaction that rewrites the file item: the new name claimed
+ * only while nobody has it (the first item: its failed condition is the name taken), the old one
+ * released only while it is still this file's. No read comes first, so of two renames to one name
+ * exactly one commits.
+ */
+export function moveNameClaim(
+  userId: string,
+  fileId: string,
+  from: string,
+  to: string,
+): [claim: TransactItem, release: TransactItem] {
+  return [
+    putIn({ ...fileNameKey(to), userId, fileId }, { ConditionExpression: 'attribute_not_exists(pk)' }),
+    deleteIn(fileNameKey(from), {
+      ConditionExpression: 'userId = :userId AND fileId = :fileId',
+      ExpressionAttributeValues: { ':userId': userId, ':fileId': fileId },
+    }),
+  ];
 }
 
 /**

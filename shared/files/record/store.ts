@@ -10,6 +10,7 @@ import { notFound, unauthenticated } from '#shared/errors';
 import { type FileRecord, isMedia, requireFile } from '#shared/files/model';
 import { indexAttributes, SORT_INDEXES } from '#shared/files/record/indexing';
 import { fromFileItem, toFileItem } from '#shared/files/record/items';
+import { moveNameClaim } from '#shared/files/record/name-claims';
 import { noPending, QuotaExceeded, statsOf, statsUpdate } from '#shared/files/record/stats';
 import type { QuotaLimits } from '#shared/quota';
 
@@ -102,6 +103,8 @@ export async function getFile(
 }
 
 export interface FileChanges {
+  /** A new public name: its claim moves with the file item (`moveNameClaim`). */
+  name?: string;
   favorite?: boolean;
   /** Stored as given; how it is served is the download's rule (`presignDownload`), not the client's. */
   type?: string;
@@ -112,9 +115,9 @@ export interface FileChanges {
   passwordHash?: string | null;
 }
 
-/** The indexes whose keys a PATCH moves: updatedAt, deletesAt, originalName, type, favorite, expiry. */
+/** The indexes whose keys a PATCH moves: updatedAt, deletesAt, name, originalName, type, favorite, expiry. */
 const PATCHED_INDEXES = [
-  ...(['updatedAt', 'deletesAt', 'originalName', 'type', 'favorite'] as const).map(
+  ...(['updatedAt', 'deletesAt', 'name', 'originalName', 'type', 'favorite'] as const).map(
     (field) => SORT_INDEXES[field].index as string,
   ),
   EXPIRY_INDEX,
@@ -129,8 +132,9 @@ const versionRetries = {
 
 /**
  * Applies a PATCH. The write is conditional on the version it was computed from and retried on a
- * concurrent change, so no update is lost; a change of `favorite` moves the counters in the same
- * transaction. Views are counted with ADD and never bump the version, so downloads do not conflict.
+ * concurrent change, so no update is lost; a change of `favorite` moves the counters, a new name the
+ * name claims, in the same transaction (a name another file has: `NameTaken`). Views are counted with
+ * ADD and never bump the version, so downloads do not conflict.
  */
 export async function updateFile(userId: string, fileId: string, changes: FileChanges): Promise<FileRecord> {
   return retry(versionRetries, async () => {
@@ -142,16 +146,16 @@ export async function updateFile(userId: string, fileId: string, changes: FileCh
     const next: FileRecord = { ...current, ...changes, updatedAt: new Date().toISOString() };
     next.version = current.version + 1;
     const indexed = indexAttributes(userId, next);
-    const { updatedAt, version, favorite, originalName, type } = next;
+    const { updatedAt, version, name, favorite, originalName, type } = next;
     const update = new UpdateBuilder();
     // What a PATCH can change, and the index keys that follow from it: a sparse order's keys and the
     // expiry index's come and go with the field's value.
-    for (const [name, value] of Object.entries({ updatedAt, version, favorite, originalName, type })) {
-      update.set(name, value);
+    for (const [field, value] of Object.entries({ updatedAt, version, name, favorite, originalName, type })) {
+      update.set(field, value);
     }
     update.set('media', indexed.media);
-    for (const name of ['maxViews', 'deletesAt', 'passwordHash'] as const)
-      update.setOrRemove(name, next[name]);
+    for (const attribute of ['maxViews', 'deletesAt', 'passwordHash'] as const)
+      update.setOrRemove(attribute, next[attribute]);
     for (const index of PATCHED_INDEXES) {
       update.setOrRemove(`${index}pk`, indexed[`${index}pk`] ?? null);
       update.setOrRemove(`${index}sk`, indexed[`${index}sk`] ?? null);
@@ -178,8 +182,17 @@ export async function updateFile(userId: string, fileId: string, changes: FileCh
         ),
       );
     }
-    // An ADD to the counters would recreate them behind a deletion: only for an active owner.
-    await (countersChange ? transactAsActiveOwner(userId, items) : transactWrite(items));
+    const claimIndex = items.length;
+    const renamed = next.name !== current.name;
+    if (renamed) items.push(...moveNameClaim(userId, fileId, current.name, next.name));
+    try {
+      // An ADD to the counters, or a name claim, would outlive a deletion: only for an active owner.
+      await (countersChange || renamed ? transactAsActiveOwner(userId, items) : transactWrite(items));
+    } catch (error) {
+      // A moved version is retried first: the name may be this file's own by now.
+      const failed = error instanceof TransactionConditionFailed ? error.failedIndexes : [];
+      throw renamed && failed.includes(claimIndex) && !failed.includes(0) ? new NameTaken(next.name) : error;
+    }
     return { ...next, views: current.views };
   });
 }
