@@ -9,5 +9,5 @@ import { FILE_ID, pathId } from '#shared/validation/ids';
 export const handler = defineHandler(async (request) => {
   const { user } = await authenticate(request);
   const file = await deleteFile(user.id, pathId(request, 'id', FILE_ID));
-  return json(200, toFileResource(file, user.view));
+  return json(200, toFileResource(file));
 });

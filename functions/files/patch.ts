@@ -21,5 +21,5 @@ export const handler = defineHandler(async (request) => {
     Object.keys(changes).length > 0
       ? await updateFile(user.id, fileId, changes)
       : requireFile(await getFile(user.id, fileId));
-  return json(200, toFileResource(file, user.view));
+  return json(200, toFileResource(file));
 });

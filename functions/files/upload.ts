@@ -33,19 +33,14 @@ export const handler = defineHandler(
       const passwordHash = chunk.start === 0 ? await hashOptionalPassword(password) : null;
       const bytes = (parts[0] as (typeof parts)[number]).bytes;
       const received = await receiveChunk(user, { ...chunk, bytes }, { ...options, passwordHash });
-      return chunkReply(request, reply, received.identifier, received.file, user.view);
+      return chunkReply(request, reply, received.identifier, received.file);
     }
     const incoming = parts.map((part) => {
       const originalName = validate(uploadedNameSchema, part.fileName);
       return { originalName, type: recordedType(part.mimeType, originalName), bytes: part.bytes };
     });
     const passwordHash = await hashOptionalPassword(password);
-    return uploadReply(
-      request,
-      reply,
-      await storeFiles(user, incoming, { ...options, passwordHash }),
-      user.view,
-    );
+    return uploadReply(request, reply, await storeFiles(user, incoming, { ...options, passwordHash }));
   },
   {
     bodyLimit: UPLOAD_BODY_LIMIT,
