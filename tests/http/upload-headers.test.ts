@@ -95,7 +95,7 @@ describe('x-zipline-* headers honoured as Zipline defines them', () => {
       'x-zipline-domain': 'files.example.com',
       'x-zipline-no-json': 'true',
     });
-    expect(plain.text).toMatch(/^https:\/\/files\.example\.com\/raw\/[0-9a-z]+\.txt$/);
+    expect(plain.text).toMatch(/^https:\/\/files\.example\.com\/u\/[0-9a-z]+\.txt$/);
     const before = await fileCount(owner.token);
     for (const domain of [
       'https://files.example.com',
@@ -246,7 +246,7 @@ describe('x-zipline-* headers honoured as Zipline defines them', () => {
       token: owner.token,
       headers: { 'x-zipline-no-json': 'true', 'x-zipline-domain': 'dl.example.com' },
     });
-    expect(completed.text).toBe(`https://dl.example.com/raw/${name}.dat`);
+    expect(completed.text).toBe(`https://dl.example.com/u/${name}.dat`);
   });
 });
 
