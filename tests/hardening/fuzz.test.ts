@@ -172,8 +172,9 @@ function mayCount(route: Route, response: TestResponse): string | undefined {
     (response.status === 429 || response.body?.error === 'username is already taken')
   )
     return 'THROTTLE#setup-';
-  // A password guess at any name is counted, per address and per name (the form is no oracle).
-  if (route.path === '/view/{name}' && route.method === 'POST' && [404, 429].includes(response.status))
+  // A password guess at any name is counted, per address and per name (the forms are no oracle).
+  const passwordForm = route.path === '/view/{name}' || route.path === '/u/{name}';
+  if (passwordForm && route.method === 'POST' && [404, 429].includes(response.status))
     return 'THROTTLE#file-password';
   return undefined;
 }
