@@ -15,10 +15,11 @@ import { renderViewPage } from '#shared/view/render';
  * `?pw=` or, posted to the same address, the refusal page's form (`password=`).
  */
 export const handler = defineHandler((request) => {
-  const query = validate(linkQuerySchema, request.query);
-  const password = request.method === 'POST' ? readForm(request, viewPasswordFormSchema).password : query.pw;
-  return withRefusalPage(request, { triedPassword: password !== undefined }, async () => {
+  const post = request.method === 'POST';
+  return withRefusalPage(request, { triedPassword: post || request.query.pw !== undefined }, async () => {
     const name = pathId(request, 'name', PUBLIC_NAME);
+    const query = validate(linkQuerySchema, request.query);
+    const password = post ? readForm(request, viewPasswordFormSchema).password : query.pw;
     const answer = await openLink(name, {
       head: request.method === 'HEAD',
       attachment: query.download,
