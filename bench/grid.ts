@@ -79,7 +79,7 @@ export async function measureGrid(s3Local: S3Local): Promise<GridFigures> {
       originals: paths.filter(
         (path) =>
           /^\/api\/user\/files\/[^/]+\/raw$/.test(path) ||
-          path.startsWith('/raw/') ||
+          /^\/(raw|r|u)\//.test(path) ||
           (!path.startsWith('/api/') && /^\/[^/]+\/files\//.test(path)),
       ).length,
     };

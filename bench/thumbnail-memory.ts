@@ -49,7 +49,7 @@ async function thumbnailMade(url: string, token: string, id: string) {
     const file = (await (
       await fetch(`${url}/api/user/files/${id}`, { headers: { authorization: token } })
     ).json()) as {
-      thumbnail: string | null;
+      thumbnail: { path: string } | null;
     };
     if (file.thumbnail) return;
     await new Promise((resolve) => setTimeout(resolve, 100));

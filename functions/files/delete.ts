@@ -11,5 +11,5 @@ export const handler = defineHandler(async (request) => {
   const { user } = await authenticate(request);
   const file = requireFile(await findOwnFile(user.id, pathId(request, 'id', FILE_ID_OR_NAME)));
   const deleted = await deleteFile(user.id, file.id);
-  return json(200, toFileResource(deleted, user.view));
+  return json(200, toFileResource(deleted));
 });

@@ -9,5 +9,5 @@ import { FILE_ID_OR_NAME, pathId } from '#shared/validation/ids';
 export const handler = defineHandler(async (request) => {
   const { user } = await authenticate(request);
   const file = requireFile(await findOwnFile(user.id, pathId(request, 'id', FILE_ID_OR_NAME)));
-  return json(200, toFileResource(file, user.view));
+  return json(200, toFileResource(file));
 });

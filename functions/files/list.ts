@@ -31,7 +31,7 @@ export const handler = defineHandler(async (request) => {
     if (query.cursor !== undefined) throw invalid('cursor cannot be combined with searchQuery');
     const found = await searchFiles(user.id, { ...options, field: query.searchField, query: searchQuery });
     return json(200, {
-      page: found.files.map((file) => toFileResource(file, user.view)),
+      page: found.files.map((file) => toFileResource(file)),
       total: found.total,
       pages: Math.ceil(found.total / options.perpage),
       search: { field: query.searchField, query: searchQuery },
@@ -41,7 +41,7 @@ export const handler = defineHandler(async (request) => {
   return json(
     200,
     {
-      page: result.files.map((file) => toFileResource(file, user.view)),
+      page: result.files.map((file) => toFileResource(file)),
       total: result.total,
       pages: Math.ceil(result.total / options.perpage),
     },

@@ -20,9 +20,9 @@ export const handler = defineHandler(async (request) => {
   if (password !== undefined) {
     changes.passwordHash = await hashOptionalPassword(readFilePassword(password, 'password'));
   }
-  if (Object.keys(changes).length === 0) return json(200, toFileResource(file, user.view));
+  if (Object.keys(changes).length === 0) return json(200, toFileResource(file));
   try {
-    return json(200, toFileResource(await updateFile(user.id, file.id, changes), user.view));
+    return json(200, toFileResource(await updateFile(user.id, file.id, changes)));
   } catch (error) {
     throw error instanceof NameTaken ? invalid(error.message) : error;
   }

@@ -12,5 +12,5 @@ export const handler = defineHandler(async (request) => {
   const { user } = await authenticate(request);
   const uploadId = pathId(request, 'id', UPLOAD_ID);
   const reply = readReplyOptions(request.headers);
-  return uploadReply(request, reply, [await completeUpload(user, uploadId)], user.view);
+  return uploadReply(request, reply, [await completeUpload(user, uploadId)]);
 });

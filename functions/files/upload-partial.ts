@@ -28,7 +28,7 @@ export const handler = defineHandler(
     const bytes = part?.bytes ?? Buffer.alloc(0);
     const received = await receiveChunk(user, { ...chunk, bytes }, { ...options, passwordHash });
     const identifier = chunk.start === 0 ? received.identifier : null;
-    return chunkReply(request, reply, identifier, received.file, user.view);
+    return chunkReply(request, reply, identifier, received.file);
   },
   {
     bodyLimit: UPLOAD_BODY_LIMIT,

@@ -28,7 +28,7 @@ export const handler = defineHandler(
       const passwordHash = chunk.start === 0 ? await hashOptionalPassword(password) : null;
       const bytes = (parts[0] as (typeof parts)[number]).bytes;
       const received = await receiveChunk(user, { ...chunk, bytes }, { ...options, passwordHash });
-      return chunkReply(request, reply, received.identifier, received.file, user.view);
+      return chunkReply(request, reply, received.identifier, received.file);
     }
     const sent = parts.map((part) => {
       const originalName = validate(uploadedNameSchema, part.fileName);
@@ -37,7 +37,7 @@ export const handler = defineHandler(
     const { files: incoming, compressed } = await compressImages(sent, readImageCompression(request.headers));
     const passwordHash = await hashOptionalPassword(password);
     const files = await storeFiles(user, incoming, { ...options, passwordHash });
-    return uploadReply(request, reply, files, user.view, compressed);
+    return uploadReply(request, reply, files, compressed);
   },
   {
     bodyLimit: UPLOAD_BODY_LIMIT,

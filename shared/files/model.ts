@@ -3,7 +3,7 @@ import { notFound } from '#shared/errors';
 /** A file's metadata as stored (minus the generic key and index attributes). */
 export interface FileRecord {
   id: string;
-  /** Public, unique name: the download URL is `/raw/<name>`. */
+  /** Public, unique name: the link is `/u/<name>` (`linkPath`), the download `/raw/<name>`. */
   name: string;
   /** The client's file name; private to the owner. */
   originalName: string;
@@ -35,9 +35,10 @@ export interface Thumbnail {
 }
 
 /**
- * The File resource of the API: no owner id, no storage details. `url` is the link's path (clients
- * prefix their origin, as with Zipline's); `thumbnail` the owner's path to the WebP preview, null
- * while none exists.
+ * The File resource of the API, Zipline 4.4's File: no owner id, no storage details. `url` is the
+ * link's path (clients prefix their origin, as with Zipline's); `thumbnail` `{path}` with the owner's
+ * path to the WebP preview, null while none exists; `folderId` null and `tags` empty (this service
+ * has neither folders nor tags yet: the fields are there so Zipline clients parse every file).
  */
 export type FileResource = Omit<
   FileRecord,
@@ -46,24 +47,22 @@ export type FileResource = Omit<
   /** Whether `/raw/{name}` asks for a password (never the hash). */
   password: boolean;
   url: string;
-  thumbnail: string | null;
+  thumbnail: { path: string } | null;
+  folderId: null;
+  tags: never[];
 };
 
-export const downloadPath = (name: string) => `/raw/${encodeURIComponent(name)}`;
+/**
+ * The link a file is shared by, Zipline's default files route: `/u/<name>` shows the view page while
+ * the owner has view pages on, else the file (shared/view/file/link.ts), so the link never changes
+ * with the setting. `/view/<name>` and `/raw/<name>` links stay valid.
+ */
+export const linkPath = (name: string) => `/u/${encodeURIComponent(name)}`;
 
 /** The owner's route to a file's thumbnail (the dashboard's grid loads it with the session). */
 export const thumbnailPath = (id: string) => `/api/user/files/${encodeURIComponent(id)}/thumbnail`;
 
-/** What of its owner's view settings a file's link depends on (users' `ViewSettings` is one). */
-export interface OwnerView {
-  enabled?: string | boolean;
-}
-
-/** The link a file is shared by: its view page while the owner has view pages on, else the download. */
-export const linkPath = (name: string, ownerView: OwnerView) =>
-  ownerView.enabled === true ? `/view/${encodeURIComponent(name)}` : downloadPath(name);
-
-export function toFileResource(file: FileRecord, ownerView: OwnerView): FileResource {
+export function toFileResource(file: FileRecord): FileResource {
   return {
     id: file.id,
     name: file.name,
@@ -77,8 +76,10 @@ export function toFileResource(file: FileRecord, ownerView: OwnerView): FileReso
     updatedAt: file.updatedAt,
     deletesAt: file.deletesAt,
     password: file.passwordHash !== null,
-    url: linkPath(file.name, ownerView),
-    thumbnail: file.thumbnail ? thumbnailPath(file.id) : null,
+    url: linkPath(file.name),
+    thumbnail: file.thumbnail ? { path: thumbnailPath(file.id) } : null,
+    folderId: null,
+    tags: [],
   };
 }
 
@@ -86,14 +87,14 @@ export function toFileResource(file: FileRecord, ownerView: OwnerView): FileReso
  * The answer to an upload: absolute URLs (uploaders copy them as they are) and, when the upload set
  * an expiry, `deletesAt` beside `files` (uploader configs read it there).
  */
-export function toUploadResult(files: FileRecord[], origin: string, ownerView: OwnerView) {
+export function toUploadResult(files: FileRecord[], origin: string) {
   const deletesAt = files[0]?.deletesAt ?? null;
   return {
     files: files.map((file) => ({
       id: file.id,
       name: file.name,
       type: file.type,
-      url: `${origin}${linkPath(file.name, ownerView)}`,
+      url: `${origin}${linkPath(file.name)}`,
     })),
     ...(deletesAt === null ? {} : { deletesAt }),
   };

@@ -3,7 +3,6 @@ import { type FileRecord, toUploadResult } from '#shared/files/model';
 import { requestOrigin } from '#shared/http/origin';
 import type { HttpRequest } from '#shared/http/request';
 import { type HttpResult, json, text } from '#shared/http/response';
-import type { ViewSettings } from '#shared/users/model';
 
 /** Zipline reads its flags as `value === 'true'`: anything else (a file name, `yes`) is false. */
 export const isTrue = (value: string | undefined) => value?.trim().toLowerCase() === 'true';
@@ -52,8 +51,8 @@ export function readReplyOptions(headers: Record<string, string>): ReplyOptions 
   };
 }
 
-function answered(request: HttpRequest, reply: ReplyOptions, files: FileRecord[], ownerView: ViewSettings) {
-  const result = toUploadResult(files, requestOrigin(request, reply.host ?? undefined), ownerView);
+function answered(request: HttpRequest, reply: ReplyOptions, files: FileRecord[]) {
+  const result = toUploadResult(files, requestOrigin(request, reply.host ?? undefined));
   return reply.neverDeletes && files.length > 0 ? { ...result, deletesAt: 'never' } : result;
 }
 
@@ -68,10 +67,9 @@ export function uploadReply(
   request: HttpRequest,
   reply: ReplyOptions,
   files: FileRecord[],
-  ownerView: ViewSettings,
   compressed: readonly boolean[] = [],
 ): HttpResult {
-  const result = answered(request, reply, files, ownerView);
+  const result = answered(request, reply, files);
   if (reply.plainText) return text(200, result.files.map((file) => file.url).join(','));
   const entries = result.files.map((entry, index) =>
     compressed[index] ? { ...entry, compressed: true } : entry,
@@ -89,11 +87,10 @@ export function chunkReply(
   reply: ReplyOptions,
   identifier: string | null,
   file: FileRecord | null,
-  ownerView: ViewSettings,
 ): HttpResult {
   const files = file ? [file] : [];
-  if (reply.plainText) return uploadReply(request, reply, files, ownerView);
-  const result = answered(request, reply, files, ownerView);
+  if (reply.plainText) return uploadReply(request, reply, files);
+  const result = answered(request, reply, files);
   return json(200, {
     ...result,
     files: result.files.map((entry) => ({ ...entry, pending: false })),

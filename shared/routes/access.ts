@@ -163,6 +163,9 @@ export const ACCESS = {
   // as on /raw?pw=.
   viewUnlock: { items: { GetItem: ['FILENAME'], BatchGetItem: ['USER'], UpdateItem: ['USER', 'THROTTLE'] } },
   oembed: { items: { GetItem: ['FILENAME'], BatchGetItem: ['USER'] } },
+  // `/u/`: the view page's reads and count whatever the owner's setting (it decides page or file),
+  // and `?pw=` or the form's guesses counted as on /raw?pw=.
+  link: { items: { GetItem: ['FILENAME'], BatchGetItem: ['USER'], UpdateItem: ['USER', 'THROTTLE'] } },
   // The provider account's claim and its user; the flow's state recorded once (OAUTHFLOW); a new
   // session (UpdateItem USER); a link (the claim and the user's list in one transaction), or a
   // sign-up (a user with its username claims and the provider account's).
@@ -223,6 +226,8 @@ export const BUCKET = {
   // Presigned GETs for the page's media, download and og:image (the thumbnail); a ranged GET for a
   // text file's start.
   viewPage: { GetObject: ['files/', 'thumbnails/'] },
+  // `/u/`: the view page's presigned links, or the file's bytes as on `/raw` (up to 4 MiB).
+  link: { GetObject: ['files/', 'thumbnails/'] },
   // The bytes and their thumbnail, in one DeleteObjects; a presigned upload's object whose URL may
   // still be valid is tagged for the lifecycle rule instead (files/bucket/objects.ts `deleteFileObject`).
   delete: { DeleteObject: ['files/', 'thumbnails/'], PutObjectTagging: ['files/'] },

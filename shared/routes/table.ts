@@ -14,7 +14,9 @@
  * public password check, by name, counted as `?pw=` guesses are (no view counted).
  * `/api/user/files/{id}/raw` is the owner's own view of the bytes (dashboard previews and "open"): it
  * counts no view. `/view/{name}` is a file's public page, `/api/oembed/{name}` the oEmbed answer view
- * pages link to (embeds on): its texts, no view counted.
+ * pages link to (embeds on): its texts, no view counted. `/u/{name}` is Zipline's files route, every
+ * File's `url`: the page while its owner shows view pages, else the file (its POST the refusal page's
+ * password form); `/r/{name}` is Zipline 4.4's name for `/raw/{name}`, the same function.
  */
 import { ACCESS, BUCKET } from '#shared/routes/access';
 import { type Route, route } from '#shared/routes/route';
@@ -71,5 +73,8 @@ export const routes: readonly Route[] = [
   route('GET', '/raw/{name}', 'files/raw', 'public', 'none', 'public', { hashesPasswords: true, table: ACCESS.raw, bucket: BUCKET.raw }),
   route('GET', '/view/{name}', 'view/page', 'public', 'none', 'public', { table: ACCESS.viewPage, bucket: BUCKET.viewPage }),
   route('POST', '/view/{name}', 'view/unlock', 'public', 'form', 'public', { hashesPasswords: true, table: ACCESS.viewUnlock, bucket: BUCKET.viewPage }),
+  route('GET', '/u/{name}', 'view/link', 'public', 'none', 'public', { hashesPasswords: true, table: ACCESS.link, bucket: BUCKET.link }),
+  route('POST', '/u/{name}', 'view/link', 'public', 'form', 'public', { hashesPasswords: true, table: ACCESS.link, bucket: BUCKET.link }),
+  route('GET', '/r/{name}', 'files/raw', 'public', 'none', 'public', { hashesPasswords: true, table: ACCESS.raw, bucket: BUCKET.raw }),
   route('GET', '/api/oembed/{name}', 'view/oembed', 'public', 'none', 'public', { table: ACCESS.oembed }),
 ];

@@ -111,6 +111,9 @@ export const filePasswordCheckSchema = v.strictObject(
   strictMessage,
 );
 
+/** `/u/{name}`'s query: `/raw`'s but the embed link, which only `/raw` answers. */
+export const linkQuerySchema = v.omit(rawQuerySchema, ['embed']);
+
 /** The view page's password form (`POST /view/{name}`): one field, any text (a guess is a guess). */
 export const viewPasswordFormSchema = v.object(
   { password: v.pipe(v.string(), v.maxLength(1024, 'password is too long')) },

@@ -172,8 +172,8 @@ function mayCount(route: Route, response: TestResponse): string | undefined {
     (response.status === 429 || response.body?.error === 'username is already taken')
   )
     return 'THROTTLE#setup-';
-  // A password guess at any name is counted, per address and per name (the form is no oracle).
-  const checksPassword = ['/view/{name}', '/api/user/files/{id}/password'].includes(route.path);
+  // A password guess at any name is counted, per address and per name (the forms are no oracle).
+  const checksPassword = ['/view/{name}', '/u/{name}', '/api/user/files/{id}/password'].includes(route.path);
   if (checksPassword && route.method === 'POST' && [404, 429].includes(response.status))
     return 'THROTTLE#file-password';
   return undefined;
@@ -246,7 +246,14 @@ const ACCEPTED_REQUEST: Record<string, CallOptions> = {
     raw: 'password=guess',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
   },
+  // A handler behind two methods: its POST line's body (`/u/{name}`'s password form).
+  'POST view/link': {
+    raw: 'password=guess',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  },
 };
+const acceptedRequest = (route: Route) =>
+  ACCEPTED_REQUEST[`${route.method} ${route.handler}`] ?? ACCEPTED_REQUEST[route.handler];
 /** Ids of every other kind, and strings no id format allows (DynamoDB refuses keys over 2 KB). */
 const HOSTILE_ID = fc
   .oneof(
@@ -280,7 +287,7 @@ test.each(PARAMETER_ROUTES.map((route) => [`${route.method} ${route.path}`, rout
           cookie: admin.cookie,
           // Each from its own address: the form's guesses are limited per address (30 a window).
           sourceIp: `10.0.${Math.floor(++requestCount / 250)}.${requestCount % 250}`,
-          ...ACCEPTED_REQUEST[route.handler],
+          ...acceptedRequest(route),
         });
         expect(response.status).toBe(404);
         expect(response.body).toEqual({ error: expect.any(String), statusCode: 404 });

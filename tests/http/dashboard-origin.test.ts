@@ -41,14 +41,14 @@ describe('cookie writes from the dashboard served by CloudFront', () => {
     expect(login.cookies[0]).toContain('Secure');
   });
 
-  test('file links point at the distribution, where /raw/* reaches the API', async () => {
+  test('file links point at the distribution, where /u/* reaches the API', async () => {
     const me = await signedInUser();
     const [file] = await upload(me.token, [{ fileName: 'a.txt', type: 'text/plain', content: 'x' }], {
       host: API_HOST,
       [ORIGIN_SECRET_HEADER]: ORIGIN_SECRET,
       'x-viewer-host': DASHBOARD,
     });
-    expect(file?.url).toMatch(new RegExp(`^https://${DASHBOARD.replaceAll('.', '\\.')}/raw/`));
+    expect(file?.url).toMatch(new RegExp(`^https://${DASHBOARD.replaceAll('.', '\\.')}/u/`));
   });
 
   test('other sites are still refused through the distribution', async () => {

@@ -19,7 +19,7 @@ describe('file lifecycle through the HTTP path', () => {
     ]);
     expect(first).toMatchObject({ type: 'image/png' });
     expect(first?.name).toMatch(/^[0-9a-z]{13}\.png$/);
-    expect(first?.url).toBe(`https://localhost/raw/${first?.name}`);
+    expect(first?.url).toBe(`https://localhost/u/${first?.name}`);
     expect(second?.type).toBe('text/plain');
 
     const listing = await call('GET', '/api/user/files', { token: owner.token });
@@ -33,7 +33,7 @@ describe('file lifecycle through the HTTP path', () => {
 
     const got = await call('GET', `/api/user/files/${first?.id}`, { cookie: owner.cookie });
     expect(got.status).toBe(200);
-    // The File resource's fields as the contract names them, restated on purpose.
+    // The File resource's fields as the contract names them (Zipline 4.4's File), restated on purpose.
     expect(Object.keys(got.body).sort()).toEqual(
       [
         'id',
@@ -50,13 +50,17 @@ describe('file lifecycle through the HTTP path', () => {
         'password',
         'url',
         'thumbnail',
+        'folderId',
+        'tags',
       ].sort(),
     );
     expect(got.body).toMatchObject({
       // A path, as Zipline's: clients build links as origin + url.
-      url: `/raw/${first?.name}`,
+      url: `/u/${first?.name}`,
       password: false,
       thumbnail: null,
+      folderId: null,
+      tags: [],
       originalName: 'holiday.png',
       size: png.length,
       views: 0,
@@ -252,7 +256,7 @@ describe('upload options and limits', () => {
     // The 413 names the ways that take a larger file.
     expect([tooLarge.status, tooLarge.body.error]).toEqual([
       413,
-      'request body is too large: the limit is 4194304 bytes; send a larger file in chunks (content-range with x-zipline-p-* headers, as Zipline clients do) or through a presigned upload (POST /api/user/files/uploads, then PUT and complete); ShareX sends one request, so it can send at most this much',
+      'request body is too large: the limit is 4194304 bytes; send a larger file in chunks (POST /api/upload/partial, as Zipline 4.4 clients do, or content-range with x-zipline-p-* headers here) or through a presigned upload (POST /api/user/files/uploads, then PUT and complete); ShareX sends one request, so it can send at most this much',
     ]);
     const listing = await call('GET', '/api/user/files', { token: owner.token });
     expect(listing.body.total).toBe(0);

@@ -49,7 +49,7 @@ describe('a forged x-viewer-host (no origin secret, or a wrong one)', () => {
         [{ fileName: 'a.txt', type: 'text/plain', content: 'x' }],
         forged(secret),
       );
-      expect(file?.url).toMatch(new RegExp(`^https://${API_HOST.replaceAll('.', '\\.')}/raw/`));
+      expect(file?.url).toMatch(new RegExp(`^https://${API_HOST.replaceAll('.', '\\.')}/u/`));
     }
   });
 

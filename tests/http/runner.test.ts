@@ -86,8 +86,8 @@ test('npm start serves the API, logs one JSON line per request, and keeps everyt
   );
   const file = (await (
     await fetch(`${first.url}/api/user/files/${id}`, { headers: { authorization: token } })
-  ).json()) as { thumbnail: string };
-  expect(file.thumbnail).toBe(`/api/user/files/${id}/thumbnail`);
+  ).json()) as { thumbnail: { path: string } };
+  expect(file.thumbnail).toEqual({ path: `/api/user/files/${id}/thumbnail` });
 
   // Expiry: the runner sweeps every few seconds what the stack's schedule sweeps each minute (a past
   // deletesAt is refused, so the file expires a few seconds from now).

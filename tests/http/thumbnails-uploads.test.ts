@@ -99,8 +99,12 @@ test('a presigned upload gets its thumbnail once completed: its PUT alone makes 
   await objectEvents.settled();
   const [file] = completed.body.files;
   const resource = await fileOf(user, file.id);
-  expect(resource.thumbnail).toBe(`/api/user/files/${file.id}/thumbnail`);
-  expect(await thumbnailOf(user, resource.thumbnail)).toEqual({ format: 'webp', width: 320, height: 213 });
+  expect(resource.thumbnail).toEqual({ path: `/api/user/files/${file.id}/thumbnail` });
+  expect(await thumbnailOf(user, resource.thumbnail.path)).toEqual({
+    format: 'webp',
+    width: 320,
+    height: 213,
+  });
   expect(resource.views).toBe(0);
 });
 
@@ -112,8 +116,12 @@ test('a chunked upload (Zipline) gets its thumbnail from its multipart completio
   await objectEvents.settled();
   const [file] = last.body.files;
   const resource = await fileOf(user, file.id);
-  expect(resource.thumbnail).toBe(`/api/user/files/${file.id}/thumbnail`);
-  expect(await thumbnailOf(user, resource.thumbnail)).toEqual({ format: 'webp', width: 240, height: 320 });
+  expect(resource.thumbnail).toEqual({ path: `/api/user/files/${file.id}/thumbnail` });
+  expect(await thumbnailOf(user, resource.thumbnail.path)).toEqual({
+    format: 'webp',
+    width: 240,
+    height: 320,
+  });
 });
 
 test('bytes that do not decode, through either path: the upload stands, without a thumbnail', async () => {

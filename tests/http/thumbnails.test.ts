@@ -49,11 +49,11 @@ test('an image upload gets a WebP thumbnail of 320 px on its longer side, counti
     { fileName: 'wide.png', type: 'image/png', content: original },
   ]);
   const resource = await fileOf(user, file?.id as string);
-  expect(resource.thumbnail).toBe(`/api/user/files/${file?.id}/thumbnail`);
+  expect(resource.thumbnail).toEqual({ path: `/api/user/files/${file?.id}/thumbnail` });
   const listed = await call('GET', '/api/user/files', { token: user.token });
-  expect(listed.body.page[0].thumbnail).toBe(resource.thumbnail);
+  expect(listed.body.page[0].thumbnail).toEqual(resource.thumbnail);
 
-  const { response, bytes } = await thumbnailOf(user, resource.thumbnail);
+  const { response, bytes } = await thumbnailOf(user, resource.thumbnail.path);
   expect(response.headers.get('content-type')).toBe('image/webp');
   const metadata = await sharp(bytes).metadata();
   expect([metadata.format, metadata.width, metadata.height]).toEqual(['webp', 320, 160]);
@@ -62,8 +62,8 @@ test('an image upload gets a WebP thumbnail of 320 px on its longer side, counti
   expect(resource.views).toBe(0);
   // Only the owner has the route.
   const other = await signedInUser();
-  expect((await call('GET', resource.thumbnail, { token: other.token })).status).toBe(404);
-  expect((await call('GET', resource.thumbnail)).status).toBe(401);
+  expect((await call('GET', resource.thumbnail.path, { token: other.token })).status).toBe(404);
+  expect((await call('GET', resource.thumbnail.path)).status).toBe(401);
 });
 
 test('tall, small and JPEG images: fit inside 320×320, never enlarged', async () => {
@@ -80,7 +80,7 @@ test('tall, small and JPEG images: fit inside 320×320, never enlarged', async (
   ]);
   const sizes = [];
   for (const file of files) {
-    const { bytes } = await thumbnailOf(user, (await fileOf(user, file.id)).thumbnail);
+    const { bytes } = await thumbnailOf(user, (await fileOf(user, file.id)).thumbnail.path);
     const metadata = await sharp(bytes).metadata();
     sizes.push([metadata.width, metadata.height]);
   }
@@ -127,7 +127,9 @@ test("decompression bombs get no thumbnail, and an image beside them still does 
     { fileName: 'just-over.png', type: 'image/png', content: justOver },
     { fileName: 'photo.png', type: 'image/png', content: await photo(640, 480) },
   ]);
-  const thumbnails = await Promise.all(files.map(async (file) => (await fileOf(user, file.id)).thumbnail));
+  const thumbnails = await Promise.all(
+    files.map(async (file) => (await fileOf(user, file.id)).thumbnail?.path ?? null),
+  );
   expect(thumbnails.slice(0, 3)).toEqual([null, null, null]);
   expect(thumbnails[3]).toBe(`/api/user/files/${files[3]?.id}/thumbnail`);
   expect(feedLog.filter((line) => line.includes('exceeds pixel limit'))).toHaveLength(3);
@@ -237,7 +239,7 @@ test('deleting a file deletes its thumbnail', async () => {
   const [file] = await uploadAndSettle(user, [
     { fileName: 'gone.png', type: 'image/png', content: await photo(400, 400) },
   ]);
-  const { location } = await thumbnailOf(user, (await fileOf(user, file?.id as string)).thumbnail);
+  const { location } = await thumbnailOf(user, (await fileOf(user, file?.id as string)).thumbnail.path);
   expect((await call('DELETE', `/api/user/files/${file?.id}`, { token: user.token })).status).toBe(200);
   expect((await fetch(location as string)).status).toBe(404);
 });

@@ -22,7 +22,7 @@ describe('x-zipline-* headers honoured as Zipline defines them', () => {
     expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
     const urls = response.text.split(',');
     expect(urls).toHaveLength(2);
-    for (const url of urls) expect(url).toMatch(/^https:\/\/localhost\/raw\/[0-9a-z]+\.(txt|png)$/);
+    for (const url of urls) expect(url).toMatch(/^https:\/\/localhost\/u\/[0-9a-z]+\.(txt|png)$/);
     expect((await download(urls[1] as string)).bytes?.toString()).toBe('png');
     // Only `true` is true.
     const json = await uploadRequest(owner.token, txt, { 'x-zipline-no-json': 'false' });
@@ -85,17 +85,17 @@ describe('x-zipline-* headers honoured as Zipline defines them', () => {
   test('x-zipline-domain: the host of the returned URLs, checked as a host name', async () => {
     const owner = await signedInUser();
     const [file] = await upload(owner.token, txt, { 'x-zipline-domain': 'files.example.com' });
-    expect(file?.url).toBe(`https://files.example.com/raw/${file?.name}`);
+    expect(file?.url).toBe(`https://files.example.com/u/${file?.name}`);
     const [ported] = await upload(owner.token, txt, { 'x-zipline-domain': 'cdn.example.org:8443' });
-    expect(ported?.url).toMatch(/^https:\/\/cdn\.example\.org:8443\/raw\//);
+    expect(ported?.url).toMatch(/^https:\/\/cdn\.example\.org:8443\/u\//);
     // A list: one of them, picked at random (as Zipline does).
     const [listed] = await upload(owner.token, txt, { 'x-zipline-domain': 'a.example.com, b.example.com' });
-    expect(listed?.url).toMatch(/^https:\/\/[ab]\.example\.com\/raw\//);
+    expect(listed?.url).toMatch(/^https:\/\/[ab]\.example\.com\/u\//);
     const plain = await uploadRequest(owner.token, txt, {
       'x-zipline-domain': 'files.example.com',
       'x-zipline-no-json': 'true',
     });
-    expect(plain.text).toMatch(/^https:\/\/files\.example\.com\/raw\/[0-9a-z]+\.txt$/);
+    expect(plain.text).toMatch(/^https:\/\/files\.example\.com\/u\/[0-9a-z]+\.txt$/);
     const before = await fileCount(owner.token);
     for (const domain of [
       'https://files.example.com',
@@ -246,7 +246,7 @@ describe('x-zipline-* headers honoured as Zipline defines them', () => {
       token: owner.token,
       headers: { 'x-zipline-no-json': 'true', 'x-zipline-domain': 'dl.example.com' },
     });
-    expect(completed.text).toBe(`https://dl.example.com/raw/${name}.dat`);
+    expect(completed.text).toBe(`https://dl.example.com/u/${name}.dat`);
   });
 });
 

@@ -53,7 +53,7 @@ test('a file above the direct limit goes through the presigned flow; the printed
   const run = await runScript(owner.token, file);
   expect([run.code, run.stderr]).toEqual([0, '']);
   const link = run.stdout.trim();
-  expect(link).toMatch(new RegExp(`^${origin}/raw/[0-9a-z]+\\.webm$`));
+  expect(link).toMatch(new RegExp(`^${origin}/u/[0-9a-z]+\\.webm$`));
   const fetched = await download(link);
   expect(fetched.bytes?.equals(bytes)).toBe(true);
   const listed = await call('GET', '/api/user/files', { token: owner.token });

@@ -192,7 +192,7 @@ test('align, showMimetype and content follow the owner settings; names and texts
   expect(page.text).toContain(
     `<p class="content">&lt;b&gt;${file.name}&lt;/b&gt; by ${user.username} {file.unknown}</p>`,
   );
-  expect(pathOf(file.url)).toMatch(/^\/(raw|view)\//);
+  expect(pathOf(file.url)).toBe(`/u/${file.name}`);
 
   await call('PATCH', '/api/user', {
     token: user.token,
@@ -218,34 +218,23 @@ test('a password-protected file is the 404 of an unknown name on the view page (
   expect((await download(`/raw/${file.name}?pw=open%20sesame`)).status).toBe(200);
 });
 
-test('links: uploads and File resources point to /view/{name} while view pages are on, to /raw/{name} otherwise', async () => {
+test('links: uploads and File resources point to /u/{name}, which opens the page while view pages are on, the file otherwise', async () => {
   const user = await signedInUser();
-  const [before] = await upload(user.token, [{ fileName: 'a.png', type: 'image/png', content: PNG_1X1 }]);
-  const name = before?.name as string;
-  expect(before?.url).toBe(`https://localhost/raw/${name}`);
-  expect((await call('GET', `/api/user/files/${before?.id}`, { token: user.token })).body.url).toBe(
-    `/raw/${name}`,
-  );
+  const [file] = await upload(user.token, [{ fileName: 'a.png', type: 'image/png', content: PNG_1X1 }]);
+  const name = file?.name as string;
+  expect(file?.url).toBe(`https://localhost/u/${name}`);
+  const link = pathOf(file?.url as string);
+  expect((await call('GET', link)).headers['content-type']).toBe('image/png');
 
   await call('PATCH', '/api/user', { token: user.token, json: { view: { enabled: true } } });
-  const [after] = await upload(user.token, [{ fileName: 'b.png', type: 'image/png', content: PNG_1X1 }]);
-  expect(after?.url).toBe(`https://localhost/view/${after?.name}`);
-  const listed = await call('GET', '/api/user/files', { token: user.token });
-  expect(listed.body.page.map((file: { url: string }) => file.url).sort()).toEqual(
-    [`/view/${after?.name}`, `/view/${name}`].sort(),
+  // The link does not change with the setting; what it opens does.
+  expect((await call('GET', `/api/user/files/${file?.id}`, { token: user.token })).body.url).toBe(
+    `/u/${name}`,
   );
-  const patched = await call('PATCH', `/api/user/files/${before?.id}`, {
+  const patched = await call('PATCH', `/api/user/files/${file?.id}`, {
     token: user.token,
     json: { favorite: true },
   });
-  expect(patched.body.url).toBe(`/view/${name}`);
-  // The link a client copies opens the page.
-  expect((await call('GET', pathOf(after?.url as string))).headers['content-type']).toBe(
-    'text/html; charset=utf-8',
-  );
-
-  await call('PATCH', '/api/user', { token: user.token, json: { view: { enabled: false } } });
-  expect((await call('GET', `/api/user/files/${before?.id}`, { token: user.token })).body.url).toBe(
-    `/raw/${name}`,
-  );
+  expect(patched.body.url).toBe(`/u/${name}`);
+  expect((await call('GET', link)).headers['content-type']).toBe('text/html; charset=utf-8');
 });

@@ -173,8 +173,8 @@ describe('file URLs, downloads and upload responses', () => {
   test('listings and GET/PATCH/DELETE give the url as a path; uploads give it absolute', async () => {
     const owner = await signedInUser();
     const [file] = await upload(owner.token, [{ fileName: 'u.txt', content: 'u' }]);
-    expect(file?.url).toBe(`https://localhost/raw/${file?.name}`);
-    const path = `/raw/${file?.name}`;
+    expect(file?.url).toBe(`https://localhost/u/${file?.name}`);
+    const path = `/u/${file?.name}`;
     const listing = await call('GET', '/api/user/files', { token: owner.token });
     expect(listing.body.page[0]).toMatchObject({ url: path, thumbnail: null });
     const search = await call('GET', `/api/user/files?searchQuery=${file?.name}`, { token: owner.token });
@@ -241,7 +241,7 @@ describe('file URLs, downloads and upload responses', () => {
       token: owner.token,
     });
     expect(completed.status).toBe(200);
-    expect(completed.body.files[0].url).toMatch(/^https:\/\/localhost\/raw\//);
+    expect(completed.body.files[0].url).toMatch(/^https:\/\/localhost\/u\//);
     expect(Date.parse(completed.body.deletesAt) - Date.now()).toBeGreaterThan(47 * 3600 * 1000);
   });
 });

@@ -145,6 +145,6 @@ describe('Zipline 4.4 upload header rules', () => {
     expect(response.text).not.toContain('\n');
     const urls = response.text.split(',');
     expect(urls).toHaveLength(2);
-    for (const url of urls) expect(url).toMatch(/^https:\/\/localhost\/raw\/[0-9a-z]+\.txt$/);
+    for (const url of urls) expect(url).toMatch(/^https:\/\/localhost\/u\/[0-9a-z]+\.txt$/);
   });
 });

@@ -193,7 +193,7 @@ test('the thumbnail bundle makes a thumbnail with the sharp it carries, given on
     { key, event: 'ObjectCreated:Put', made: { width: 1, height: 1, size: expect.any(Number) } },
   ]);
   const resource = await call('GET', `/api/user/files/${file?.id}`, { token: owner.token });
-  expect(resource.body.thumbnail).toBe(`/api/user/files/${file?.id}/thumbnail`);
+  expect(resource.body.thumbnail).toEqual({ path: `/api/user/files/${file?.id}/thumbnail` });
 });
 
 test('the upload bundle re-encodes an image with the sharp it carries, beside bcrypt, given only its template environment', async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
+import { routes } from '#shared/routes/table';
 import type { ServiceFunction } from '../../infra/constructs/service-function.ts';
 import { API_PATHS, CONTENT_SECURITY_POLICY, HASHED_ASSETS } from '../../infra/dashboard.ts';
 import { functionSpecs } from '../../infra/functions.ts';
@@ -137,6 +138,18 @@ describe('one CloudFront distribution in front of everything', () => {
       expect(viewerFunction(behaviour(path))).toContain("request.headers['x-viewer-host']");
     },
   );
+
+  test("Zipline's links /u/* and /r/* reach the HTTP API as /view/* and /raw/* do; so does every route outside /api/", () => {
+    const apiOrigin = distribution.Origins.find(
+      (origin: { CustomOriginConfig?: unknown }) => origin.CustomOriginConfig,
+    );
+    for (const path of ['/u/*', '/r/*', '/view/*', '/raw/*'])
+      expect([path, behaviour(path)?.TargetOriginId]).toEqual([path, apiOrigin.Id]);
+    for (const route of routes.filter((candidate) => !candidate.path.startsWith('/api/'))) {
+      const prefix = `/${route.path.split('/')[1]}/*`;
+      expect([route.path, behaviour(prefix)?.TargetOriginId]).toEqual([route.path, apiOrigin.Id]);
+    }
+  });
 
   test('hashed assets are cached (and stored immutable), everything else stored no-cache', () => {
     expect(behaviour(`/${HASHED_ASSETS}`)).toMatchObject({

@@ -197,6 +197,8 @@ const REACHED_ELSEWHERE: Record<string, string> = {
     'an image over 5 MB: its stable og:image link: tests/http/thumbnails.test.ts',
   'view/page GetObject thumbnails/':
     'an image over 5 MB with a view limit: og:image presigned: tests/http/thumbnails.test.ts',
+  'view/link GetObject thumbnails/':
+    "/u/'s page is view/page's code (presentViewPage): its og:image presigned, as view/page's above",
   'view/unlock GetObject thumbnails/':
     'an image over 5 MB with a password: og:image presigned: tests/http/thumbnails.test.ts',
 };

@@ -3,7 +3,12 @@ import { embedImageOf, hasStableEmbed } from '#shared/files/embed-image';
 import type { FileRecord } from '#shared/files/model';
 import { isServedInline, isUtf8 } from '#shared/files/presentation';
 import { presignFile, presignThumbnail } from '#shared/files/serve/access';
-import { findViewable, type GivenPassword, type ViewOwner } from '#shared/view/file/shown-file';
+import {
+  findViewable,
+  type GivenPassword,
+  type Viewable,
+  type ViewOwner,
+} from '#shared/view/file/shown-file';
 
 /** How the page shows a file. */
 export type Presentation = 'image' | 'video' | 'audio' | 'text' | 'download';
@@ -53,10 +58,16 @@ export async function openViewPage(
   name: string,
   options: { head: boolean; password?: GivenPassword },
 ): Promise<ViewPage> {
-  const { file, owner } = await findViewable(name, {
-    count: !options.head,
-    ...(options.password ? { password: options.password } : {}),
-  });
+  return presentViewPage(
+    await findViewable(name, {
+      count: !options.head,
+      ...(options.password ? { password: options.password } : {}),
+    }),
+  );
+}
+
+/** The page of a file found viewable (its view already counted): its links and text excerpt. */
+export async function presentViewPage({ file, owner }: Viewable): Promise<ViewPage> {
   const presentation = presentationOf(file.type);
   // The excerpt's bytes tell whether the text link may say charset=utf-8 (signing is local work).
   const excerpt = presentation === 'text' ? await readExcerpt(file) : undefined;

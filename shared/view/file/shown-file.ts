@@ -18,35 +18,57 @@ export const shownName = (file: FileRecord) => (file.downloadAsOriginalName ? fi
 /** A password given on the page's form: the guess `/raw?pw=`'s gate counts and checks. */
 export type GivenPassword = PasswordGuess;
 
+export interface ViewableOptions {
+  /** Count the view (a GET of the page, a POST of its form); otherwise nothing is counted. */
+  count: boolean;
+  /** The page must also have embeds on (oEmbed). */
+  embed?: boolean;
+  password?: GivenPassword;
+  /** `/u/`: an owner without view pages does not refuse; the file is answered instead (`page: false`). */
+  orFile?: boolean;
+}
+
+/** The file to answer, its owner, and whether the owner shows it on a view page. */
+export interface Viewable {
+  file: FileRecord;
+  owner: ViewOwner;
+  page: boolean;
+}
+
 /**
  * The file published under `name` and its owner, when the owner has view pages on (and, with
- * `embed`, embeds too) and a download would be served now; else the download's own 404. `count`
- * counts the view (a GET of the page, or a POST of its password form); otherwise nothing is counted.
+ * `embed`, embeds too; with `orFile`, whatever the setting) and a download would be served now; else
+ * the download's own 404. `count` counts the view, once, whichever way it is then answered.
  * A protected file needs `password`: without it, it is the 404 of an unknown name. With it, every
  * outcome goes through `unlockWithPassword`, the gate `/raw?pw=` uses: the guess is counted per
  * address and per name before any read, and bcrypt runs whatever else refused, so the form is no
  * oracle either.
  */
-export async function findViewable(
-  name: string,
-  options: { count: boolean; embed?: boolean; password?: GivenPassword },
-): Promise<{ file: FileRecord; owner: ViewOwner }> {
+export async function findViewable(name: string, options: ViewableOptions): Promise<Viewable> {
   if (options.password) return unlockViewable(name, options, options.password);
   const claim = await findNameClaim(name);
   // Two reads (the claim, then the owner and the file together) and at most the count's one write.
   const { file: seen, owner } = claim ? await getFileAndOwner(claim.userId, claim.fileId) : {};
-  if (!claim || !owner || !isShown(owner, options) || !seen) throw notFound('file not found');
+  if (!claim || !owner || !isAnswered(owner, options) || !seen) throw notFound('file not found');
   // A protected file needs the form: the 404 of an unknown name here, and the count refuses it too.
   if (seen.passwordHash !== null || !isServable(seen)) throw notFound('file not found');
   const file = options.count ? await countSeenView(claim.userId, seen) : seen;
   if (!file) throw notFound('file not found');
-  return { file, owner: { username: owner.username, view: owner.view } };
+  return viewable(file, owner, options);
 }
 
-const isShown = (owner: UserRecord, options: { embed?: boolean }) =>
-  owner.deletingAt === undefined &&
-  owner.view.enabled === true &&
-  (options.embed !== true || owner.view.embed === true);
+const isShown = (owner: UserRecord, options: ViewableOptions) =>
+  owner.view.enabled === true && (options.embed !== true || owner.view.embed === true);
+
+/** Whether the name answers at all: its owner is not being deleted, and shows it or `/u/` asked. */
+const isAnswered = (owner: UserRecord, options: ViewableOptions) =>
+  owner.deletingAt === undefined && (options.orFile === true || isShown(owner, options));
+
+const viewable = (file: FileRecord, owner: UserRecord, options: ViewableOptions): Viewable => ({
+  file,
+  owner: { username: owner.username, view: owner.view },
+  page: isShown(owner, options),
+});
 
 /**
  * The password form's way in: every outcome goes through `unlockWithPassword`, the gate `/raw?pw=`
@@ -55,14 +77,14 @@ const isShown = (owner: UserRecord, options: { embed?: boolean }) =>
  */
 async function unlockViewable(
   name: string,
-  options: { count: boolean; embed?: boolean },
+  options: ViewableOptions,
   password: GivenPassword,
-): Promise<{ file: FileRecord; owner: ViewOwner }> {
+): Promise<Viewable> {
   let found: { claim: { userId: string; fileId: string }; owner: UserRecord } | undefined;
   const unlocked = await unlockWithPassword(name, password, async () => {
     const claim = (await findNameClaim(name)) ?? STAND_IN_CLAIM;
     const { file, owner } = await getFileAndOwner(claim.userId, claim.fileId);
-    if (!owner || !isShown(owner, options) || !file || !isServable(file)) return undefined;
+    if (!owner || !isAnswered(owner, options) || !file || !isServable(file)) return undefined;
     found = { claim, owner };
     return file;
   });
@@ -72,5 +94,5 @@ async function unlockViewable(
     ? await countFileView(claim.userId, claim.fileId, unlocked.passwordHash)
     : unlocked;
   if (!file) throw notFound('file not found');
-  return { file, owner: { username: owner.username, view: owner.view } };
+  return viewable(file, owner, options);
 }

@@ -19,7 +19,13 @@ const iconFor = (type: string) =>
 export function FilePreview({ file, height }: { file: FileResource; height: number }) {
   if (file.type.startsWith('image/') && file.type !== 'image/svg+xml') {
     return (
-      <Image src={file.thumbnail ?? ownerRawUrl(file.id)} alt="" h={height} fit="cover" loading="lazy" />
+      <Image
+        src={file.thumbnail?.path ?? ownerRawUrl(file.id)}
+        alt=""
+        h={height}
+        fit="cover"
+        loading="lazy"
+      />
     );
   }
   const Icon = iconFor(file.type);
