@@ -31,8 +31,11 @@ import { ORIGIN_SECRET_HEADER } from '#shared/http/distribution';
 import { cloudfrontCode } from './cloudfront-code.ts';
 import { privateBucket } from './constructs/private-bucket.ts';
 
-/** Paths CloudFront passes to the HTTP API, uncached; everything else is the dashboard. */
-export const API_PATHS = ['/api/*', '/raw/*', '/view/*'] as const;
+/**
+ * Paths CloudFront passes to the HTTP API, uncached; everything else is the dashboard. `/go/*`: short
+ * links' redirects (issue 34), never cached so each counts its view and a disabled link stops at once.
+ */
+export const API_PATHS = ['/api/*', '/raw/*', '/view/*', '/go/*'] as const;
 
 /**
  * Every status CloudFront can cache as an error. Cached for 0 s: otherwise CloudFront keeps an

@@ -11,7 +11,9 @@
  * starts with a GET (it signs nobody in by itself); a link with a POST by the session.
  * `/api/user/files/{id}/raw` is the owner's own view of the bytes (dashboard previews and "open"): it
  * counts no view. `/view/{name}` is a file's public page, `/api/oembed/{name}` the oEmbed answer view
- * pages link to (embeds on): its texts, no view counted.
+ * pages link to (embeds on): its texts, no view counted. Short links (issue 34, docs/links.md):
+ * `/go/{code}` redirects (one GetItem, one UpdateItem), `/view/url/{id}` is a protected link's
+ * password form; `POST /api/user/urls/{id}/password` is public, as Zipline's.
  */
 import { ACCESS, BUCKET } from '#shared/routes/access';
 import { type Route, route } from '#shared/routes/route';
@@ -63,4 +65,13 @@ export const routes: readonly Route[] = [
   route('GET', '/view/{name}', 'view/page', 'public', 'none', 'public', { table: ACCESS.viewPage, bucket: BUCKET.viewPage }),
   route('POST', '/view/{name}', 'view/unlock', 'public', 'form', 'public', { hashesPasswords: true, table: ACCESS.viewUnlock, bucket: BUCKET.viewPage }),
   route('GET', '/api/oembed/{name}', 'view/oembed', 'public', 'none', 'public', { table: ACCESS.oembed }),
+  route('POST', '/api/user/urls', 'links/create', 'signed-in', 'json', 'links', { hashesPasswords: true, table: ACCESS.linkCreate }),
+  route('GET', '/api/user/urls', 'links/list', 'signed-in', 'none', 'links', { table: ACCESS.linkList }),
+  route('GET', '/api/user/urls/{id}', 'links/get', 'signed-in', 'none', 'links', { table: ACCESS.linkGet }),
+  route('PATCH', '/api/user/urls/{id}', 'links/patch', 'signed-in', 'json', 'links', { hashesPasswords: true, table: ACCESS.linkPatch }),
+  route('DELETE', '/api/user/urls/{id}', 'links/delete', 'signed-in', 'none', 'links', { table: ACCESS.linkDelete }),
+  route('POST', '/api/user/urls/{id}/password', 'links/password', 'public', 'json', 'links', { hashesPasswords: true, table: ACCESS.linkPassword }),
+  route('GET', '/go/{code}', 'links/go', 'public', 'none', 'links', { table: ACCESS.go }),
+  route('GET', '/view/url/{id}', 'links/view-url', 'public', 'none', 'links', { table: ACCESS.linkPage }),
+  route('POST', '/view/url/{id}', 'links/view-url-unlock', 'public', 'form', 'links', { hashesPasswords: true, table: ACCESS.linkUnlock }),
 ];

@@ -72,8 +72,12 @@ function statementsOf(handler: string): any[] {
 }
 
 describe('resource budget', () => {
-  /** CloudFormation refuses a stack over 500 resources; the rest is room for routes to come. */
-  const BUDGET = 400;
+  /**
+   * CloudFormation refuses a stack over 500 resources; the rest is room for routes to come. Raised
+   * from 400 by issue 34's nine short-link functions (about 50 resources) until issue 32's nested
+   * stacks split the routes by area.
+   */
+  const BUDGET = 460;
 
   test(`the stack stays within ${BUDGET} resources, whatever the options add`, () => {
     expect(Object.keys(resources).length).toBeLessThanOrEqual(BUDGET);
