@@ -5,7 +5,7 @@ import { requestOrigin } from '#shared/http/origin';
 import { readJson } from '#shared/http/request';
 import { json, text } from '#shared/http/response';
 import { readReplyOptions } from '#shared/http/upload-reply';
-import { toOneLinkResource } from '#shared/links/resources';
+import { toLinkResource } from '#shared/links/model';
 import { createLink } from '#shared/links/store';
 import { readLinkHeaders } from '#shared/validation/link-headers';
 import { createLinkSchema } from '#shared/validation/links';
@@ -33,5 +33,6 @@ export const handler = defineHandler(async (request) => {
   );
   const url = `${requestOrigin(request, reply.host ?? undefined)}/go/${encodeURIComponent(link.vanity ?? link.code)}`;
   if (reply.plainText) return text(200, url);
-  return json(200, { ...(await toOneLinkResource(link)), url });
+  // A new link has no views yet: nothing to read.
+  return json(200, { ...toLinkResource(link, 0), url });
 });

@@ -72,6 +72,8 @@ export function newLinkCode(): string {
 /** The name a vanity claims and `/go/{name}` looks up: lower case, so names differ by more than case. */
 export const vanityKey = (vanity: string) => vanity.toLowerCase();
 
-/** The names a link answers to at `/go/`. */
+/** The names a link answers to at `/go/` (a vanity spelling its own code is that one name). */
 export const linkNames = (link: Pick<LinkRecord, 'code' | 'vanity'>): string[] =>
-  link.vanity === null ? [link.code] : [link.code, vanityKey(link.vanity)];
+  link.vanity === null || vanityKey(link.vanity) === link.code
+    ? [link.code]
+    : [link.code, vanityKey(link.vanity)];

@@ -167,7 +167,6 @@ export const ACCESS = {
       ConditionCheckItem: ['USER'],
       UpdateItem: ['USER'],
       PutItem: ['USER', 'GO'],
-      BatchGetItem: ['LINKVIEWS'],
     },
   },
   linkList: { items: { Query: ['USER'], BatchGetItem: ['LINKVIEWS'] } },

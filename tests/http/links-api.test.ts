@@ -192,6 +192,14 @@ test('list and search by destination, vanity or code (case ignored); get, patch,
   });
   expect(cleared.body).toMatchObject({ vanity: null, maxViews: null, password: false, enabled: true });
 
+  // A vanity spelling the link's own code is that one name, not a second claim of it.
+  const ownCode = await call('PATCH', `/api/user/urls/${b.id}`, {
+    token: owner.token,
+    json: { vanity: b.code.toUpperCase() },
+  });
+  expect([ownCode.status, ownCode.body.vanity]).toEqual([200, b.code.toUpperCase()]);
+  expect((await call('GET', `/go/${b.code}`)).status).toBe(302);
+
   const deleted = await call('DELETE', `/api/user/urls/${a.id}`, { token: owner.token });
   expect(deleted.body.id).toBe(a.id);
   expect((await call('GET', `/api/user/urls/${a.id}`, { token: owner.token })).status).toBe(404);
