@@ -43,6 +43,10 @@ export const BUDGETS = {
   maxViewWriteRequests: 1,
   maxViewOverheadP50Ms: 5,
   gridImages: 15,
+  /** A short link's redirect (issue 34, docs/scale.md): one small read and one counter write. */
+  redirectScenario: 'GET /go/{code} (redirect)',
+  maxRedirectReadUnits: 0.5,
+  maxRedirectWriteUnits: 1,
 } as const;
 
 function find<T>(items: readonly T[], matches: (item: T) => boolean, what: string): T {
@@ -73,6 +77,21 @@ export function checkViewBudgets(latency: readonly LatencyFigures[]): BudgetChec
   ];
 }
 
+/** The redirect's DynamoDB work: what keeps a popular link within one key's limits. */
+function checkRedirectBudget(latency: readonly LatencyFigures[]): BudgetCheck {
+  const name = BUDGETS.redirectScenario;
+  const { dynamo } = find(latency, (item) => item.scenario === name, name);
+  return {
+    budget: `${name}: DynamoDB work`,
+    limit: `GetItem×1 + UpdateItem×1 on every request, ≤ ${BUDGETS.maxRedirectReadUnits} read and ${BUDGETS.maxRedirectWriteUnits} write units`,
+    measured: `${dynamo.operations}: ${dynamo.readUnitsPerRequest} read, ${dynamo.writeUnitsPerRequest} write units`,
+    ok:
+      dynamo.operations === 'GetItem×1 + UpdateItem×1' &&
+      dynamo.readUnitsPerRequest <= BUDGETS.maxRedirectReadUnits &&
+      dynamo.writeUnitsPerRequest <= BUDGETS.maxRedirectWriteUnits,
+  };
+}
+
 export function checkBudgets(figures: {
   bundles: readonly BundleFigures[];
   latency: readonly LatencyFigures[];
@@ -81,7 +100,7 @@ export function checkBudgets(figures: {
   getItemCpuMs: number;
   grid?: GridFigures;
 }): BudgetCheck[] {
-  const checks: BudgetCheck[] = checkViewBudgets(figures.latency);
+  const checks: BudgetCheck[] = [...checkViewBudgets(figures.latency), checkRedirectBudget(figures.latency)];
   if (figures.grid) {
     checks.push({
       budget: `files grid of ${figures.grid.images} images in Chromium: what it loads`,

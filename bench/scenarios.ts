@@ -24,6 +24,7 @@ import {
   uploadOptions,
   uploadPicture,
 } from './fixtures.ts';
+import { linkScenarios } from './link-scenarios.ts';
 import { type Scenario, scenario } from './scenario.ts';
 import { VIEWER } from './services.ts';
 
@@ -377,6 +378,7 @@ export async function benchScenarios(): Promise<{
       passkeySignIn(passkey),
     ),
     scenario('GET /api/nothing (fallback 404)', 'GET', '/api/nothing', 404, () => ({})),
+    ...(await linkScenarios(user, filesOwner)),
   ];
   // The thumbnail function, as S3 starts it: the event of a 1600×1200 PNG's upload.
   const picture = await uploadPicture(uploader);

@@ -32,7 +32,10 @@ export interface SimulationReport {
   perAction: SimulationRun['perAction'];
 }
 
-export function report(run: SimulationRun, targetRps: number, perTarget = 3): SimulationReport {
+/** What a report reads of a run: the realistic mix's, or the hot link's (bench/hot-link.ts). */
+export type ReportedRun = Pick<SimulationRun, 'units' | 'perAction'> & { workload: { requests: number } };
+
+export function report(run: ReportedRun, targetRps: number, perTarget = 3): SimulationReport {
   const totals = new Map<string, KeyUnits>();
   for (const spent of run.units) {
     const id = `${spent.target}|${spent.kind}|${spent.key}`;

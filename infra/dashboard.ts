@@ -33,9 +33,11 @@ import { privateBucket } from './constructs/private-bucket.ts';
 
 /**
  * Paths CloudFront passes to the HTTP API, uncached; everything else is the dashboard. `/u/*` and
- * `/r/*` are Zipline 4.4's file links (its files route and raw route), so links made for it work.
+ * `/r/*` are Zipline 4.4's file links (its files route and raw route), so links made for it work;
+ * `/go/*`: short links' redirects (issue 34), never cached so each counts its view and a disabled
+ * link stops at once.
  */
-export const API_PATHS = ['/api/*', '/raw/*', '/view/*', '/u/*', '/r/*'] as const;
+export const API_PATHS = ['/api/*', '/raw/*', '/view/*', '/u/*', '/r/*', '/go/*'] as const;
 
 /**
  * Every status CloudFront can cache as an error. Cached for 0 s: otherwise CloudFront keeps an

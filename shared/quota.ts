@@ -6,6 +6,8 @@ export interface Quota {
   filesQuota: 'BY_BYTES' | 'BY_FILES';
   maxBytes: string | null;
   maxFiles: number | null;
+  /** Short links the user may have (links/store.ts `createLink`); absent or null: no limit. */
+  maxUrls?: number | null;
 }
 
 /** Binary multiples, as the `bytes` parser Zipline clients are used to: 1 kb = 1024 bytes. */

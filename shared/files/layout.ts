@@ -63,3 +63,6 @@ export const UPLOAD_LEFTOVERS_DAYS = UPLOAD_SESSION_DAYS + 1;
 export const chunkedObjectKey = (userId: string, uploadId: string) => `files/${userId}/chunked-${uploadId}`;
 export const stagedChunkKey = (userId: string, uploadId: string, start: number) =>
   `uploads/${userId}/${uploadId}/${start}`;
+
+/** How long a presigned upload's PUT URL works (bucket/presigned-urls.ts signs it for this long). */
+export const UPLOAD_URL_SECONDS = 15 * 60;

@@ -71,22 +71,22 @@ export const ACCESS = {
       DeleteItem: ['USER', 'USERNAME', 'USERLIKE'],
     },
   },
-  // The user's name claims, linked provider accounts (OAUTHID) and passkeys (PASSKEY) go with it.
+  // The user's name claims, short links' names (GO) and view counters (LINKVIEWS), linked provider accounts (OAUTHID) and passkeys (PASSKEY) go with it.
   // The deletion is recorded as pending (DELETION) with its mark, and forgotten with the user.
   usersDelete: {
     items: {
       Query: ['USER'],
       UpdateItem: ['USER', 'DELETION'],
-      DeleteItem: ['USER', 'USERNAME', 'USERLIKE', 'FILENAME', 'OAUTHID', 'PASSKEY', 'DELETION'],
-      BatchWriteItem: ['USER'],
+      DeleteItem: ['USER', 'USERNAME', 'USERLIKE', 'FILENAME', 'OAUTHID', 'PASSKEY', 'DELETION', 'GO'],
+      BatchWriteItem: ['USER', 'LINKVIEWS'],
     },
   },
   usersDeleteContinued: {
     items: {
       GetItem: ['USER'],
       Query: ['USER', 'DELETION'],
-      DeleteItem: ['USER', 'USERNAME', 'USERLIKE', 'FILENAME', 'OAUTHID', 'PASSKEY', 'DELETION'],
-      BatchWriteItem: ['USER'],
+      DeleteItem: ['USER', 'USERNAME', 'USERLIKE', 'FILENAME', 'OAUTHID', 'PASSKEY', 'DELETION', 'GO'],
+      BatchWriteItem: ['USER', 'LINKVIEWS'],
     },
   },
   upload: {
@@ -191,6 +191,40 @@ export const ACCESS = {
   passkeySignIn: {
     items: { DeleteItem: ['WEBAUTHN'], GetItem: ['PASSKEY', 'USER'], UpdateItem: ['PASSKEY', 'USER'] },
   },
+  // Short links (issue 34): the link in its owner's partition, its names (GO), its view counters
+  // (LINKVIEWS, summed by BatchGetItem); creation raises the owner's count (LINKSTATS) under maxUrls.
+  linkCreate: {
+    items: {
+      ConditionCheckItem: ['USER'],
+      UpdateItem: ['USER'],
+      PutItem: ['USER', 'GO'],
+    },
+  },
+  linkList: { items: { Query: ['USER'], BatchGetItem: ['LINKVIEWS'] } },
+  linkGet: { items: { BatchGetItem: ['LINKVIEWS'] } },
+  linkPatch: {
+    items: {
+      UpdateItem: ['USER'],
+      ConditionCheckItem: ['USER'],
+      PutItem: ['GO'],
+      DeleteItem: ['GO'],
+      BatchGetItem: ['LINKVIEWS'],
+    },
+  },
+  linkDelete: {
+    items: {
+      DeleteItem: ['USER', 'GO'],
+      UpdateItem: ['USER'],
+      BatchGetItem: ['LINKVIEWS'],
+      BatchWriteItem: ['LINKVIEWS'],
+    },
+  },
+  // A redirect: the name's route item, one view counter.
+  go: { items: { GetItem: ['GO'], UpdateItem: ['LINKVIEWS'] } },
+  linkPage: { items: { GetItem: ['GO'] } },
+  // A password for a link: guesses counted (THROTTLE) before the route item is read.
+  linkPassword: { items: { GetItem: ['GO'], UpdateItem: ['THROTTLE'] } },
+  linkUnlock: { items: { GetItem: ['GO'], UpdateItem: ['THROTTLE', 'LINKVIEWS'] } },
 } satisfies Record<string, TableAccess>;
 
 /** The bucket access of each route that has one. */

@@ -16,10 +16,10 @@ export type Caller = 'public' | 'signed-in' | 'admin';
 export type Body = 'json' | 'multipart' | 'form' | 'none';
 /**
  * The nested stack a route's function belongs to (issue 32). Later areas join as their routes
- * arrive: links (short URLs), library (folders, tags), home (stats, sessions, export), instance
+ * arrive: links (short URLs, issue 34: its API and its public redirect pages), library (folders, tags), home (stats, sessions, export), instance
  * (settings, invites).
  */
-export type Area = 'account' | 'admin' | 'files' | 'public';
+export type Area = 'account' | 'admin' | 'files' | 'public' | 'links';
 
 export interface Route {
   method: HttpMethod;

@@ -17,6 +17,9 @@
  * pages link to (embeds on): its texts, no view counted. `/u/{name}` is Zipline's files route, every
  * File's `url`: the page while its owner shows view pages, else the file (its POST the refusal page's
  * password form); `/r/{name}` is Zipline 4.4's name for `/raw/{name}`, the same function.
+ * Short links (issue 34, docs/links.md):
+ * `/go/{code}` redirects (one GetItem, one UpdateItem), `/view/url/{id}` is a protected link's
+ * password form; `POST /api/user/urls/{id}/password` is public, as Zipline's.
  */
 import { ACCESS, BUCKET } from '#shared/routes/access';
 import { type Route, route } from '#shared/routes/route';
@@ -77,4 +80,13 @@ export const routes: readonly Route[] = [
   route('POST', '/u/{name}', 'view/link', 'public', 'form', 'public', { hashesPasswords: true, table: ACCESS.link, bucket: BUCKET.link }),
   route('GET', '/r/{name}', 'files/raw', 'public', 'none', 'public', { hashesPasswords: true, table: ACCESS.raw, bucket: BUCKET.raw }),
   route('GET', '/api/oembed/{name}', 'view/oembed', 'public', 'none', 'public', { table: ACCESS.oembed }),
+  route('POST', '/api/user/urls', 'links/create', 'signed-in', 'json', 'links', { hashesPasswords: true, table: ACCESS.linkCreate }),
+  route('GET', '/api/user/urls', 'links/list', 'signed-in', 'none', 'links', { table: ACCESS.linkList }),
+  route('GET', '/api/user/urls/{id}', 'links/get', 'signed-in', 'none', 'links', { table: ACCESS.linkGet }),
+  route('PATCH', '/api/user/urls/{id}', 'links/patch', 'signed-in', 'json', 'links', { hashesPasswords: true, table: ACCESS.linkPatch }),
+  route('DELETE', '/api/user/urls/{id}', 'links/delete', 'signed-in', 'none', 'links', { table: ACCESS.linkDelete }),
+  route('POST', '/api/user/urls/{id}/password', 'links/password', 'public', 'json', 'links', { hashesPasswords: true, table: ACCESS.linkPassword }),
+  route('GET', '/go/{code}', 'links/go', 'public', 'none', 'links', { table: ACCESS.go }),
+  route('GET', '/view/url/{id}', 'links/view-url', 'public', 'none', 'links', { table: ACCESS.linkPage }),
+  route('POST', '/view/url/{id}', 'links/view-url-unlock', 'public', 'form', 'links', { hashesPasswords: true, table: ACCESS.linkUnlock }),
 ];

@@ -17,7 +17,8 @@ export interface Limit {
     | 'file-password'
     | 'file-password-address'
     | 'file-password-throttled-name'
-    | 'rename-user';
+    | 'rename-user'
+    | 'link-password';
   subject: string;
   /** Attempts allowed per window. */
   max: number;

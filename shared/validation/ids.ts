@@ -51,3 +51,9 @@ export function pathId(request: HttpRequest, name: string, format: IdFormat): st
   if (value === undefined || !format.accepts(value)) throw notFound(format.notFound);
   return value;
 }
+
+/** A short link's id (its code, `links/model.ts`): 12 lower-case letters and digits. */
+export const LINK_ID: IdFormat = {
+  accepts: (value) => /^[a-z0-9]{12}$/.test(value),
+  notFound: 'url not found',
+};

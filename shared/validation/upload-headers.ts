@@ -68,7 +68,7 @@ function readFormat(value: string | undefined): UploadOptions['format'] {
   return format as UploadOptions['format'];
 }
 
-function readMaxViews(value: string | undefined): number | null {
+export function readMaxViews(value: string | undefined): number | null {
   if (value === undefined) return null;
   const views = /^\s*\d{1,10}\s*$/.test(value) ? Number(value) : Number.NaN;
   if (!(views >= 1 && views <= MAX_VIEWS)) {

@@ -23,6 +23,12 @@ const maxFilesSchema = v.pipe(
   v.minValue(1, 'maxFiles must be at least 1'),
 );
 
+const maxUrlsSchema = v.pipe(
+  v.number('maxUrls must be a number or null'),
+  v.safeInteger('maxUrls must be a whole number'),
+  v.minValue(1, 'maxUrls must be at least 1'),
+);
+
 /**
  * A quota names what it limits; that limit is required and the other one must be null, so a stored
  * quota never carries a number that does nothing. `null` removes the quota.
@@ -34,6 +40,7 @@ const contractQuotaSchema = v.nullable(
         filesQuota: v.picklist(['BY_BYTES', 'BY_FILES'], 'filesQuota must be BY_BYTES or BY_FILES'),
         maxBytes: v.optional(v.nullable(maxBytesSchema), null),
         maxFiles: v.optional(v.nullable(maxFilesSchema), null),
+        maxUrls: v.optional(v.nullable(maxUrlsSchema)),
       },
       strictMessage,
     ),
@@ -51,8 +58,8 @@ const contractQuotaSchema = v.nullable(
 /**
  * The shape Zipline's admin clients send: `{filesType: BY_BYTES|BY_FILES|NONE, maxBytes, maxFiles,
  * maxUrls}`. As Zipline does, the limit `filesType` names is required and the other one is dropped;
- * `NONE` removes the quota; `maxUrls` is checked and ignored (there are no short URLs). Stored and
- * answered in the contract's shape.
+ * `NONE` removes the quota. `maxUrls` limits short links (issue 34); with `NONE` it has no quota to
+ * live in and is refused unless null. Stored and answered in the contract's shape.
  */
 const ziplineQuotaSchema = v.pipe(
   v.strictObject(
@@ -60,15 +67,7 @@ const ziplineQuotaSchema = v.pipe(
       filesType: v.picklist(['BY_BYTES', 'BY_FILES', 'NONE'], 'must be BY_BYTES, BY_FILES or NONE'),
       maxBytes: v.optional(v.nullable(maxBytesSchema), null),
       maxFiles: v.optional(v.nullable(maxFilesSchema), null),
-      maxUrls: v.optional(
-        v.nullable(
-          v.pipe(
-            v.number('maxUrls must be a number or null'),
-            v.safeInteger('maxUrls must be a whole number'),
-            v.minValue(1, 'maxUrls must be at least 1'),
-          ),
-        ),
-      ),
+      maxUrls: v.optional(v.nullable(maxUrlsSchema), null),
     },
     strictMessage,
   ),
@@ -80,11 +79,16 @@ const ziplineQuotaSchema = v.pipe(
     (quota) => quota.filesType !== 'BY_FILES' || quota.maxFiles !== null,
     'maxFiles is required with BY_FILES',
   ),
+  v.check(
+    (quota) => quota.filesType !== 'NONE' || quota.maxUrls === null,
+    'maxUrls needs filesType BY_BYTES or BY_FILES',
+  ),
   v.transform((quota) => {
+    const urls = quota.maxUrls === null ? {} : { maxUrls: quota.maxUrls };
     if (quota.filesType === 'BY_BYTES')
-      return { filesQuota: 'BY_BYTES' as const, maxBytes: quota.maxBytes, maxFiles: null };
+      return { filesQuota: 'BY_BYTES' as const, maxBytes: quota.maxBytes, maxFiles: null, ...urls };
     if (quota.filesType === 'BY_FILES')
-      return { filesQuota: 'BY_FILES' as const, maxBytes: null, maxFiles: quota.maxFiles };
+      return { filesQuota: 'BY_FILES' as const, maxBytes: null, maxFiles: quota.maxFiles, ...urls };
     return null;
   }),
 );

@@ -208,10 +208,16 @@ test('an ADMIN creates, edits and deletes a USER, who sees no users page', async
   await dialog().getByRole('combobox', { name: 'Quota' }).click();
   await page.getByRole('option', { name: 'Limit by number of files' }).click();
   await dialog().getByLabel('Maximum files').fill('5');
+  await dialog().getByRole('textbox', { name: 'Maximum short links' }).fill('3');
   await dialog().getByRole('button', { name: 'Save' }).click();
   await page.getByRole('row', { name: /robin/ }).getByText('5 files', { exact: true }).waitFor();
   // Its usage beside the quota: nothing stored yet.
   await page.getByRole('row', { name: /robin/ }).getByText('0 files · 0 B').waitFor();
+  // The short-link limit is kept beside it (issue 34): the editor shows it again.
+  await page.getByRole('button', { name: 'Edit robin' }).click();
+  expect(await dialog().getByRole('textbox', { name: 'Maximum short links' }).inputValue()).toBe('3');
+  await dialog().getByRole('button', { name: 'Cancel' }).click();
+  await dialog().waitFor({ state: 'detached' });
 
   // The USER: no users page in the menu, and its address shows the 403 as what it is.
   await signOut(dashboard, 'sam');

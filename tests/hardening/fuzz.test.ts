@@ -176,6 +176,10 @@ function mayCount(route: Route, response: TestResponse): string | undefined {
   const checksPassword = ['/view/{name}', '/u/{name}', '/api/user/files/{id}/password'].includes(route.path);
   if (checksPassword && route.method === 'POST' && [404, 429].includes(response.status))
     return 'THROTTLE#file-password';
+  // So is one at a short link's name: per link, and per address with the file passwords' budget.
+  const checksLinkPassword = ['/view/url/{id}', '/api/user/urls/{id}/password'].includes(route.path);
+  if (checksLinkPassword && route.method === 'POST' && [403, 404, 429].includes(response.status))
+    return 'THROTTLE#';
   return undefined;
 }
 
@@ -241,6 +245,8 @@ const ACCEPTED_REQUEST: Record<string, CallOptions> = {
   'users/delete': { json: {} },
   'files/patch': { json: { favorite: true } },
   'files/password': { json: { password: 'guess' } },
+  'links/patch': { json: {} },
+  'links/password': { json: { password: 'guess' } },
   'user/passkeys-rename': { json: { name: 'Laptop' } },
   'view/unlock': {
     raw: 'password=guess',

@@ -256,7 +256,8 @@ describe('quota in Zipline’s shape', () => {
     expect(byBytes.status).toBe(200);
     expect(byBytes.body.quota).toEqual({ filesQuota: 'BY_BYTES', maxBytes: '10737418240', maxFiles: null });
     const byFiles = await patch({ filesType: 'BY_FILES', maxFiles: 1, maxBytes: null, maxUrls: 5 });
-    expect(byFiles.body.quota).toEqual({ filesQuota: 'BY_FILES', maxBytes: null, maxFiles: 1 });
+    // maxUrls limits short links (issue 34, tests/http/links-api.test.ts).
+    expect(byFiles.body.quota).toEqual({ filesQuota: 'BY_FILES', maxBytes: null, maxFiles: 1, maxUrls: 5 });
     // It is enforced like any quota.
     await upload(user.token, [{ fileName: 'one', content: '1' }]);
     expect((await uploadRequest(user.token, [{ fileName: 'two', content: '2' }])).status).toBe(413);
@@ -282,6 +283,7 @@ describe('quota in Zipline’s shape', () => {
       [{ filesType: 'BY_FILES', maxBytes: '1gb' }, 'quota: maxFiles is required with BY_FILES'],
       [{ filesType: 'ALL' }, 'quota.filesType: must be BY_BYTES, BY_FILES or NONE'],
       [{ filesType: 'NONE', maxUrls: 0 }, 'quota.maxUrls: maxUrls must be at least 1'],
+      [{ filesType: 'NONE', maxUrls: 5 }, 'quota: maxUrls needs filesType BY_BYTES or BY_FILES'],
       [{ filesType: 'NONE', extra: 1 }, 'quota.extra: unknown property'],
     ];
     for (const [quota, error] of cases) {

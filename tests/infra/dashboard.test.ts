@@ -151,6 +151,14 @@ describe('one CloudFront distribution in front of everything', () => {
     }
   });
 
+  test('short links redirect through the distribution: /go/* reaches the API uncached, not the dashboard', () => {
+    expect(behaviour('/go/*')).toMatchObject({
+      CachePolicyId: CACHING_DISABLED,
+      ViewerProtocolPolicy: 'https-only',
+    });
+    expect(behaviour('/go/*').TargetOriginId).toBe(behaviour('/view/*').TargetOriginId);
+  });
+
   test('hashed assets are cached (and stored immutable), everything else stored no-cache', () => {
     expect(behaviour(`/${HASHED_ASSETS}`)).toMatchObject({
       ViewerProtocolPolicy: 'redirect-to-https',

@@ -222,7 +222,7 @@ async function sweep() {
 }
 
 /**
- * A user with a linked provider account, a passkey, a file and a stray object under
+ * A user with a linked provider account, a passkey, a file, a short link and a stray object under
  * `uploads/`, whose DELETE finds no time left (202: only marked); the deletions worker, run as its
  * schedule starts it, deletes the rest.
  */
@@ -250,6 +250,11 @@ async function deletedByTheWorker(admin: CallOptions, provider: OidcProvider) {
   });
   expect(uploaded.status).toBe(200);
   await s3.send(new PutObjectCommand({ Bucket: bucketName, Key: `uploads/${userId}/stray`, Body: 'stray' }));
+  const link = await request('POST', '/api/user/urls', {
+    token,
+    json: { destination: 'https://example.com/late', vanity: uniqueName('late') },
+  });
+  expect((await request('GET', `/go/${link.body.code}`)).status).toBe(302);
   // Both as Lambda runs them: the DELETE with no time left, the worker as its schedule starts it.
   const run = async (handler: string, event: unknown, context?: unknown) => {
     current = handler;
@@ -624,6 +629,37 @@ describe('every request the code sends is within its function grant, and every g
     await s3.send(
       new PutObjectCommand({ Bucket: bucketName, Key: `uploads/${userId}/left-over`, Body: 'old' }),
     );
+    // Short links (issue 34): one with a vanity and a password, listed, read, unlocked by both
+    // routes, changed (a limit set: its views so far are read), followed, deleted; another followed
+    // and kept, so the user's deletion releases its names and counters.
+    const shortened = await request('POST', '/api/user/urls', {
+      token,
+      json: { destination: 'https://example.com/grants', vanity: uniqueName('grants') },
+      headers: { 'x-zipline-password': 'link secret' },
+    });
+    expect(shortened.status).toBe(200);
+    const linkPath = `/api/user/urls/${shortened.body.id}`;
+    expect((await request('GET', '/api/user/urls?searchQuery=grants', { token })).body).toHaveLength(1);
+    expect((await request('GET', linkPath, { token })).status).toBe(200);
+    expect(
+      (await request('POST', `${linkPath}/password`, { json: { password: 'link secret' } })).status,
+    ).toBe(200);
+    expect((await request('GET', `/go/${shortened.body.code}`)).status).toBe(302);
+    expect((await request('GET', `/view/url/${shortened.body.id}`)).status).toBe(200);
+    const unlocked = await request('POST', `/view/url/${shortened.body.id}`, {
+      raw: new URLSearchParams({ password: 'link secret' }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(unlocked.status).toBe(302);
+    const relinked = { vanity: uniqueName('moved'), password: null, maxViews: 5 };
+    expect((await request('PATCH', linkPath, { token, json: relinked })).status).toBe(200);
+    expect((await request('DELETE', linkPath, { token })).status).toBe(200);
+    const kept = await request('POST', '/api/user/urls', {
+      token,
+      json: { destination: 'https://example.com/kept', vanity: uniqueName('kept') },
+    });
+    expect((await request('GET', `/go/${kept.body.code}`)).status).toBe(302);
+
     // The user goes, with its files; the admin logs out both ways.
     const deleted = await request('DELETE', `/api/users/${userId}`, { ...self, json: { delete: true } });
     expect(deleted.status).toBe(200);

@@ -36,6 +36,8 @@ const RANKS: Record<string, number> = {
   // Entities, and what stands beside them.
   users: 5,
   files: 5,
+  // Short links (issue 34): beside users and files, never importing them.
+  links: 5,
   health: 5,
   throttle: 4,
   // Storage.

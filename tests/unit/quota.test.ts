@@ -33,6 +33,10 @@ test.each([
     { filesQuota: 'BY_FILES', maxFiles: 100, maxBytes: null },
     { filesQuota: 'BY_FILES', maxBytes: null, maxFiles: 100 },
   ],
+  [
+    { filesQuota: 'BY_FILES', maxFiles: 100, maxUrls: 20 },
+    { filesQuota: 'BY_FILES', maxBytes: null, maxFiles: 100, maxUrls: 20 },
+  ],
 ])('quota %j is stored as %j', (input, stored) => {
   expect(v.parse(quotaSchema, input)).toEqual(stored);
 });
@@ -48,7 +52,7 @@ test.each([
   [{ filesQuota: 'BY_FILES', maxFiles: 10, maxBytes: '1' }],
   [{ filesQuota: 'NONE' }],
   [{ filesQuota: 'BY_BYTES', maxBytes: 1024 }],
-  [{ filesQuota: 'BY_BYTES', maxBytes: '1gb', maxUrls: 1 }],
+  [{ filesQuota: 'BY_BYTES', maxBytes: '1gb', maxUrls: 0 }],
   ['BY_BYTES'],
 ])('quota %j is refused', (input) => {
   expect(v.safeParse(quotaSchema, input).success).toBe(false);

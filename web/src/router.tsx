@@ -10,6 +10,7 @@ const FilesPage = lazy(loadFilesPage);
 const UploadPage = lazy(() => import('./pages/Upload.tsx'));
 const SettingsPage = lazy(() => import('./pages/settings/SettingsPage.tsx'));
 const UsersPage = lazy(() => import('./pages/users/UsersPage.tsx'));
+const LinksPage = lazy(() => import('./pages/links/LinksPage.tsx'));
 const NotFoundPage = lazy(() => import('./pages/NotFound.tsx'));
 
 export const router = createBrowserRouter([
@@ -26,6 +27,7 @@ export const router = createBrowserRouter([
       { index: true, element: <Navigate to="/files" replace /> },
       { path: 'files', element: <FilesPage /> },
       { path: 'upload', element: <UploadPage /> },
+      { path: 'links', element: <LinksPage /> },
       { path: 'settings', element: <SettingsPage /> },
       { path: 'users', element: <UsersPage /> },
       { path: '*', element: <NotFoundPage /> },

@@ -1,11 +1,6 @@
 import { notFound } from '#shared/errors';
-import {
-  type DownloadOptions,
-  deleteFileObject,
-  presignDownload,
-  readObject,
-  readObjectStart,
-} from '#shared/files/bucket/objects';
+import { deleteFileObject, readObject, readObjectStart } from '#shared/files/bucket/objects';
+import { type DownloadOptions, presignDownload } from '#shared/files/bucket/presigned-urls';
 import { embedImageOf, hasStableEmbed, isEmbedToken } from '#shared/files/embed-image';
 import { thumbnailObjectKey } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';

@@ -1,14 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { invalid, notFound, ServiceError } from '#shared/errors';
-import {
-  markUploadCompleted,
-  objectSize,
-  presignUpload,
-  UPLOAD_URL_SECONDS,
-  uploadHeaders,
-} from '#shared/files/bucket/objects';
+import { markUploadCompleted, objectSize } from '#shared/files/bucket/objects';
+import { presignUpload, uploadHeaders } from '#shared/files/bucket/presigned-urls';
 import { recordedType } from '#shared/files/content-type';
-import { uploadObjectKey } from '#shared/files/layout';
+import { UPLOAD_URL_SECONDS, uploadObjectKey } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';
 import { assertWithinQuota } from '#shared/files/record/stats';
 import { assertNamesFit, type Uploader, type UploadOptions } from '#shared/files/reservation/options';

@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { tokenQuery, useTokenReset } from '../../api/account.ts';
 import { errorMessage } from '../../api/client.ts';
 import { Section } from './Section.tsx';
-import { sharexConfig, uploadScript } from './uploaders.ts';
+import { sharexConfig, sharexShortenerConfig, uploadScript } from './uploaders.ts';
 
 function download(fileName: string, content: string, type: string) {
   const url = URL.createObjectURL(new Blob([content], { type }));
@@ -80,6 +80,20 @@ export function UploadersTab() {
             }
           >
             ShareX (.sxcu)
+          </Button>
+          <Button
+            leftSection={<IconDownload size={16} />}
+            variant="default"
+            disabled={!value}
+            onClick={() =>
+              download(
+                `${window.location.host.replace(':', '-')}-links.sxcu`,
+                sharexShortenerConfig(origin, value),
+                'application/json',
+              )
+            }
+          >
+            ShareX URL shortener (.sxcu)
           </Button>
           <Button
             leftSection={<IconDownload size={16} />}

@@ -30,6 +30,29 @@ export function sharexConfig(origin: string, token: string): string {
 }
 
 /**
+ * A ShareX URL shortener (issue 34): the link ShareX is given goes to `POST /api/user/urls` as the
+ * destination, the short link comes back in the answer's `url`.
+ */
+export function sharexShortenerConfig(origin: string, token: string): string {
+  return `${JSON.stringify(
+    {
+      Version: '17.0.0',
+      Name: `File service links (${new URL(origin).host})`,
+      DestinationType: 'URLShortener',
+      RequestMethod: 'POST',
+      RequestURL: `${origin}/api/user/urls`,
+      Headers: { authorization: token },
+      Body: 'JSON',
+      Data: '{"destination":"{input}"}',
+      URL: '{json:url}',
+      ErrorMessage: '{json:error}',
+    },
+    null,
+    2,
+  )}\n`;
+}
+
+/**
  * A shell script for Flameshot (or any file): uploads with curl, prints and copies the link. Up to
  * the direct limit (less 64 KiB for the multipart envelope) in one request; larger files through a
  * presigned upload (start, PUT straight to S3, complete), up to 5 GiB. On a refusal it prints the

@@ -53,16 +53,24 @@ export function UserForm({ user, roles, pending, error, onSubmit, onCancel }: Pr
   const [quotaKind, setQuotaKind] = useState<string>(user?.quota?.filesQuota ?? 'NONE');
   const [maxBytes, setMaxBytes] = useState(user?.quota?.maxBytes ?? '');
   const [maxFiles, setMaxFiles] = useState<string | number>(user?.quota?.maxFiles ?? '');
+  // Short links (issue 34): kept beside a files limit, as the API keeps it.
+  const [maxUrls, setMaxUrls] = useState<string | number>(user?.quota?.maxUrls ?? '');
   const totpOn = useTotpOn(user);
   const [turnOffTotp, setTurnOffTotp] = useState(false);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    const urls = maxUrls === '' ? {} : { maxUrls: Number(maxUrls) };
     const quota: Quota | null =
       quotaKind === 'BY_BYTES'
-        ? { filesQuota: 'BY_BYTES', maxBytes: maxBytes.trim() || null, maxFiles: null }
+        ? { filesQuota: 'BY_BYTES', maxBytes: maxBytes.trim() || null, maxFiles: null, ...urls }
         : quotaKind === 'BY_FILES'
-          ? { filesQuota: 'BY_FILES', maxBytes: null, maxFiles: maxFiles === '' ? null : Number(maxFiles) }
+          ? {
+              filesQuota: 'BY_FILES',
+              maxBytes: null,
+              maxFiles: maxFiles === '' ? null : Number(maxFiles),
+              ...urls,
+            }
           : null;
     const change: UserChange = {};
     if (!user || username.trim() !== user.username) change.username = username.trim();
@@ -134,6 +142,16 @@ export function UserForm({ user, roles, pending, error, onSubmit, onCancel }: Pr
             required
             value={maxFiles}
             onChange={setMaxFiles}
+          />
+        )}
+        {quotaKind !== 'NONE' && (
+          <NumberInput
+            label="Maximum short links"
+            description="Empty: no limit"
+            min={1}
+            allowDecimal={false}
+            value={maxUrls}
+            onChange={setMaxUrls}
           />
         )}
         {totpOn && (

@@ -1,0 +1,143 @@
+import { paginateQuery } from '@aws-sdk/lib-dynamodb';
+import { documents, getItem, tableName } from '#shared/db/client';
+import { LIVE_USER } from '#shared/db/expressions/conditions';
+import { LINK_PREFIX, linkKey, linkStatsKey, userKey } from '#shared/db/keys';
+import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
+import { conflict, forbidden, notFound } from '#shared/errors';
+import { type LinkRecord, linkNames, newLinkCode, vanityKey } from '#shared/links/model';
+import { putRoute } from '#shared/links/route-items';
+
+export const LINK_NOT_FOUND = 'url not found';
+export const VANITY_TAKEN = 'vanity is already taken';
+
+export interface NewLink {
+  destination: string;
+  vanity: string | null;
+  enabled: boolean;
+  maxViews: number | null;
+  passwordHash: string | null;
+}
+
+export const fromLinkItem = (item: Record<string, unknown>): LinkRecord => ({
+  id: String(item.id),
+  userId: String(item.userId),
+  code: String(item.code),
+  vanity: typeof item.vanity === 'string' ? item.vanity : null,
+  destination: String(item.destination),
+  enabled: item.enabled === true,
+  maxViews: typeof item.maxViews === 'number' ? item.maxViews : null,
+  passwordHash: typeof item.passwordHash === 'string' ? item.passwordHash : null,
+  viewsBeforeLimit: Number(item.viewsBeforeLimit ?? 0),
+  createdAt: String(item.createdAt),
+  updatedAt: String(item.updatedAt),
+});
+
+/** The stored link item (null attributes left out). */
+export const toLinkItem = (link: LinkRecord) => ({
+  ...linkKey(link.userId, link.id),
+  ...Object.fromEntries(Object.entries(link).filter(([, value]) => value !== null)),
+});
+
+/** How many times a new code is drawn when one is taken (at 62 bits, never twice in practice). */
+const CODE_ATTEMPTS = 3;
+
+/**
+ * Creates a link in one transaction: the owner is live, the owner's link count is raised under
+ * `maxUrls` (a conditional ADD on LINKSTATS: concurrent creations never pass the quota), the link
+ * item, and a route item per name, each claiming its name (a taken vanity: 409, nothing written).
+ */
+export async function createLink(
+  userId: string,
+  input: NewLink,
+  maxUrls: number | null,
+): Promise<LinkRecord> {
+  for (let attempt = 1; ; attempt++) {
+    const code = newLinkCode();
+    const now = new Date().toISOString();
+    const link: LinkRecord = {
+      id: code,
+      userId,
+      code,
+      ...input,
+      viewsBeforeLimit: 0,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const [codeName, vanityName] = linkNames(link) as [string, string | undefined];
+    try {
+      await transactWrite([
+        { ConditionCheck: { TableName: tableName, Key: userKey(userId), ConditionExpression: LIVE_USER } },
+        {
+          Update: {
+            TableName: tableName,
+            Key: linkStatsKey(userId),
+            UpdateExpression: 'ADD #count :one',
+            ...(maxUrls === null
+              ? {}
+              : { ConditionExpression: 'attribute_not_exists(#count) OR #count < :max' }),
+            ExpressionAttributeNames: { '#count': 'count' },
+            ExpressionAttributeValues: { ':one': 1, ...(maxUrls === null ? {} : { ':max': maxUrls }) },
+          },
+        },
+        {
+          Put: {
+            TableName: tableName,
+            Item: toLinkItem(link),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        createRoute(link, codeName),
+        ...(vanityName === undefined ? [] : [createRoute(link, vanityName)]),
+      ]);
+      return link;
+    } catch (error) {
+      if (!(error instanceof TransactionConditionFailed)) throw error;
+      const failed = new Set(error.failedIndexes);
+      if (failed.has(0)) throw notFound('user not found');
+      if (failed.has(1)) throw forbidden(`shortening this URL would exceed your quota of ${maxUrls} URLs`);
+      if (failed.has(4)) throw conflict(VANITY_TAKEN);
+      if (attempt >= CODE_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/** A new name's route item: the name must be free. */
+function createRoute(link: LinkRecord, name: string) {
+  const item = putRoute(link, name);
+  const { ExpressionAttributeValues: _, ...put } = item.Put as NonNullable<typeof item.Put>;
+  return { Put: { ...put, ConditionExpression: 'attribute_not_exists(pk)' } };
+}
+
+/** The caller's link by id (its code); another user's, or none: undefined. */
+export async function getLink(
+  userId: string,
+  linkId: string,
+  consistent = false,
+): Promise<LinkRecord | undefined> {
+  const item = await getItem(linkKey(userId, linkId), { consistent });
+  return item ? fromLinkItem(item) : undefined;
+}
+
+export const requireLink = (link: LinkRecord | undefined): LinkRecord => {
+  if (!link) throw notFound(LINK_NOT_FOUND);
+  return link;
+};
+
+/** Every link of the user, newest first (Zipline answers them all, without pages). */
+export async function listLinks(userId: string): Promise<LinkRecord[]> {
+  const links: LinkRecord[] = [];
+  const pages = paginateQuery(
+    { client: documents },
+    {
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': userKey(userId).pk, ':prefix': LINK_PREFIX },
+    },
+  );
+  for await (const page of pages) links.push(...(page.Items ?? []).map(fromLinkItem));
+  return links.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
+
+/** Whether `name` is one of the link's (`/api/user/urls/{id}/password` takes the id, code or vanity). */
+export const answersTo = (link: LinkRecord, name: string) =>
+  link.id === name || (link.vanity !== null && vanityKey(link.vanity) === name.toLowerCase());
