@@ -9,9 +9,7 @@ import { stagedChunkKey } from '#shared/files/layout';
 import { transactAsActiveOwner } from '#shared/files/record/store';
 import {
   type ChunkProgress,
-  getUpload,
   type PendingUpload,
-  progressUpdate,
   RESERVATION_SECONDS,
   sessionEnd,
 } from '#shared/files/reservation/pending';
@@ -22,6 +20,7 @@ import {
   stagedChunks,
 } from '#shared/files/reservation/staged-chunks';
 import { PART_ITEM_SECONDS } from '#shared/files/upload/chunked/assembly';
+import { progressUpdate, readSession } from '#shared/files/upload/chunked/session';
 
 /**
  * Adds a chunk: staged as an object (and an item recording it) while the part in the making is
@@ -99,7 +98,7 @@ async function overtaken(
   until: number,
   failure?: unknown,
 ): Promise<PendingUpload | undefined> {
-  const current = await getUpload(userId, uploadId);
+  const current = await readSession(userId, uploadId);
   if (!current?.chunked) return undefined;
   if (current.chunked.received >= until) return current;
   if (failure) throw failure;

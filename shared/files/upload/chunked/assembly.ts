@@ -2,29 +2,25 @@ import { randomUUID } from 'node:crypto';
 import { S3ServiceException } from '@aws-sdk/client-s3';
 import { chunkPartKey, uploadKey } from '#shared/db/keys';
 import { queryItems } from '#shared/db/table-calls';
-import { notFound, ServiceError } from '#shared/errors';
+import { ServiceError } from '#shared/errors';
 import { completeMultipart } from '#shared/files/bucket/multipart';
 import { UPLOAD_LEFTOVERS_DAYS } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';
-import { getFile } from '#shared/files/record/store';
 import type { Uploader } from '#shared/files/reservation/options';
-import {
-  type ChunkProgress,
-  claimCompletion,
-  getUpload,
-  type PendingUpload,
-  releaseCompletionClaim,
-  uploadedFile,
-} from '#shared/files/reservation/pending';
+import type { ChunkProgress, PendingUpload } from '#shared/files/reservation/pending';
 import { recordReserved } from '#shared/files/reservation/reservation';
+import {
+  claimCompletion,
+  completedFile,
+  readSession,
+  releaseCompletionClaim,
+  unknownUpload,
+} from '#shared/files/upload/chunked/session';
 
 /** The assembly of a chunked upload once its last chunk is in: parts into one object, then the file. */
 
 /** Part items outlive the longest upload session (DynamoDB's TTL removes them). */
 export const PART_ITEM_SECONDS = UPLOAD_LEFTOVERS_DAYS * 86_400;
-
-export const unknownUpload = () =>
-  notFound('no chunked upload has this x-zipline-p-identifier (never opened, completed, or expired)');
 
 /**
  * How long a claim on a completion holds: the claimant makes the object and records the file well
@@ -48,7 +44,7 @@ export async function complete(user: Uploader, upload: PendingUpload): Promise<F
   const until = new Date(now + COMPLETION_CLAIM_SECONDS * 1000);
   if (!(await claimCompletion(user.id, upload, claim, until, new Date(now)))) {
     // Read in this order: the upload goes exactly when its file is recorded.
-    if (!(await getUpload(user.id, upload.id))) {
+    if (!(await readSession(user.id, upload.id))) {
       const file = await completedFile(user.id, upload.id, upload.size);
       if (file) return file;
       throw unknownUpload();
@@ -74,17 +70,6 @@ export async function complete(user: Uploader, upload: PendingUpload): Promise<F
     await releaseCompletionClaim(user.id, upload.id, claim);
     throw error;
   }
-}
-
-/** The file a completed chunked upload of `size` bytes became, while it exists. */
-export async function completedFile(
-  userId: string,
-  uploadId: string,
-  size: number,
-): Promise<FileRecord | undefined> {
-  const done = await uploadedFile(userId, uploadId);
-  if (done?.size !== size) return undefined;
-  return getFile(userId, done.fileId, { consistent: true });
 }
 
 async function partETags(userId: string, upload: PendingUpload): Promise<string[]> {

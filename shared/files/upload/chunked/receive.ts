@@ -6,11 +6,12 @@ import { chunkedObjectKey } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';
 import { assertWithinQuota } from '#shared/files/record/stats';
 import { assertNamesFit, type Uploader, type UploadOptions } from '#shared/files/reservation/options';
-import { getUpload, type PendingUpload, sessionEnd } from '#shared/files/reservation/pending';
+import { type PendingUpload, sessionEnd } from '#shared/files/reservation/pending';
 import { pendingUpload, reserve } from '#shared/files/reservation/reservation';
 import { MIN_CHUNK_BYTES } from '#shared/files/reservation/staged-chunks';
 import { append } from '#shared/files/upload/chunked/append';
-import { complete, completedFile, unknownUpload } from '#shared/files/upload/chunked/assembly';
+import { complete } from '#shared/files/upload/chunked/assembly';
+import { completedFile, readSession, unknownUpload } from '#shared/files/upload/chunked/session';
 import { quotaLimits } from '#shared/quota';
 
 /** One chunk of a chunked upload, as its headers describe it. */
@@ -83,7 +84,7 @@ export async function receiveChunk(
   }
   const identifier = chunk.identifier ?? randomBytes(16).toString('hex');
   const uploadId = uploadIdOf(user.id, identifier);
-  let upload = await getUpload(user.id, uploadId);
+  let upload = await readSession(user.id, uploadId);
   if (!upload && chunk.last) {
     // The last chunk again after the file was recorded (its answer was lost): the same file.
     const file = await completedFile(user.id, uploadId, chunk.total);
@@ -151,7 +152,7 @@ async function open(
     // A first chunk sent twice at once: the other request opened it (its multipart upload is used;
     // this one's is aborted by the bucket's lifecycle rule).
     if (!(error instanceof TransactionConditionFailed)) throw error;
-    const opened = await getUpload(user.id, uploadId);
+    const opened = await readSession(user.id, uploadId);
     if (!opened) throw error;
     return opened;
   }
