@@ -6,18 +6,21 @@ import { ServiceError } from '#shared/errors';
 import { completeMultipart } from '#shared/files/bucket/multipart';
 import { UPLOAD_LEFTOVERS_DAYS } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';
+import { getFile } from '#shared/files/record/store';
 import type { Uploader } from '#shared/files/reservation/options';
-import type { ChunkProgress, PendingUpload } from '#shared/files/reservation/pending';
+import { type ChunkProgress, type PendingUpload, uploadedFile } from '#shared/files/reservation/pending';
 import { recordReserved } from '#shared/files/reservation/reservation';
 import {
   claimCompletion,
-  completedFile,
   readSession,
   releaseCompletionClaim,
   unknownUpload,
 } from '#shared/files/upload/chunked/session';
 
-/** The assembly of a chunked upload once its last chunk is in: parts into one object, then the file. */
+/**
+ * The completion of a chunked upload once its last chunk is in, in one place: the claim, the parts
+ * into one object, the file recorded; and, once done, the file it became.
+ */
 
 /** Part items outlive the longest upload session (DynamoDB's TTL removes them). */
 export const PART_ITEM_SECONDS = UPLOAD_LEFTOVERS_DAYS * 86_400;
@@ -30,6 +33,19 @@ export const PART_ITEM_SECONDS = UPLOAD_LEFTOVERS_DAYS * 86_400;
 const COMPLETION_CLAIM_SECONDS = 60;
 
 /**
+ * The file of a chunked upload whose last chunk is in: while `upload` is pending it is completed;
+ * once gone, the file it became (undefined when there is none of `size` bytes).
+ */
+export async function finish(
+  user: Uploader,
+  uploadId: string,
+  size: number,
+  upload: PendingUpload | undefined,
+): Promise<FileRecord | undefined> {
+  return upload ? complete(user, upload) : completedFile(user.id, uploadId, size);
+}
+
+/**
  * Assembles the parts into the file's object and records the file with a marker naming it, so the
  * last chunk sent again answers the same file. One request at a time: each first claims the
  * completion with a write conditional on no live claim; of copies of the last chunk sent at once,
@@ -37,7 +53,7 @@ const COMPLETION_CLAIM_SECONDS = 60;
  * (a client error such as `InvalidPart`) is a 409 that changes nothing: the upload stays as it was,
  * and sending the last chunk again tries once more.
  */
-export async function complete(user: Uploader, upload: PendingUpload): Promise<FileRecord> {
+async function complete(user: Uploader, upload: PendingUpload): Promise<FileRecord> {
   const progress = upload.chunked as ChunkProgress;
   const claim = randomUUID();
   const now = Date.now();
@@ -70,6 +86,17 @@ export async function complete(user: Uploader, upload: PendingUpload): Promise<F
     await releaseCompletionClaim(user.id, upload.id, claim);
     throw error;
   }
+}
+
+/** The file a completed chunked upload of `size` bytes became, while it exists. */
+async function completedFile(
+  userId: string,
+  uploadId: string,
+  size: number,
+): Promise<FileRecord | undefined> {
+  const done = await uploadedFile(userId, uploadId);
+  if (done?.size !== size) return undefined;
+  return getFile(userId, done.fileId, { consistent: true });
 }
 
 async function partETags(userId: string, upload: PendingUpload): Promise<string[]> {
