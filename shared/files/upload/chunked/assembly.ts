@@ -70,21 +70,19 @@ async function complete(user: Uploader, upload: PendingUpload): Promise<FileReco
       'another request is assembling this upload: send the last chunk again for its file',
     );
   }
+  let assembled = false;
   try {
     await completeMultipart(upload.objectKey, progress.s3UploadId, await partETags(user.id, upload));
+    assembled = true;
+    return await recordReserved(user, upload);
   } catch (error) {
+    // Whatever stopped the completion, its claim goes back: the last chunk sent again tries at once.
     await releaseCompletionClaim(user.id, upload.id, claim);
-    if (!(error instanceof S3ServiceException && error.$fault === 'client')) throw error;
+    if (assembled || !(error instanceof S3ServiceException && error.$fault === 'client')) throw error;
     throw new ServiceError(
       'conflict',
       `the chunks could not be assembled into one file (S3 ${error.name}): send the last chunk again, or the whole file under a new x-zipline-p-identifier`,
     );
-  }
-  try {
-    return await recordReserved(user, upload);
-  } catch (error) {
-    await releaseCompletionClaim(user.id, upload.id, claim);
-    throw error;
   }
 }
 
