@@ -6,12 +6,12 @@ import { ServiceError } from '#shared/errors';
 import { completeMultipart } from '#shared/files/bucket/multipart';
 import { UPLOAD_LEFTOVERS_DAYS } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';
-import { getFile } from '#shared/files/record/store';
 import type { Uploader } from '#shared/files/reservation/options';
-import { type ChunkProgress, type PendingUpload, uploadedFile } from '#shared/files/reservation/pending';
+import type { ChunkProgress, PendingUpload } from '#shared/files/reservation/pending';
 import { recordReserved } from '#shared/files/reservation/reservation';
 import {
   claimCompletion,
+  completedFile,
   readSession,
   releaseCompletionClaim,
   unknownUpload,
@@ -84,17 +84,6 @@ async function complete(user: Uploader, upload: PendingUpload): Promise<FileReco
       `the chunks could not be assembled into one file (S3 ${error.name}): send the last chunk again, or the whole file under a new x-zipline-p-identifier`,
     );
   }
-}
-
-/** The file a completed chunked upload of `size` bytes became, while it exists. */
-async function completedFile(
-  userId: string,
-  uploadId: string,
-  size: number,
-): Promise<FileRecord | undefined> {
-  const done = await uploadedFile(userId, uploadId);
-  if (done?.size !== size) return undefined;
-  return getFile(userId, done.fileId, { consistent: true });
 }
 
 async function partETags(userId: string, upload: PendingUpload): Promise<string[]> {

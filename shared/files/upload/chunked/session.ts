@@ -4,12 +4,20 @@ import { uploadKey } from '#shared/db/keys';
 import { updateIn, updateItem } from '#shared/db/table-calls';
 import type { TransactItem } from '#shared/db/transact';
 import { notFound } from '#shared/errors';
-import { type ChunkProgress, getUpload, type PendingUpload } from '#shared/files/reservation/pending';
+import type { FileRecord } from '#shared/files/model';
+import { getFile } from '#shared/files/record/store';
+import {
+  type ChunkProgress,
+  getUpload,
+  type PendingUpload,
+  uploadedFile,
+} from '#shared/files/reservation/pending';
 
 /**
  * A chunked upload's session: its pending item, read through `readSession` and written only here
- * (the progress a chunk moves on, the completion's claim). The reservation's own writes (reserve,
- * record, release) stay in `reservation/`; the completion is `assembly.ts`'s.
+ * (the progress a chunk moves on, the completion's claim), and once completed the file it became.
+ * The reservation's own writes (reserve, record, release) stay in `reservation/`; the completion
+ * itself is `assembly.ts`'s.
  */
 
 export const unknownUpload = () =>
@@ -19,6 +27,17 @@ export const unknownUpload = () =>
 export async function readSession(userId: string, uploadId: string): Promise<PendingUpload | undefined> {
   const upload = await getUpload(userId, uploadId);
   return upload?.chunked ? upload : undefined;
+}
+
+/** The file a completed chunked upload of `size` bytes became, while it exists. */
+export async function completedFile(
+  userId: string,
+  uploadId: string,
+  size: number,
+): Promise<FileRecord | undefined> {
+  const done = await uploadedFile(userId, uploadId);
+  if (done?.size !== size) return undefined;
+  return getFile(userId, done.fileId, { consistent: true });
 }
 
 /** The one shape of a write to the session's item: an update on its condition. */
