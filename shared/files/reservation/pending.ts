@@ -1,8 +1,6 @@
 import { getItem } from '#shared/db/client';
-import { unlessConditionFails } from '#shared/db/expressions/conditions';
-import { UpdateBuilder } from '#shared/db/expressions/update';
 import { fileStatsKey, uploadDoneKey, uploadKey } from '#shared/db/keys';
-import { deleteIn, putIn, queryPages, updateIn, updateItem } from '#shared/db/table-calls';
+import { deleteIn, putIn, queryPages } from '#shared/db/table-calls';
 import { type TransactItem, TransactionConditionFailed } from '#shared/db/transact';
 import { UPLOAD_SESSION_DAYS } from '#shared/files/layout';
 import { statsUpdate } from '#shared/files/record/stats';
@@ -196,54 +194,4 @@ export async function pendingUploads(userId: string, expiredBefore?: Date): Prom
     uploads.push(...(page.Items ?? []).filter((item) => item.reservedUntil).map(fromItem));
   }
   return uploads;
-}
-
-/**
- * The transaction item recording a chunked upload's progress `next` (and its reservation extended to
- * `reservedUntil`), on condition that no other request moved it on from `received` meanwhile.
- */
-export function progressUpdate(
-  userId: string,
-  uploadId: string,
-  next: ChunkProgress,
-  reservedUntil: string,
-  received: number,
-): TransactItem {
-  const update = new UpdateBuilder().set('chunked', next).set('reservedUntil', reservedUntil);
-  const condition = `${update.name('chunked')}.${update.name('received')} = ${update.value(received)}`;
-  return updateIn(uploadKey(userId, uploadId), { ...update.build(), ConditionExpression: condition });
-}
-
-/**
- * Claims the completion of a chunked upload whose bytes are all in, as `claim` until `until`;
- * false while another claim holds (one that lapsed before `now` does not).
- */
-export async function claimCompletion(
-  userId: string,
-  upload: PendingUpload,
-  claim: string,
-  until: Date,
-  now: Date,
-): Promise<boolean> {
-  const update = new UpdateBuilder()
-    .set('completingUntil', until.toISOString())
-    .set('completionClaim', claim);
-  const [received, completingUntil] = [
-    `${update.name('chunked')}.${update.name('received')}`,
-    update.name('completingUntil'),
-  ];
-  const condition = `${received} = ${update.value(upload.size)} AND (attribute_not_exists(${completingUntil}) OR ${completingUntil} < ${update.value(now.toISOString())})`;
-  const claimed = await unlessConditionFails(
-    updateItem(uploadKey(userId, upload.id), { ...update.build(), ConditionExpression: condition }),
-  );
-  return claimed !== undefined;
-}
-
-/** Gives a completion's `claim` back (if it still holds it), so the last chunk sent again tries at once. */
-export async function releaseCompletionClaim(userId: string, uploadId: string, claim: string): Promise<void> {
-  const update = new UpdateBuilder().remove('completingUntil').remove('completionClaim');
-  const condition = `${update.name('completionClaim')} = ${update.value(claim)}`;
-  await unlessConditionFails(
-    updateItem(uploadKey(userId, uploadId), { ...update.build(), ConditionExpression: condition }),
-  );
 }

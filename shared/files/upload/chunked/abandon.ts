@@ -1,6 +1,7 @@
 import { deleteObjects } from '#shared/files/bucket/objects';
-import { getUpload, releaseUpload } from '#shared/files/reservation/pending';
+import { releaseUpload } from '#shared/files/reservation/pending';
 import { stagedChunks } from '#shared/files/reservation/staged-chunks';
+import { readSession } from '#shared/files/upload/chunked/session';
 
 /**
  * Abandons the caller's chunked uploads of these ids: each gives its room in the quota back (one
@@ -12,8 +13,8 @@ import { stagedChunks } from '#shared/files/reservation/staged-chunks';
 export async function abandonIncomplete(userId: string, ids: string[]): Promise<number> {
   let count = 0;
   for (const id of new Set(ids)) {
-    const upload = await getUpload(userId, id);
-    if (!upload?.chunked) continue;
+    const upload = await readSession(userId, id);
+    if (!upload) continue;
     const staged = await stagedChunks(userId, upload);
     if (!(await releaseUpload(userId, upload))) continue;
     count++;

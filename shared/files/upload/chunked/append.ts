@@ -9,9 +9,7 @@ import { stagedChunkKey } from '#shared/files/layout';
 import { transactAsActiveOwner } from '#shared/files/record/store';
 import {
   type ChunkProgress,
-  getUpload,
   type PendingUpload,
-  progressUpdate,
   RESERVATION_SECONDS,
   sessionEnd,
 } from '#shared/files/reservation/pending';
@@ -22,6 +20,7 @@ import {
   stagedChunks,
 } from '#shared/files/reservation/staged-chunks';
 import { PART_ITEM_SECONDS } from '#shared/files/upload/chunked/assembly';
+import { progressUpdate, readSession } from '#shared/files/upload/chunked/session';
 
 /**
  * Adds a chunk: staged as an object (and an item recording it) while the part in the making is
@@ -48,7 +47,8 @@ export async function append(
   };
   const now = Date.now();
   let staged: StagedChunk[] = [];
-  let record: TransactItem;
+  let record: TransactItem | undefined;
+  let refused: unknown;
   try {
     if (chunk.last || progress.received - partStart + chunk.bytes.length >= progress.partSize) {
       staged = await stagedChunks(userId, upload);
@@ -71,37 +71,26 @@ export async function append(
     // A concurrent request with the same chunk made the part and deleted the staged objects, or
     // completed the upload: S3 then refuses this one's reads or part.
     if (!(error instanceof S3ServiceException)) throw error;
-    return overtaken(userId, upload.id, next.received, error);
+    refused = error;
   }
-  const reservedUntil = new Date(
-    Math.min(now + RESERVATION_SECONDS * 1000, sessionEnd(upload)),
-  ).toISOString();
-  try {
-    await transactAsActiveOwner(userId, [
-      progressUpdate(userId, upload.id, next, reservedUntil, progress.received),
-      record,
-    ]);
-  } catch (error) {
-    if (!(error instanceof TransactionConditionFailed)) throw error;
-    return overtaken(userId, upload.id, next.received);
+  if (record) {
+    const reservedUntil = new Date(
+      Math.min(now + RESERVATION_SECONDS * 1000, sessionEnd(upload)),
+    ).toISOString();
+    const moved = progressUpdate(userId, upload.id, next, reservedUntil, progress.received);
+    try {
+      await transactAsActiveOwner(userId, [moved, record]);
+      if (staged.length) await deleteObjects(staged.map((object) => object.key));
+      return { ...upload, chunked: next, reservedUntil };
+    } catch (error) {
+      if (!(error instanceof TransactionConditionFailed)) throw error;
+    }
   }
-  if (staged.length) await deleteObjects(staged.map((object) => object.key));
-  return { ...upload, chunked: next, reservedUntil };
-}
-
-/**
- * The upload after another request moved it past `until` (undefined: gone, as completed); a 409
- * when it has not come that far (or `failure` itself, when S3 refused this request's work).
- */
-async function overtaken(
-  userId: string,
-  uploadId: string,
-  until: number,
-  failure?: unknown,
-): Promise<PendingUpload | undefined> {
-  const current = await getUpload(userId, uploadId);
+  // Overtaken: another request moved the upload past this chunk (undefined: gone, as completed);
+  // a 409 when it has not come that far, or S3's refusal itself when that stopped this request.
+  const current = await readSession(userId, upload.id);
   if (!current?.chunked) return undefined;
-  if (current.chunked.received >= until) return current;
-  if (failure) throw failure;
+  if (current.chunked.received >= next.received) return current;
+  if (refused) throw refused;
   throw new ServiceError('conflict', `this upload expects the chunk at byte ${current.chunked.received}`);
 }

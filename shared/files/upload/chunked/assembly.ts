@@ -2,29 +2,28 @@ import { randomUUID } from 'node:crypto';
 import { S3ServiceException } from '@aws-sdk/client-s3';
 import { chunkPartKey, uploadKey } from '#shared/db/keys';
 import { queryItems } from '#shared/db/table-calls';
-import { notFound, ServiceError } from '#shared/errors';
+import { ServiceError } from '#shared/errors';
 import { completeMultipart } from '#shared/files/bucket/multipart';
 import { UPLOAD_LEFTOVERS_DAYS } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';
-import { getFile } from '#shared/files/record/store';
 import type { Uploader } from '#shared/files/reservation/options';
-import {
-  type ChunkProgress,
-  claimCompletion,
-  getUpload,
-  type PendingUpload,
-  releaseCompletionClaim,
-  uploadedFile,
-} from '#shared/files/reservation/pending';
+import type { ChunkProgress, PendingUpload } from '#shared/files/reservation/pending';
 import { recordReserved } from '#shared/files/reservation/reservation';
+import {
+  claimCompletion,
+  completedFile,
+  readSession,
+  releaseCompletionClaim,
+  unknownUpload,
+} from '#shared/files/upload/chunked/session';
 
-/** The assembly of a chunked upload once its last chunk is in: parts into one object, then the file. */
+/**
+ * The completion of a chunked upload once its last chunk is in, in one place: the claim, the parts
+ * into one object, the file recorded; and, once done, the file it became.
+ */
 
 /** Part items outlive the longest upload session (DynamoDB's TTL removes them). */
 export const PART_ITEM_SECONDS = UPLOAD_LEFTOVERS_DAYS * 86_400;
-
-export const unknownUpload = () =>
-  notFound('no chunked upload has this x-zipline-p-identifier (never opened, completed, or expired)');
 
 /**
  * How long a claim on a completion holds: the claimant makes the object and records the file well
@@ -34,6 +33,19 @@ export const unknownUpload = () =>
 const COMPLETION_CLAIM_SECONDS = 60;
 
 /**
+ * The file of a chunked upload whose last chunk is in: while `upload` is pending it is completed;
+ * once gone, the file it became (undefined when there is none of `size` bytes).
+ */
+export async function finish(
+  user: Uploader,
+  uploadId: string,
+  size: number,
+  upload: PendingUpload | undefined,
+): Promise<FileRecord | undefined> {
+  return upload ? complete(user, upload) : completedFile(user.id, uploadId, size);
+}
+
+/**
  * Assembles the parts into the file's object and records the file with a marker naming it, so the
  * last chunk sent again answers the same file. One request at a time: each first claims the
  * completion with a write conditional on no live claim; of copies of the last chunk sent at once,
@@ -41,14 +53,14 @@ const COMPLETION_CLAIM_SECONDS = 60;
  * (a client error such as `InvalidPart`) is a 409 that changes nothing: the upload stays as it was,
  * and sending the last chunk again tries once more.
  */
-export async function complete(user: Uploader, upload: PendingUpload): Promise<FileRecord> {
+async function complete(user: Uploader, upload: PendingUpload): Promise<FileRecord> {
   const progress = upload.chunked as ChunkProgress;
   const claim = randomUUID();
   const now = Date.now();
   const until = new Date(now + COMPLETION_CLAIM_SECONDS * 1000);
   if (!(await claimCompletion(user.id, upload, claim, until, new Date(now)))) {
     // Read in this order: the upload goes exactly when its file is recorded.
-    if (!(await getUpload(user.id, upload.id))) {
+    if (!(await readSession(user.id, upload.id))) {
       const file = await completedFile(user.id, upload.id, upload.size);
       if (file) return file;
       throw unknownUpload();
@@ -58,33 +70,20 @@ export async function complete(user: Uploader, upload: PendingUpload): Promise<F
       'another request is assembling this upload: send the last chunk again for its file',
     );
   }
+  let assembled = false;
   try {
     await completeMultipart(upload.objectKey, progress.s3UploadId, await partETags(user.id, upload));
+    assembled = true;
+    return await recordReserved(user, upload);
   } catch (error) {
+    // Whatever stopped the completion, its claim goes back: the last chunk sent again tries at once.
     await releaseCompletionClaim(user.id, upload.id, claim);
-    if (!(error instanceof S3ServiceException && error.$fault === 'client')) throw error;
+    if (assembled || !(error instanceof S3ServiceException && error.$fault === 'client')) throw error;
     throw new ServiceError(
       'conflict',
       `the chunks could not be assembled into one file (S3 ${error.name}): send the last chunk again, or the whole file under a new x-zipline-p-identifier`,
     );
   }
-  try {
-    return await recordReserved(user, upload);
-  } catch (error) {
-    await releaseCompletionClaim(user.id, upload.id, claim);
-    throw error;
-  }
-}
-
-/** The file a completed chunked upload of `size` bytes became, while it exists. */
-export async function completedFile(
-  userId: string,
-  uploadId: string,
-  size: number,
-): Promise<FileRecord | undefined> {
-  const done = await uploadedFile(userId, uploadId);
-  if (done?.size !== size) return undefined;
-  return getFile(userId, done.fileId, { consistent: true });
 }
 
 async function partETags(userId: string, upload: PendingUpload): Promise<string[]> {

@@ -6,11 +6,12 @@ import { chunkedObjectKey } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';
 import { assertWithinQuota } from '#shared/files/record/stats';
 import { assertNamesFit, type Uploader, type UploadOptions } from '#shared/files/reservation/options';
-import { getUpload, type PendingUpload, sessionEnd } from '#shared/files/reservation/pending';
+import { type PendingUpload, sessionEnd } from '#shared/files/reservation/pending';
 import { pendingUpload, reserve } from '#shared/files/reservation/reservation';
 import { MIN_CHUNK_BYTES } from '#shared/files/reservation/staged-chunks';
 import { append } from '#shared/files/upload/chunked/append';
-import { complete, completedFile, unknownUpload } from '#shared/files/upload/chunked/assembly';
+import { finish } from '#shared/files/upload/chunked/assembly';
+import { readSession, unknownUpload } from '#shared/files/upload/chunked/session';
 import { quotaLimits } from '#shared/quota';
 
 /** One chunk of a chunked upload, as its headers describe it. */
@@ -83,10 +84,10 @@ export async function receiveChunk(
   }
   const identifier = chunk.identifier ?? randomBytes(16).toString('hex');
   const uploadId = uploadIdOf(user.id, identifier);
-  let upload = await getUpload(user.id, uploadId);
+  let upload = await readSession(user.id, uploadId);
   if (!upload && chunk.last) {
     // The last chunk again after the file was recorded (its answer was lost): the same file.
-    const file = await completedFile(user.id, uploadId, chunk.total);
+    const file = await finish(user, uploadId, chunk.total, undefined);
     if (file) return { identifier, file };
   }
   // A partial upload's identifier is the server's: one it does not know opens nothing.
@@ -96,22 +97,22 @@ export async function receiveChunk(
   if (upload.size !== chunk.total) {
     throw invalid(`this upload was opened for ${upload.size} bytes, not ${chunk.total}`);
   }
-  if (until <= upload.chunked.received) {
-    // A resend. The last chunk's resend before its file is recorded (the completion failed, or is
-    // under way in another request) completes the upload again.
-    return { identifier, file: chunk.last ? await complete(user, upload) : null };
+  // A chunk whose bytes were received already is a resend: nothing to append. The last chunk's
+  // resend before its file is recorded (the completion failed, or is under way in another request)
+  // completes the upload again.
+  let current: PendingUpload | undefined = upload;
+  if (until > upload.chunked.received) {
+    if (chunk.start !== upload.chunked.received) {
+      throw new ServiceError('conflict', `this upload expects the chunk at byte ${upload.chunked.received}`);
+    }
+    // Undefined: completed (or reclaimed) by a concurrent request while this one carried the same chunk.
+    current = await append(user.id, upload, upload.chunked, chunk);
+    if (!current && !chunk.last) throw unknownUpload();
   }
-  if (chunk.start !== upload.chunked.received) {
-    throw new ServiceError('conflict', `this upload expects the chunk at byte ${upload.chunked.received}`);
-  }
-  const appended = await append(user.id, upload, upload.chunked, chunk);
-  if (!appended) {
-    // Completed (or reclaimed) by a concurrent request while this one carried the same chunk.
-    const file = chunk.last ? await completedFile(user.id, uploadId, chunk.total) : undefined;
-    if (file) return { identifier, file };
-    throw unknownUpload();
-  }
-  return { identifier, file: chunk.last ? await complete(user, appended) : null };
+  if (!chunk.last) return { identifier, file: null };
+  const file = await finish(user, uploadId, chunk.total, current);
+  if (!file) throw unknownUpload();
+  return { identifier, file };
 }
 
 async function open(
@@ -125,6 +126,7 @@ async function open(
   const limits = quotaLimits(user.quota);
   assertWithinQuota(limits, { files: 1, bytes: chunk.total });
   const objectKey = chunkedObjectKey(user.id, uploadId);
+  const s3UploadId = await createMultipart(objectKey, chunk.type);
   const upload = pendingUpload(
     {
       id: uploadId,
@@ -134,7 +136,7 @@ async function open(
       objectKey,
       chunked: {
         identifier,
-        s3UploadId: await createMultipart(objectKey, chunk.type),
+        s3UploadId,
         received: 0,
         parts: 0,
         partSize: partSizeFor(chunk.total),
@@ -151,7 +153,7 @@ async function open(
     // A first chunk sent twice at once: the other request opened it (its multipart upload is used;
     // this one's is aborted by the bucket's lifecycle rule).
     if (!(error instanceof TransactionConditionFailed)) throw error;
-    const opened = await getUpload(user.id, uploadId);
+    const opened = await readSession(user.id, uploadId);
     if (!opened) throw error;
     return opened;
   }
