@@ -29,6 +29,10 @@ export const PRICES = {
 export const S3_PRICE_CLASS: Record<string, 'putCopyPostList' | 'get'> = {
   PutObject: 'putCopyPostList',
   PutObjectTagging: 'putCopyPostList',
+  // A chunked upload's multipart calls are billed as PUT/POST requests.
+  CreateMultipartUpload: 'putCopyPostList',
+  UploadPart: 'putCopyPostList',
+  CompleteMultipartUpload: 'putCopyPostList',
   DeleteObjects: 'putCopyPostList',
   ListObjectsV2: 'putCopyPostList',
   GetObject: 'get',
