@@ -7,7 +7,7 @@ import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
 import { noteUserId } from '#shared/log/logger';
 import { toUserResource } from '#shared/users/model';
-import { loginSchema } from '#shared/validation/user';
+import { loginSchema } from '#shared/validation/users/account';
 
 /** Login CSRF (a page signing the visitor in as someone else) gets the cookie routes' origin check. */
 export const handler = defineHandler(

@@ -4,7 +4,7 @@ import { redirect } from '#shared/http/response';
 import { noteUserId } from '#shared/log/logger';
 import { finishSignIn } from '#shared/oauth/sign-in';
 import { startSignIn } from '#shared/oauth/start';
-import { isProviderAnswer, oauthSignInQuerySchema } from '#shared/validation/oauth';
+import { isProviderAnswer, oauthSignInQuerySchema } from '#shared/validation/sign-in/oauth';
 
 /**
  * Sends the browser to the provider's sign-in page; or, when the query carries the provider's answer

@@ -4,7 +4,7 @@ import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
 import { ziplineLinkedProviders } from '#shared/oauth/linked';
 import { unlinkIdentity } from '#shared/users/sign-in/oauth-links';
-import { oauthUnlinkSchema } from '#shared/validation/oauth';
+import { oauthUnlinkSchema } from '#shared/validation/sign-in/oauth';
 
 /**
  * Zipline's unlink (`DELETE /api/auth/oauth {provider}`, issue 33): the session only, never the

@@ -7,7 +7,7 @@ import { json } from '#shared/http/response';
 import { noteUserId } from '#shared/log/logger';
 import { verifyPasskeySignIn } from '#shared/passkeys/ceremonies';
 import { toUserResource } from '#shared/users/model';
-import { passkeySignInSchema } from '#shared/validation/passkeys';
+import { passkeySignInSchema } from '#shared/validation/sign-in/passkeys';
 
 /**
  * Signs in with a passkey: 200 `{user}` and the same session cookie as a password login; every

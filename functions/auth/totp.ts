@@ -8,7 +8,7 @@ import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
 import { noteUserId } from '#shared/log/logger';
 import { toUserResource } from '#shared/users/model';
-import { codeBodySchema } from '#shared/validation/mfa';
+import { codeBodySchema } from '#shared/validation/sign-in/mfa';
 
 /**
  * The TOTP code (or a recovery code) a provider sign-in of an account with TOTP on still owes: with

@@ -3,7 +3,7 @@ import { abandonIncomplete } from '#shared/files/upload/chunked/abandon';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
-import { abandonIncompleteSchema } from '#shared/validation/chunk-headers';
+import { abandonIncompleteSchema } from '#shared/validation/files/chunk-headers';
 
 /**
  * `DELETE /api/user/files/incomplete {id: [...]}` (Zipline 4.4): abandons these chunked uploads of

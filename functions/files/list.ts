@@ -6,7 +6,7 @@ import { defineHandler } from '#shared/http/handler';
 import { validate } from '#shared/http/request';
 import { json } from '#shared/http/response';
 import { userWhoseFilesToList } from '#shared/users/file-owner';
-import { listQuerySchema } from '#shared/validation/files';
+import { listQuerySchema } from '#shared/validation/files/schemas';
 import { USER_ID } from '#shared/validation/ids';
 
 /**

@@ -5,7 +5,7 @@ import { findDownloadable } from '#shared/files/serve/view-count';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
-import { filePasswordCheckSchema } from '#shared/validation/files';
+import { filePasswordCheckSchema } from '#shared/validation/files/schemas';
 import { PUBLIC_NAME, pathId } from '#shared/validation/ids';
 
 /**

@@ -7,7 +7,7 @@ import { type FileChanges, NameTaken, updateFile } from '#shared/files/record/st
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
-import { patchFileSchema, readFilePassword } from '#shared/validation/files';
+import { patchFileSchema, readFilePassword } from '#shared/validation/files/schemas';
 import { FILE_ID_OR_NAME, pathId } from '#shared/validation/ids';
 
 /** By id or public name, as `GET`. A `name` another file has is a 400, as Zipline's (and an upload's). */

@@ -3,7 +3,7 @@ import { openDownload } from '#shared/files/serve/access';
 import { defineHandler } from '#shared/http/handler';
 import { validate } from '#shared/http/request';
 import { served } from '#shared/http/response';
-import { rawQuerySchema } from '#shared/validation/files';
+import { rawQuerySchema } from '#shared/validation/files/schemas';
 import { PUBLIC_NAME, pathId } from '#shared/validation/ids';
 
 /**

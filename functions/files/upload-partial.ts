@@ -5,8 +5,8 @@ import { receiveChunk } from '#shared/files/upload/chunked/receive';
 import { defineHandler } from '#shared/http/handler';
 import { readFileParts } from '#shared/http/multipart';
 import { chunkReply, readReplyOptions } from '#shared/http/upload-reply';
-import { readChunkHeaders } from '#shared/validation/chunk-headers';
-import { readUploadOptions } from '#shared/validation/upload-headers';
+import { readChunkHeaders } from '#shared/validation/files/chunk-headers';
+import { readUploadOptions } from '#shared/validation/files/upload-headers';
 
 /**
  * `POST /api/upload/partial`, Zipline 4.4's chunked upload: one chunk per request, its place in

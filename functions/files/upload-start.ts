@@ -4,8 +4,8 @@ import { startUpload } from '#shared/files/upload/presigned';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
-import { startUploadSchema } from '#shared/validation/files';
-import { readUploadOptions } from '#shared/validation/upload-headers';
+import { startUploadSchema } from '#shared/validation/files/schemas';
+import { readUploadOptions } from '#shared/validation/files/upload-headers';
 
 /**
  * Starts a presigned upload for a file too large for `/api/upload`; the same `x-zipline-*` file

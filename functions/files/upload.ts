@@ -9,9 +9,9 @@ import { defineHandler } from '#shared/http/handler';
 import { readFileParts } from '#shared/http/multipart';
 import { validate } from '#shared/http/request';
 import { chunkReply, readReplyOptions, uploadReply } from '#shared/http/upload-reply';
-import { readChunkHeaders } from '#shared/validation/chunk-headers';
-import { uploadedNameSchema } from '#shared/validation/files';
-import { readImageCompression, readUploadOptions } from '#shared/validation/upload-headers';
+import { readChunkHeaders } from '#shared/validation/files/chunk-headers';
+import { uploadedNameSchema } from '#shared/validation/files/schemas';
+import { readImageCompression, readUploadOptions } from '#shared/validation/files/upload-headers';
 
 /** One transaction records a whole upload: 2 items per file plus the counters, within 100. */
 const MAX_FILES_PER_UPLOAD = 32;

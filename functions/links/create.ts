@@ -7,8 +7,8 @@ import { json, text } from '#shared/http/response';
 import { readReplyOptions } from '#shared/http/upload-reply';
 import { toLinkResource } from '#shared/links/model';
 import { createLink } from '#shared/links/store';
-import { readLinkHeaders } from '#shared/validation/link-headers';
-import { createLinkSchema } from '#shared/validation/links';
+import { readLinkHeaders } from '#shared/validation/links/headers';
+import { createLinkSchema } from '#shared/validation/links/schemas';
 
 /**
  * `POST /api/user/urls` (Zipline's): `{destination, vanity?, enabled?}` with `x-zipline-max-views`,

@@ -1,6 +1,6 @@
 import { defineHandler } from '#shared/http/handler';
 import { visitLink } from '#shared/links/redirect';
-import { LINK_NAME } from '#shared/validation/links';
+import { LINK_NAME } from '#shared/validation/links/schemas';
 import { linkNotFound, visitAnswer } from '#shared/view/link-page';
 
 /**

@@ -3,7 +3,7 @@ import { defineHandler } from '#shared/http/handler';
 import { json } from '#shared/http/response';
 import { toLinkResources } from '#shared/links/resources';
 import { listLinks } from '#shared/links/store';
-import { readLinkSearch } from '#shared/validation/links';
+import { readLinkSearch } from '#shared/validation/links/schemas';
 
 /**
  * `GET /api/user/urls` (Zipline's): every link of the caller, newest first; with `searchQuery`, those

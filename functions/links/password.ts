@@ -6,7 +6,7 @@ import { json } from '#shared/http/response';
 import { checkLinkPassword } from '#shared/links/redirect';
 import { LINK_NOT_FOUND } from '#shared/links/store';
 import { pathId } from '#shared/validation/ids';
-import { LINK_NAME, linkPasswordSchema } from '#shared/validation/links';
+import { LINK_NAME, linkPasswordSchema } from '#shared/validation/links/schemas';
 
 /**
  * `POST /api/user/urls/{id}/password` (Zipline's, public): whether the password opens the link named

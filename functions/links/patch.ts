@@ -6,9 +6,9 @@ import { json } from '#shared/http/response';
 import { type LinkChanges, updateLink } from '#shared/links/changes';
 import { toOneLinkResource } from '#shared/links/resources';
 import { getLink, requireLink } from '#shared/links/store';
-import { readFilePassword } from '#shared/validation/files';
+import { readFilePassword } from '#shared/validation/files/schemas';
 import { LINK_ID, pathId } from '#shared/validation/ids';
-import { patchLinkSchema } from '#shared/validation/links';
+import { patchLinkSchema } from '#shared/validation/links/schemas';
 
 /**
  * `PATCH /api/user/urls/{id}`: destination, vanity, maxViews, password (`""`/null removes it) and

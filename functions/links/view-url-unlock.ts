@@ -2,7 +2,7 @@ import { verifyPassword } from '#shared/auth/password';
 import { defineHandler } from '#shared/http/handler';
 import { readForm } from '#shared/http/request';
 import { checkLinkPassword, enterLink } from '#shared/links/redirect';
-import { viewPasswordFormSchema } from '#shared/validation/files';
+import { viewPasswordFormSchema } from '#shared/validation/files/schemas';
 import { LINK_ID } from '#shared/validation/ids';
 import { linkNotFound, passwordPage, visitAnswer, withLinkThrottle } from '#shared/view/link-page';
 

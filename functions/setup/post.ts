@@ -9,7 +9,7 @@ import { countAttempt } from '#shared/throttle/counter';
 import { createUser, isSetupDone } from '#shared/users/creation';
 import { toUserResource } from '#shared/users/model';
 import { checkSetupCode } from '#shared/users/setup-code';
-import { setupSchema } from '#shared/validation/user';
+import { setupSchema } from '#shared/validation/users/account';
 
 /**
  * Creates the first user (SUPERADMIN), given the deployment's setup code when it has one. The setup

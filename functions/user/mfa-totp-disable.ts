@@ -4,7 +4,7 @@ import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
 import { toUserResource } from '#shared/users/model';
-import { codeBodySchema } from '#shared/validation/mfa';
+import { codeBodySchema } from '#shared/validation/sign-in/mfa';
 
 /** Turns TOTP off with a current code or a recovery code. */
 export const handler = defineHandler(async (request) => {

@@ -4,7 +4,7 @@ import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
 import { enableTotp } from '#shared/mfa/totp';
 import { toUserResource } from '#shared/users/model';
-import { enableTotpSchema } from '#shared/validation/mfa';
+import { enableTotpSchema } from '#shared/validation/sign-in/mfa';
 
 /** Turns TOTP on: the offered secret and a code from the app; answers the ten recovery codes once. */
 export const handler = defineHandler(async (request) => {

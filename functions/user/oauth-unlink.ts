@@ -4,7 +4,7 @@ import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
 import { toUserResource } from '#shared/users/model';
 import { unlinkIdentity } from '#shared/users/sign-in/oauth-links';
-import { oauthUnlinkSchema } from '#shared/validation/oauth';
+import { oauthUnlinkSchema } from '#shared/validation/sign-in/oauth';
 
 /** Unlinks a provider, unless it is the account's last way to sign in. */
 export const handler = defineHandler(async (request) => {

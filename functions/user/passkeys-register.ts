@@ -5,7 +5,7 @@ import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
 import { registerPasskey } from '#shared/passkeys/ceremonies';
 import { toUserResource } from '#shared/users/model';
-import { passkeyRegistrationSchema } from '#shared/validation/passkeys';
+import { passkeyRegistrationSchema } from '#shared/validation/sign-in/passkeys';
 
 /** Verifies the browser's registration answer and adds the passkey: 200 `{user}`. */
 export const handler = defineHandler(async (request) => {

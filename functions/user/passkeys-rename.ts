@@ -5,7 +5,7 @@ import { json } from '#shared/http/response';
 import { renamePasskey } from '#shared/passkeys/credentials';
 import { toUserResource } from '#shared/users/model';
 import { PASSKEY_ID, pathId } from '#shared/validation/ids';
-import { passkeyRenameSchema } from '#shared/validation/passkeys';
+import { passkeyRenameSchema } from '#shared/validation/sign-in/passkeys';
 
 /** Renames one of the caller's passkeys: 200 `{user}`; anyone else's: 404. */
 export const handler = defineHandler(async (request) => {

@@ -8,7 +8,7 @@ import { json } from '#shared/http/response';
 import { decodeAvatar } from '#shared/users/avatar/avatar';
 import { toUserResource } from '#shared/users/model';
 import { signInChangesOf, updateOwnAccount } from '#shared/users/own-account';
-import { AVATAR_BODY_LIMIT, patchCurrentUserSchema } from '#shared/validation/user';
+import { AVATAR_BODY_LIMIT, patchCurrentUserSchema } from '#shared/validation/users/account';
 
 export const handler = defineHandler(
   async (request) => {

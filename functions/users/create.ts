@@ -6,8 +6,8 @@ import { json } from '#shared/http/response';
 import { createUserAs, requireMayCreate, requireUserAdministrator } from '#shared/users/admin';
 import { decodeAvatar } from '#shared/users/avatar/avatar';
 import { toUserResource } from '#shared/users/model';
-import { AVATAR_BODY_LIMIT } from '#shared/validation/user';
-import { createUserSchema } from '#shared/validation/users';
+import { AVATAR_BODY_LIMIT } from '#shared/validation/users/account';
+import { createUserSchema } from '#shared/validation/users/admin';
 
 export const handler = defineHandler(
   async (request) => {

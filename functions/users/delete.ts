@@ -6,7 +6,7 @@ import { json } from '#shared/http/response';
 import { requireUserAdministrator, userToActOn } from '#shared/users/admin';
 import { toUserResource } from '#shared/users/model';
 import { pathId, USER_ID } from '#shared/validation/ids';
-import { deleteUserSchema } from '#shared/validation/user-deletion';
+import { deleteUserSchema } from '#shared/validation/users/deletion';
 
 /**
  * Deletes the user and everything it owns; answers 200 with the deleted user, or 202 with it when

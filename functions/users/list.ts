@@ -5,7 +5,7 @@ import { validate } from '#shared/http/request';
 import { json } from '#shared/http/response';
 import { requireUserAdministrator } from '#shared/users/admin';
 import { listUsersFor } from '#shared/users/listing';
-import { listUsersQuerySchema } from '#shared/validation/users';
+import { listUsersQuerySchema } from '#shared/validation/users/admin';
 
 /**
  * A JSON array of the users the caller may act on, each with its `usage` (files and bytes, from its

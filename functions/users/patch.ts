@@ -7,8 +7,8 @@ import { requireUserAdministrator, updateUserAs, userToActOn } from '#shared/use
 import { decodeAvatar } from '#shared/users/avatar/avatar';
 import { toUserResource } from '#shared/users/model';
 import { pathId, USER_ID } from '#shared/validation/ids';
-import { AVATAR_BODY_LIMIT } from '#shared/validation/user';
-import { patchUserSchema } from '#shared/validation/users';
+import { AVATAR_BODY_LIMIT } from '#shared/validation/users/account';
+import { patchUserSchema } from '#shared/validation/users/admin';
 
 export const handler = defineHandler(
   async (request) => {

@@ -2,7 +2,7 @@ import { verifyPassword } from '#shared/auth/password';
 import { defineHandler } from '#shared/http/handler';
 import { readForm, validate } from '#shared/http/request';
 import { html, served } from '#shared/http/response';
-import { linkQuerySchema, viewPasswordFormSchema } from '#shared/validation/files';
+import { linkQuerySchema, viewPasswordFormSchema } from '#shared/validation/files/schemas';
 import { PUBLIC_NAME, pathId } from '#shared/validation/ids';
 import { viewPageUrls, withRefusalPage } from '#shared/view/answer';
 import { openLink } from '#shared/view/file/link';

@@ -2,7 +2,7 @@ import { verifyPassword } from '#shared/auth/password';
 import { defineHandler } from '#shared/http/handler';
 import { readForm } from '#shared/http/request';
 import { html } from '#shared/http/response';
-import { viewPasswordFormSchema } from '#shared/validation/files';
+import { viewPasswordFormSchema } from '#shared/validation/files/schemas';
 import { PUBLIC_NAME, pathId } from '#shared/validation/ids';
 import { viewPageUrls, withRefusalPage } from '#shared/view/answer';
 import { openViewPage } from '#shared/view/file/open';

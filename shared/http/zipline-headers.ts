@@ -1,6 +1,6 @@
 /**
  * The one table of the headers Zipline 4.4 defines for its clients (its `parseHeaders`, its web
- * uploader, its login): validation (validation/upload-headers.ts), the upload answer
+ * uploader, its login): validation (validation/files/upload-headers.ts), the upload answer
  * (http/upload-reply.ts) and the CORS allow-list (routes/cors.ts) are read from it. A header not in
  * the table is ignored, as Zipline ignores it, so a client of a newer Zipline keeps working.
  */

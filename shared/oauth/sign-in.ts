@@ -24,7 +24,7 @@ import {
   findUserByIdentity,
   type ProviderIdentity,
 } from '#shared/users/sign-in/oauth-links';
-import { usernameSchema } from '#shared/validation/user';
+import { usernameSchema } from '#shared/validation/users/account';
 
 /**
  * Sign-in with a provider (issue 15): the start sends the browser to the provider with a new flow in

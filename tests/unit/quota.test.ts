@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { parseByteSize } from '#shared/quota';
-import { quotaSchema } from '#shared/validation/users';
+import { quotaSchema } from '#shared/validation/users/admin';
 
 test.each([
   ['10737418240', 10737418240],

@@ -11,7 +11,7 @@ export const COMPRESSED_TYPES = {
 } as const;
 export type CompressedType = keyof typeof COMPRESSED_TYPES;
 
-/** `x-zipline-image-compression-percent` and `-type`, read (validation/upload-headers.ts). */
+/** `x-zipline-image-compression-percent` and `-type`, read (validation/files/upload-headers.ts). */
 export interface ImageCompression {
   /** sharp's quality, 1 to 100 (a percent of 0 is the lowest quality, 1). */
   quality: number;

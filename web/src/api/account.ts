@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { InferInput } from 'valibot';
-import type { patchCurrentUserSchema } from '../../../shared/validation/user.ts';
+import type { patchCurrentUserSchema } from '../../../shared/validation/users/account.ts';
 import { api } from './client.ts';
 import type { CurrentUser, ViewSettings } from './types.ts';
 

@@ -6,7 +6,7 @@ import type { ChunkHeaders } from '#shared/files/upload/chunked/receive';
 import { validate } from '#shared/http/request';
 import { isTrue, sent } from '#shared/http/upload-reply';
 import { headersOf } from '#shared/http/zipline-headers';
-import { uploadedNameSchema } from '#shared/validation/files';
+import { uploadedNameSchema } from '#shared/validation/files/schemas';
 
 const IDENTIFIER = /^[A-Za-z0-9_-]{1,64}$/;
 

@@ -10,7 +10,12 @@ import {
 } from '#shared/files/upload/compression-types';
 import { isTrue, sent } from '#shared/http/upload-reply';
 import { type ZiplineHeaderGroup, ziplineHeader } from '#shared/http/zipline-headers';
-import { chosenFileNameSchema, isoDate, PAST_EXPIRY, readFilePassword } from '#shared/validation/files';
+import {
+  chosenFileNameSchema,
+  isoDate,
+  PAST_EXPIRY,
+  readFilePassword,
+} from '#shared/validation/files/schemas';
 
 /**
  * The groups of the Zipline header table each upload route reads: the direct upload the file's, the

@@ -1,6 +1,6 @@
 import { sent } from '#shared/http/upload-reply';
-import { readFilePassword } from '#shared/validation/files';
-import { readMaxViews } from '#shared/validation/upload-headers';
+import { readFilePassword } from '#shared/validation/files/schemas';
+import { readMaxViews } from '#shared/validation/files/upload-headers';
 
 /**
  * What a shortening request's `x-zipline-*` headers set on the link: its view limit and password,

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { parseByteSize } from '#shared/quota';
 import { ROLES } from '#shared/users/model';
 import { strictMessage } from '#shared/validation/text';
-import { avatarInputSchema, passwordSchema, usernameSchema } from '#shared/validation/user';
+import { avatarInputSchema, passwordSchema, usernameSchema } from '#shared/validation/users/account';
 
 const roleSchema = v.picklist(ROLES, `role must be one of ${ROLES.join(', ')}`);
 

@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 import { foldUsername } from '#shared/db/username-forms';
-import { codeSchema } from '#shared/validation/mfa';
-import { isSingleScript } from '#shared/validation/scripts';
+import { codeSchema } from '#shared/validation/sign-in/mfa';
 import { MAX_PASSWORD_BYTES, NO_CONTROL_CHARACTERS, strictMessage } from '#shared/validation/text';
+import { isSingleScript } from '#shared/validation/users/scripts';
 
 /** An avatar as sent: base64 of at most 1 MiB, with room for a `data:` prefix. */
 const AVATAR_INPUT_CHARACTERS = 1_500_000;
