@@ -66,20 +66,25 @@ interface PageGlobals {
   getComputedStyle(element: unknown): { display: string; opacity: string };
 }
 
-/** Runs in the page: every menu and option list is fully shown or hidden, none mid-fade. */
+/** Runs in the page: every menu, option list, dialog and tooltip is fully shown or hidden, none mid-fade. */
 function menusSettled(): boolean {
   const { document, getComputedStyle } = globalThis as unknown as PageGlobals;
-  return [...document.querySelectorAll('[role="menu"], [role="listbox"]')].every((element) => {
+  return [
+    ...document.querySelectorAll(
+      '[role="menu"], [role="listbox"], [role="dialog"], [role="tooltip"], .mantine-Modal-overlay',
+    ),
+  ].every((element) => {
     const style = getComputedStyle(element);
     return style.display === 'none' || style.opacity === '1';
   });
 }
 
 /**
- * axe-core on the page once its menus and option lists have settled: the serious and critical
- * violations, described. Mantine fades those in and out, and a menu caught fading out after its
- * item was clicked is half torn down (axe then reports its items as `aria-required-children`), a
- * state no one can use; an open one is judged whole.
+ * axe-core on the page once its menus, option lists, dialogs and tooltips have settled: the serious
+ * and critical violations, described. Mantine fades those in and out, and a menu caught fading out
+ * after its item was clicked is half torn down (axe then reports its items as
+ * `aria-required-children`), a dialog caught fading in has its text at a fraction of its contrast:
+ * states no one reads; an open one is judged whole.
  */
 export async function seriousA11yViolations(page: Page): Promise<string[]> {
   await page.waitForFunction(menusSettled);

@@ -3,7 +3,7 @@ import { modals } from '@mantine/modals';
 import type { ReactNode } from 'react';
 
 /**
- * Asks before anything is deleted or removed (files, passkeys, the avatar, users): every such action
+ * Asks before anything is deleted or removed (files, passkeys, the avatar, users, links, the API token): every such action
  * in the dashboard goes through a dialog whose red button names what it does.
  */
 export function confirmDestructive(options: {

@@ -1,10 +1,8 @@
 import {
-  ActionIcon,
   Alert,
   Anchor,
   Badge,
   Button,
-  CopyButton,
   Group,
   Modal,
   Select,
@@ -13,13 +11,11 @@ import {
   Text,
   TextInput,
   Title,
-  Tooltip,
   VisuallyHidden,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import { IconCheck, IconCopy, IconEdit, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
+import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
@@ -32,6 +28,8 @@ import {
   shortLink,
   useLinkMutations,
 } from '../../api/links.ts';
+import { confirmDestructive } from '../../components/confirm.tsx';
+import { RowActions } from '../../components/RowActions.tsx';
 import { LinkForm } from './LinkForm.tsx';
 
 const SORTS = {
@@ -81,11 +79,10 @@ export default function LinksPage() {
       );
   };
   const confirmDelete = (link: LinkResource) =>
-    modals.openConfirmModal({
+    confirmDestructive({
       title: 'Delete this link?',
-      children: <Text size="sm">{`${shortLink(link)} stops working for everyone it was shared with.`}</Text>,
-      labels: { confirm: 'Delete link', cancel: 'Cancel' },
-      confirmProps: { color: 'red' },
+      message: `${shortLink(link)} stops working for everyone it was shared with.`,
+      confirm: 'Delete link',
       onConfirm: () =>
         remove.mutate(link.id, {
           onSuccess: () => notifications.show({ message: 'Link deleted' }),
@@ -186,36 +183,12 @@ export default function LinksPage() {
                 </Table.Td>
                 <Table.Td visibleFrom="sm">{formatDate(link.createdAt)}</Table.Td>
                 <Table.Td>
-                  <Group gap={0} wrap="nowrap">
-                    <CopyButton value={shortLink(link)}>
-                      {({ copied, copy }) => (
-                        <Tooltip label={copied ? 'Copied' : 'Copy link'}>
-                          <ActionIcon variant="subtle" aria-label={`Copy ${shortLink(link)}`} onClick={copy}>
-                            {copied ? <IconCheck size={18} /> : <IconCopy size={18} />}
-                          </ActionIcon>
-                        </Tooltip>
-                      )}
-                    </CopyButton>
-                    <Tooltip label="Edit">
-                      <ActionIcon
-                        variant="subtle"
-                        aria-label={`Edit /go/${link.vanity ?? link.code}`}
-                        onClick={() => open(link)}
-                      >
-                        <IconEdit size={18} />
-                      </ActionIcon>
-                    </Tooltip>
-                    <Tooltip label="Delete">
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        aria-label={`Delete /go/${link.vanity ?? link.code}`}
-                        onClick={() => confirmDelete(link)}
-                      >
-                        <IconTrash size={18} />
-                      </ActionIcon>
-                    </Tooltip>
-                  </Group>
+                  <RowActions
+                    subject={`/go/${link.vanity ?? link.code}`}
+                    copy={shortLink(link)}
+                    onEdit={() => open(link)}
+                    onDelete={() => confirmDelete(link)}
+                  />
                 </Table.Td>
               </Table.Tr>
             ))}

@@ -1,10 +1,10 @@
 import { Button, CopyButton, Group, PasswordInput, Stack, Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconDownload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { tokenQuery, useTokenReset } from '../../api/account.ts';
 import { errorMessage } from '../../api/client.ts';
+import { confirmDestructive } from '../../components/confirm.tsx';
 import { Section } from './Section.tsx';
 import { sharexConfig, sharexShortenerConfig, uploadScript } from './uploaders.ts';
 
@@ -17,6 +17,31 @@ function download(fileName: string, content: string, type: string) {
   URL.revokeObjectURL(url);
 }
 
+/** The ready-made configurations offered for download, named after this service's host. */
+function uploaderFiles(origin: string, token: string) {
+  const host = window.location.host.replace(':', '-');
+  return [
+    {
+      label: 'ShareX (.sxcu)',
+      name: `${host}.sxcu`,
+      content: sharexConfig(origin, token),
+      type: 'application/json',
+    },
+    {
+      label: 'ShareX URL shortener (.sxcu)',
+      name: `${host}-links.sxcu`,
+      content: sharexShortenerConfig(origin, token),
+      type: 'application/json',
+    },
+    {
+      label: 'Flameshot / curl script',
+      name: 'upload.sh',
+      content: uploadScript(origin, token),
+      type: 'text/x-shellscript',
+    },
+  ];
+}
+
 export function UploadersTab() {
   const token = useQuery(tokenQuery);
   const reset = useTokenReset();
@@ -24,15 +49,11 @@ export function UploadersTab() {
   const value = token.data ?? '';
 
   const confirmReset = () =>
-    modals.openConfirmModal({
+    confirmDestructive({
       title: 'Reset your API token?',
-      children: (
-        <Text size="sm">
-          The current token stops working at once: every uploader and script that uses it needs the new one.
-        </Text>
-      ),
-      labels: { confirm: 'Reset token', cancel: 'Cancel' },
-      confirmProps: { color: 'red' },
+      message:
+        'The current token stops working at once: every uploader and script that uses it needs the new one.',
+      confirm: 'Reset token',
       onConfirm: () =>
         reset.mutate(undefined, {
           onSuccess: () => notifications.show({ color: 'teal', message: 'A new token is in place' }),
@@ -67,42 +88,17 @@ export function UploadersTab() {
         intro="Ready-made configurations with this service's address and your token. Keep them private: they contain the token."
       >
         <Group>
-          <Button
-            leftSection={<IconDownload size={16} />}
-            variant="default"
-            disabled={!value}
-            onClick={() =>
-              download(
-                `${window.location.host.replace(':', '-')}.sxcu`,
-                sharexConfig(origin, value),
-                'application/json',
-              )
-            }
-          >
-            ShareX (.sxcu)
-          </Button>
-          <Button
-            leftSection={<IconDownload size={16} />}
-            variant="default"
-            disabled={!value}
-            onClick={() =>
-              download(
-                `${window.location.host.replace(':', '-')}-links.sxcu`,
-                sharexShortenerConfig(origin, value),
-                'application/json',
-              )
-            }
-          >
-            ShareX URL shortener (.sxcu)
-          </Button>
-          <Button
-            leftSection={<IconDownload size={16} />}
-            variant="default"
-            disabled={!value}
-            onClick={() => download('upload.sh', uploadScript(origin, value), 'text/x-shellscript')}
-          >
-            Flameshot / curl script
-          </Button>
+          {uploaderFiles(origin, value).map((file) => (
+            <Button
+              key={file.label}
+              leftSection={<IconDownload size={16} />}
+              variant="default"
+              disabled={!value}
+              onClick={() => download(file.name, file.content, file.type)}
+            >
+              {file.label}
+            </Button>
+          ))}
         </Group>
         <Text size="sm" c="dimmed" mt="sm">
           {`ShareX sends each file in one request, which takes at most 4\u00a0MiB (AWS Lambda's request limit): larger screen recordings fail there with a message that says so. The script sends larger files, up to 5\u00a0GiB, straight to storage, as this dashboard does.`}

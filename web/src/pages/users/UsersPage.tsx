@@ -1,5 +1,4 @@
 import {
-  ActionIcon,
   Alert,
   Badge,
   Button,
@@ -10,17 +9,17 @@ import {
   Table,
   Text,
   Title,
-  Tooltip,
   VisuallyHidden,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconEdit, IconLock, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconLock, IconPlus } from '@tabler/icons-react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, api, errorMessage, request } from '../../api/client.ts';
 import { formatDate } from '../../api/format.ts';
 import { useCurrentUser } from '../../api/session.ts';
 import { ROLES_BELOW, type UserResource } from '../../api/types.ts';
+import { RowActions } from '../../components/RowActions.tsx';
 import { type ListedUser, quotaText, UsageCell } from './columns.tsx';
 import { type UserChange, UserForm } from './UserForm.tsx';
 
@@ -150,27 +149,11 @@ export default function UsersPage() {
                 <Table.Td visibleFrom="sm">{quotaText(user)}</Table.Td>
                 <Table.Td visibleFrom="sm">{formatDate(user.createdAt)}</Table.Td>
                 <Table.Td>
-                  <Group gap={0} wrap="nowrap">
-                    <Tooltip label="Edit">
-                      <ActionIcon
-                        variant="subtle"
-                        aria-label={`Edit ${user.username}`}
-                        onClick={() => openEditor(user)}
-                      >
-                        <IconEdit size={18} />
-                      </ActionIcon>
-                    </Tooltip>
-                    <Tooltip label="Delete">
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        aria-label={`Delete ${user.username}`}
-                        onClick={() => openDelete(user)}
-                      >
-                        <IconTrash size={18} />
-                      </ActionIcon>
-                    </Tooltip>
-                  </Group>
+                  <RowActions
+                    subject={user.username}
+                    onEdit={() => openEditor(user)}
+                    onDelete={() => openDelete(user)}
+                  />
                 </Table.Td>
               </Table.Tr>
             ))}
