@@ -1,12 +1,10 @@
 import { call } from '../tests/support/client.ts';
 import { PASSWORD } from './fixtures.ts';
 import { type Scenario, scenario } from './scenario.ts';
+import { viewerAddress } from './services.ts';
 
 /** Links the listed user has: a dashboard's first screen of them. */
 const LISTED_LINKS = 20;
-
-/** A viewer each (198.18.0.0/15, the benchmarking range): one address may check 30 passwords a window. */
-const viewer = (index: number) => `198.19.${Math.floor(index / 250) % 250}.${index % 250}`;
 
 async function shorten(token: string, headers: Record<string, string> = {}) {
   const created = await call('POST', '/api/user/urls', {
@@ -37,7 +35,7 @@ export async function linkScenarios(user: { token: string }, lister: { token: st
   const form = (index: number) => ({
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     raw: new URLSearchParams({ password: PASSWORD }).toString(),
-    sourceIp: viewer(index),
+    sourceIp: viewerAddress('links', index),
   });
   return [
     scenario('POST /api/user/urls', 'POST', '/api/user/urls', 200, () => ({
@@ -64,7 +62,7 @@ export async function linkScenarios(user: { token: string }, lister: { token: st
       'POST',
       '/api/user/urls/{id}/password',
       200,
-      (index) => ({ json: { password: PASSWORD }, sourceIp: viewer(index) }),
+      (index) => ({ json: { password: PASSWORD }, sourceIp: viewerAddress('links', index) }),
       { url: () => `/api/user/urls/${locked.id}/password`, load: 'password' },
     ),
     scenario('GET /go/{code} (redirect)', 'GET', '/go/{code}', 302, () => ({}), {

@@ -1,32 +1,25 @@
 import { hashPassword } from '#shared/auth/password';
-import { MAX_PENDING_UPLOADS } from '#shared/files/reservation/pending';
 import { createUser } from '#shared/users/creation';
 import { loadHandler } from '../infra/local/dispatch.ts';
 import { s3Event } from '../infra/local/s3.ts';
 import { scheduledEvent } from '../infra/local/schedules.ts';
 import { call } from '../tests/support/client.ts';
 import { PNG_1X1 } from '../tests/support/pixels.ts';
-import { codeAt, stepNow } from '../tests/support/totp-codes.ts';
 import type { EventScenario } from './cold-start.ts';
+import { fileScenarios } from './file-scenarios.ts';
 import {
   freshSessionCookie,
   madeThumbnail,
   PASSWORD,
-  passkeyRegistration,
-  passkeySignIn,
-  presignedUploadAwaitingCompletion,
   registeredPasskey,
   signedIn,
-  totpCandidate,
-  totpEnrolled,
   uniqueName,
   uploadFile,
-  uploadOptions,
   uploadPicture,
 } from './fixtures.ts';
 import { linkScenarios } from './link-scenarios.ts';
 import { type Scenario, scenario } from './scenario.ts';
-import { VIEWER } from './services.ts';
+import { signInScenarios } from './sign-in-scenarios.ts';
 import { ziplineScenarios } from './zipline-scenarios.ts';
 
 /** Files of the listing fixture: more than one page of 15. */
@@ -115,33 +108,6 @@ export async function benchScenarios(): Promise<{
     scenario('POST /api/auth/logout', 'POST', '/api/auth/logout', 200, async () => ({
       cookie: await freshSessionCookie(logoutUser.id),
     })),
-    // TOTP: the offer renders a QR code; enrolment and turning off each need a fresh user (they
-    // change its state), as does a login with a recovery code (each is used once).
-    scenario('GET /api/user/mfa/totp (offer)', 'GET', '/api/user/mfa/totp', 200, () => ({
-      cookie: user.cookie,
-    })),
-    scenario('POST /api/user/mfa/totp', 'POST', '/api/user/mfa/totp', 200, async () => {
-      const candidate = await totpCandidate(passwordHash);
-      return {
-        cookie: candidate.cookie,
-        json: { secret: candidate.secret, code: codeAt(candidate.secret, stepNow()) },
-      };
-    }),
-    scenario('DELETE /api/user/mfa/totp (recovery code)', 'DELETE', '/api/user/mfa/totp', 200, async () => {
-      const enrolled = await totpEnrolled(passwordHash);
-      return { cookie: enrolled.cookie, json: { code: enrolled.recoveryCode } };
-    }),
-    scenario(
-      'POST /api/auth/login (recovery code)',
-      'POST',
-      '/api/auth/login',
-      200,
-      async () => {
-        const enrolled = await totpEnrolled(passwordHash);
-        return { json: { username: enrolled.username, password: PASSWORD, code: enrolled.recoveryCode } };
-      },
-      { load: 'password' },
-    ),
     scenario('GET /api/users', 'GET', '/api/users', 200, () => ({ token: admin.token })),
     scenario(
       'POST /api/users',
@@ -193,191 +159,8 @@ export async function benchScenarios(): Promise<{
       const owner = await createUser({ username: uniqueName('bench-token'), passwordHash, role: 'USER' });
       return { cookie: await freshSessionCookie(owner.id) };
     }),
-    scenario('POST /api/upload (4 KiB)', 'POST', '/api/upload', 200, () => uploadOptions(uploader.token)),
-    (() => {
-      // Each start stays pending: a fresh user whenever the last one has its pending uploads' maximum.
-      let starter: Promise<string> | undefined;
-      return scenario(
-        'POST /api/user/files/uploads',
-        'POST',
-        '/api/user/files/uploads',
-        200,
-        async (index) => {
-          if (starter === undefined || index % MAX_PENDING_UPLOADS === 0) {
-            starter = createUser({ username: uniqueName('bench-starter'), passwordHash, role: 'USER' }).then(
-              (owner) => freshSessionCookie(owner.id),
-            );
-          }
-          return {
-            cookie: await starter,
-            json: { originalName: 'recording.mp4', size: 50 * 1024 ** 2, type: 'video/mp4' },
-          };
-        },
-      );
-    })(),
-    (() => {
-      const pending: string[] = [];
-      return scenario(
-        'POST /api/user/files/uploads/{id}/complete',
-        'POST',
-        '/api/user/files/uploads/{id}/complete',
-        200,
-        async () => {
-          pending.push(await presignedUploadAwaitingCompletion(uploader.token));
-          return { token: uploader.token };
-        },
-        { url: () => `/api/user/files/uploads/${pending.at(-1)}/complete`, load: 'heavySetup' },
-      );
-    })(),
-    scenario(
-      'GET /api/user/files (page of 15)',
-      'GET',
-      '/api/user/files',
-      200,
-      () => ({ token: filesOwner.token }),
-      { url: () => '/api/user/files?perpage=15' },
-    ),
-    scenario(
-      'GET /api/user/files/{id}',
-      'GET',
-      '/api/user/files/{id}',
-      200,
-      () => ({ token: filesOwner.token }),
-      {
-        url: () => `/api/user/files/${file.id}`,
-      },
-    ),
-    scenario(
-      'PATCH /api/user/files/{id} (favorite)',
-      'PATCH',
-      '/api/user/files/{id}',
-      200,
-      (index) => ({ token: filesOwner.token, json: { favorite: index % 2 === 0 } }),
-      { url: () => `/api/user/files/${file.id}` },
-    ),
-    (() => {
-      const doomed: string[] = [];
-      return scenario(
-        'DELETE /api/user/files/{id}',
-        'DELETE',
-        '/api/user/files/{id}',
-        200,
-        async () => {
-          doomed.push((await uploadFile(uploader.token)).id);
-          return { token: uploader.token };
-        },
-        { url: () => `/api/user/files/${doomed.at(-1)}`, load: 'heavySetup' },
-      );
-    })(),
-    scenario(
-      'GET /api/user/files/{id}/raw (owner, 200)',
-      'GET',
-      '/api/user/files/{id}/raw',
-      200,
-      () => ({ token: filesOwner.token }),
-      { url: () => `/api/user/files/${file.id}/raw` },
-    ),
-    scenario('GET /raw/{name} (200)', 'GET', '/raw/{name}', 200, () => ({}), {
-      url: () => `/raw/${encodeURIComponent(file.name)}`,
-    }),
-    scenario('GET /view/{name} (image page)', 'GET', '/view/{name}', 200, () => ({}), {
-      url: () => `/view/${encodeURIComponent(viewed.name)}`,
-    }),
-    scenario(
-      'POST /view/{name} (password form)',
-      'POST',
-      '/view/{name}',
-      200,
-      (index) => ({
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        raw: new URLSearchParams({ password: PASSWORD }).toString(),
-        // A viewer each (198.18.0.0/15, the benchmarking range): one address may check 30 passwords
-        // a window, and this measures the check, not the limit.
-        sourceIp: `198.18.${Math.floor(index / 250) % 250}.${index % 250}`,
-      }),
-      { url: () => `/view/${encodeURIComponent(locked.name)}`, load: 'password' },
-    ),
-    scenario('GET /api/oembed/{name}', 'GET', '/api/oembed/{name}', 200, () => ({}), {
-      url: () => `/api/oembed/${encodeURIComponent(viewed.name)}`,
-    }),
-    // Sign-in providers: the benchmark runs with none configured (as a deployment does by default), so
-    // the public configuration lists none, the caller has none linked, and the starts and callback
-    // answer the unknown provider's 404; the unlinks of a provider the user has not linked are their
-    // 400 after the caller's read (by the session: a token is refused).
-    scenario('GET /api/server/public', 'GET', '/api/server/public', 200, () => ({})),
-    scenario('GET /api/auth/oauth (none linked)', 'GET', '/api/auth/oauth', 200, () => ({
-      cookie: user.cookie,
-    })),
-    scenario('DELETE /api/auth/oauth (not linked: 400)', 'DELETE', '/api/auth/oauth', 400, () => ({
-      cookie: user.cookie,
-      json: { provider: 'GITHUB' },
-    })),
-    scenario(
-      'GET /api/auth/oauth/{provider} (not configured: 404)',
-      'GET',
-      '/api/auth/oauth/{provider}',
-      404,
-      () => ({}),
-      { url: () => '/api/auth/oauth/github' },
-    ),
-    scenario(
-      'POST /api/auth/oauth/{provider} (link, not configured: 404)',
-      'POST',
-      '/api/auth/oauth/{provider}',
-      404,
-      () => ({ cookie: user.cookie }),
-      { url: () => '/api/auth/oauth/github' },
-    ),
-    // The code a provider sign-in owes, without its pending sign-in: the refusal before any read.
-    scenario('POST /api/auth/totp (no pending sign-in: 401)', 'POST', '/api/auth/totp', 401, () => ({
-      json: { code: '123456' },
-    })),
-    scenario(
-      'GET /api/auth/oauth/{provider}/callback (not configured: 404)',
-      'GET',
-      '/api/auth/oauth/{provider}/callback',
-      404,
-      () => ({}),
-      { url: () => '/api/auth/oauth/github/callback?code=c&state=s' },
-    ),
-    scenario('DELETE /api/user/oauth (not linked: 400)', 'DELETE', '/api/user/oauth', 400, () => ({
-      cookie: user.cookie,
-      json: { provider: 'github' },
-    })),
-    // Passkeys: each ceremony with real options and a real answer (made untimed, by the software
-    // authenticator); a registration per fresh user; the delete of an id the caller does not have.
-    scenario('POST /api/user/passkeys/options', 'POST', '/api/user/passkeys/options', 200, () => ({
-      cookie: passkeyUser.cookie,
-      headers: VIEWER,
-    })),
-    scenario('POST /api/user/passkeys (verify and store)', 'POST', '/api/user/passkeys', 200, () =>
-      passkeyRegistration(passwordHash),
-    ),
-    scenario(
-      'PATCH /api/user/passkeys/{id}',
-      'PATCH',
-      '/api/user/passkeys/{id}',
-      200,
-      () => ({
-        cookie: passkeyUser.cookie,
-        json: { name: 'Bench laptop' },
-      }),
-      { url: () => passkeyPath },
-    ),
-    scenario(
-      "DELETE /api/user/passkeys/{id} (not the caller's: 404)",
-      'DELETE',
-      '/api/user/passkeys/{id}',
-      404,
-      () => ({ cookie: user.cookie }),
-      { url: () => passkeyPath },
-    ),
-    scenario('POST /api/auth/passkey/options', 'POST', '/api/auth/passkey/options', 200, () => ({
-      headers: VIEWER,
-    })),
-    scenario('POST /api/auth/passkey (sign-in)', 'POST', '/api/auth/passkey', 200, () =>
-      passkeySignIn(passkey),
-    ),
+    ...fileScenarios(passwordHash, { uploader, filesOwner }, { file, viewed, locked }),
+    ...signInScenarios(passwordHash, user, passkeyUser, passkeyPath, passkey),
     scenario('GET /api/nothing (fallback 404)', 'GET', '/api/nothing', 404, () => ({})),
     ...(await linkScenarios(user, filesOwner)),
     ...ziplineScenarios(uploader, locked, viewed),

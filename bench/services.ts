@@ -14,6 +14,19 @@ export const VIEWER_ORIGIN = `https://${VIEWER_HOST}`;
 /** What CloudFront adds to a passkey ceremony's request: the relying party of a cold-started bundle. */
 export const VIEWER = { 'x-viewer-host': VIEWER_HOST };
 
+/** The scenarios that check passwords, each with its own block of viewer addresses. */
+const VIEWER_POOLS = ['view form', 'links', 'zipline'] as const;
+
+/**
+ * The address of a scenario's `index`th viewer, in 198.18.0.0/15 (the benchmarking range): one
+ * address may check 30 passwords a window, and the password scenarios measure the check, not the
+ * limit. Each pool has 128 /24 blocks of its own (32,000 viewers), so two scenarios never share one.
+ */
+export function viewerAddress(pool: (typeof VIEWER_POOLS)[number], index: number): string {
+  const block = VIEWER_POOLS.indexOf(pool) * 128 + (Math.floor(index / 250) % 128);
+  return `198.${18 + Math.floor(block / 256)}.${block % 256}.${index % 250}`;
+}
+
 /**
  * What every benchmark run measures against: DynamoDB Local in memory with the table, and s3rver over
  * a temporary directory with the bucket, their endpoints and the service's configuration in the

@@ -2,9 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { multipart } from '../tests/support/multipart.ts';
 import { PASSWORD, UPLOAD_BYTES } from './fixtures.ts';
 import { type Scenario, scenario } from './scenario.ts';
-
-/** A viewer each (198.18.0.0/15, the benchmarking range): one address may check 30 passwords a window. */
-const viewer = (index: number) => `198.18.${100 + (Math.floor(index / 250) % 150)}.${index % 250}`;
+import { viewerAddress } from './services.ts';
 
 /**
  * Zipline 4.4's routes (issue 33) beside the ones they share code with: a partial upload of one chunk
@@ -53,7 +51,7 @@ export function ziplineScenarios(
       'POST',
       '/api/user/files/{id}/password',
       200,
-      (index) => ({ json: { password: PASSWORD }, sourceIp: viewer(index) }),
+      (index) => ({ json: { password: PASSWORD }, sourceIp: viewerAddress('zipline', index) }),
       { url: () => `/api/user/files/${encodeURIComponent(locked.name)}/password`, load: 'password' },
     ),
     scenario('GET /u/{name} (image page)', 'GET', '/u/{name}', 200, () => ({}), {
