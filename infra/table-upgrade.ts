@@ -7,6 +7,7 @@ import {
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { unlessConditionFails } from '#shared/db/expressions/conditions';
+import { UpdateBuilder } from '#shared/db/expressions/update';
 import {
   EXPIRY_INDEX,
   expiryIndexKey,
@@ -115,12 +116,11 @@ export function backfillExpiryIndex(client: DynamoDBClient, tableName: string): 
     },
     (item) => {
       const keys = expiryIndexKey(String(item.id), String(item.deletesAt));
-      return {
-        UpdateExpression: 'SET #pk = :pk, #sk = :sk',
-        ConditionExpression: 'deletesAt = :deletesAt AND attribute_not_exists(#pk)',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: { ':pk': keys.gsi11pk, ':sk': keys.gsi11sk, ':deletesAt': item.deletesAt },
-      };
+      const update = new UpdateBuilder().set(names['#pk'], keys.gsi11pk).set(names['#sk'], keys.gsi11sk);
+      return update
+        .when(`${update.ref('deletesAt')} = ${update.value(item.deletesAt)}`)
+        .when(`attribute_not_exists(${update.ref(names['#pk'])})`)
+        .build();
     },
   );
 }
@@ -151,12 +151,15 @@ export function backfillUserShardIndex(client: DynamoDBClient, tableName: string
     },
     (item) => {
       const keys = userIndexKey(roleRank(item.role as Role), String(item.id));
-      return {
-        UpdateExpression: 'SET #pk = :pk, #sk = :sk REMOVE #legacyPk, #legacySk',
-        ConditionExpression: '#role = :role AND attribute_not_exists(#pk)',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: { ':pk': keys.gsi12pk, ':sk': keys.gsi12sk, ':role': item.role },
-      };
+      const update = new UpdateBuilder()
+        .set(names['#pk'], keys.gsi12pk)
+        .set(names['#sk'], keys.gsi12sk)
+        .remove(names['#legacyPk'])
+        .remove(names['#legacySk']);
+      return update
+        .when(`${update.ref('role')} = ${update.value(item.role)}`)
+        .when(`attribute_not_exists(${update.ref(names['#pk'])})`)
+        .build();
     },
   );
 }
@@ -184,12 +187,10 @@ export async function backfillSparseOrderIndexes(client: DynamoDBClient, tableNa
         ExpressionAttributeValues: { ':file': 'FILE', ':absent': sortKeyOf(sparse.absent, '') },
         ProjectionExpression: 'pk, sk, #sk',
       },
-      (item) => ({
-        UpdateExpression: 'REMOVE #pk, #sk',
-        ConditionExpression: '#sk = :read',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: { ':read': item[names['#sk']] },
-      }),
+      (item) => {
+        const update = new UpdateBuilder().remove(names['#pk']).remove(names['#sk']);
+        return update.when(`${update.ref(names['#sk'])} = ${update.value(item[names['#sk']])}`).build();
+      },
     );
   }
   return removed;
