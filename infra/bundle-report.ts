@@ -20,6 +20,8 @@ export interface BundleReport {
   containsBcrypt: boolean;
   /** Carries sharp's native module and libvips (`node_modules/@img`). */
   containsSharp: boolean;
+  /** Carries an ffmpeg binary (`node_modules/@ffmpeg-installer`): the thumbnail function only. */
+  containsFfmpeg: boolean;
   /**
    * The variables the template gives the function, as written there: strings, or CloudFormation
    * references (`{"Ref": ...}`) that only a deployment resolves.
@@ -96,6 +98,7 @@ export function bundleReports(assemblyDir: string, stackName: string): BundleRep
         existsSync(join(nodeModules, '@node-rs')) ||
         (existsSync(code) && readFileSync(code, 'utf8').includes('@node-rs/bcrypt')),
       containsSharp: existsSync(join(nodeModules, '@img')),
+      containsFfmpeg: existsSync(join(nodeModules, '@ffmpeg-installer')),
       environment: resource.Properties?.Environment?.Variables ?? {},
     });
   }

@@ -56,6 +56,7 @@ export function createFunctions(
       handler: spec.handler,
       hashesPasswords: spec.hashesPasswords,
       native: spec.native,
+      ffmpeg: spec.ffmpeg === true,
       scheduled: spec.everyMinutes !== undefined,
       logRetention: settings.logRetention,
       logLevel: settings.logLevel,

@@ -41,6 +41,8 @@ export interface FunctionSpec {
   setupCode: SetupCodeAccess | undefined;
   /** The native module its bundle carries besides bcrypt: sharp (the thumbnails, the direct upload). */
   native: Route['native'];
+  /** Its bundle carries ffmpeg's binary (the thumbnail function's videos). */
+  ffmpeg?: boolean;
   /** S3 starts it on these events for objects under this prefix (no API route). */
   objectEvents?: { prefix: ObjectPrefix; events: readonly ObjectEventType[] };
   /** A schedule starts it every this many minutes (no API route). */
@@ -126,6 +128,7 @@ export function functionSpecs(
       table: mergeTable({}, fn.table),
       bucket: mergeGrants({}, fn.bucket),
       native: fn.native,
+      ffmpeg: fn.ffmpeg === true,
       objectEvents: { prefix: fn.prefix, events: fn.events },
     })),
     ...scheduled.map((fn) => ({

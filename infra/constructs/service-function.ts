@@ -69,6 +69,21 @@ const SHARP_NATIVE = {
   ),
 };
 
+/**
+ * ffmpeg (video thumbnails): a static executable, one per platform package of `@ffmpeg-installer`,
+ * spawned by shared/thumbnails/video.ts. Only the linux-arm64 one (32.8 MB) goes into the asset,
+ * from `infra/native`; the build machine's (68 MB for linux-x64) would more than triple the asset
+ * for a binary Lambda never runs, so a bundle run on x64 makes no video thumbnail (tests/infra).
+ */
+const FFMPEG_ARM64 = join(
+  PROJECT_ROOT,
+  'infra',
+  'native',
+  'node_modules',
+  '@ffmpeg-installer',
+  'linux-arm64',
+);
+
 // ESM output: bundled CommonJS code (the AWS SDK's dependencies) still calls require() for builtins.
 const REQUIRE_SHIM =
   "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
@@ -89,6 +104,8 @@ export interface ServiceFunctionProps {
   hashesPasswords: boolean;
   /** Ships sharp's native module and libvips (thumbnails, the direct upload), with the image class's memory and time. */
   native?: 'sharp' | undefined;
+  /** Ships ffmpeg's linux-arm64 binary (the thumbnail function). */
+  ffmpeg?: boolean;
   /** Runs on a schedule (the expiry sweep): its run may take the minute until the next one. */
   scheduled?: boolean;
   logRetention: RetentionDays;
@@ -167,7 +184,7 @@ export class ServiceFunction extends Construct {
           ...(props.hashesPasswords ? [BCRYPT] : []),
           ...(props.native === 'sharp' ? [SHARP] : []),
         ],
-        ...(props.hashesPasswords || props.native === 'sharp'
+        ...(props.hashesPasswords || props.native === 'sharp' || props.ffmpeg
           ? {
               commandHooks: {
                 beforeBundling: () => [],
@@ -175,6 +192,7 @@ export class ServiceFunction extends Construct {
                 afterBundling: (_inputDir: string, outputDir: string) => [
                   ...(props.hashesPasswords ? copyBcryptCommands(outputDir) : []),
                   ...(props.native === 'sharp' ? copySharpCommands(outputDir) : []),
+                  ...(props.ffmpeg ? copyFfmpegCommands(outputDir) : []),
                 ],
               },
             }
@@ -308,6 +326,18 @@ function copySharpCommands(outputDir: string): string[] {
     ),
     ...sharpPackageDirectories().map((source) => `cp -R "${source}" "${target}/"`),
   ];
+}
+
+/** Fails synth when the arm64 binary is missing (the root postinstall installs it). */
+function copyFfmpegCommands(outputDir: string): string[] {
+  if (!existsSync(join(FFMPEG_ARM64, 'ffmpeg'))) {
+    throw new Error(
+      `${FFMPEG_ARM64} is missing: run \`npm ci\` (its postinstall installs infra/native for linux-arm64)`,
+    );
+  }
+  const target = join(outputDir, 'node_modules', '@ffmpeg-installer');
+  // `cp -R` keeps the executable bit, and the asset's zip keeps the file's mode.
+  return [`mkdir -p "${target}"`, `cp -R "${FFMPEG_ARM64}" "${target}/"`];
 }
 
 function warnWithoutX64Binary(scope: Construct): void {

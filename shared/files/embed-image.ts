@@ -12,6 +12,9 @@ const EMBED_TYPES = /^image\/(png|jpeg|gif|webp)$/;
 
 export type EmbedImage = 'original' | 'preview';
 
+/** The presentations whose embed shows an image: images, and videos by their thumbnail (a poster). */
+export const showsEmbedImage = (presentation: string) => presentation === 'image' || presentation === 'video';
+
 export function embedImageOf(file: FileRecord): EmbedImage | undefined {
   if (EMBED_TYPES.test(file.type) && file.size <= EMBED_ORIGINAL_BYTES) return 'original';
   return file.thumbnail ? 'preview' : undefined;

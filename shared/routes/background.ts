@@ -22,11 +22,13 @@ export interface ObjectEventFunction {
   table?: TableAccess;
   bucket?: BucketAccess;
   native: NonNullable<Route['native']>;
+  /** Its bundle carries ffmpeg's linux-arm64 binary (32.8 MB): video thumbnails. */
+  ffmpeg?: true;
 }
 
 export const objectEventFunctions: readonly ObjectEventFunction[] = [
   {
-    // One WebP thumbnail per image upload, whichever path stored it: an object created (direct
+    // One WebP thumbnail per image or video upload, whichever path stored it: an object created (direct
     // uploads, a chunked upload's CompleteMultipartUpload) or retagged (a presigned upload's
     // completion). Reads the file item (for an upload's object first its completion record, or its
     // pending item), records the thumbnail on it only while the file still has those bytes; reads
@@ -37,6 +39,8 @@ export const objectEventFunctions: readonly ObjectEventFunction[] = [
     table: { items: { GetItem: ['USER'], UpdateItem: ['USER'] } },
     bucket: { GetObject: ['files/'], PutObject: ['thumbnails/'], DeleteObject: ['thumbnails/'] },
     native: 'sharp',
+    // A video's thumbnail: ffmpeg reads its first second through a presigned GET (issue 37).
+    ffmpeg: true,
   },
 ];
 

@@ -1,5 +1,6 @@
 import sharp, { type OutputInfo } from 'sharp';
 import { deleteObjects, putObject, readObjectStart } from '#shared/files/bucket/objects';
+import { presignDownload } from '#shared/files/bucket/presigned-urls';
 import { IMAGE_MAX_INPUT_PIXELS, isDecodedImage } from '#shared/files/images';
 import { type ObjectOwner, ownerOfObjectKey, thumbnailObjectKey } from '#shared/files/layout';
 import type { Thumbnail } from '#shared/files/model';
@@ -7,6 +8,7 @@ import { getFile } from '#shared/files/record/store';
 import { recordThumbnail } from '#shared/files/record/thumbnail';
 import { getUpload, uploadedFile } from '#shared/files/reservation/pending';
 import { THUMBNAIL_PIXELS, THUMBNAIL_SOURCE_MAX_BYTES } from '#shared/thumbnails/limits';
+import { firstFrame, videoDemuxerOf } from '#shared/thumbnails/video';
 import { FILE_ID } from '#shared/validation/ids';
 
 /** The object exists but its file is not recorded yet (the bytes are stored before the metadata). */
@@ -19,7 +21,7 @@ export class FileNotRecordedYet extends Error {
 
 export type ThumbnailOutcome =
   | { made: Thumbnail }
-  | { skipped: 'not a file' | 'not yet a file' | 'not an image' | 'too large' | 'file gone' }
+  | { skipped: 'not a file' | 'not yet a file' | 'not an image or video' | 'too large' | 'file gone' }
   | { failed: string };
 
 /**
@@ -52,10 +54,12 @@ async function fileIdOf(owner: ObjectOwner, objectKey: string): Promise<string |
 /**
  * Makes the WebP thumbnail of the file whose bytes are stored at `objectKey`, on the S3 event that
  * says they are a file's (`announcesFile`: every upload path's, whichever it was): decoded with sharp
- * (EXIF orientation applied, first frame of an animation), fit inside 320×320 without enlarging,
+ * (EXIF orientation applied, first frame of an animation; a video's frame from its first second,
+ * read by ffmpeg: video.ts), fit inside 320×320 without enlarging,
  * stored at `thumbnailObjectKey`, then recorded on the file. A file not recorded yet throws
- * `FileNotRecordedYet` (the invocation is retried); bytes that do not decode are a `failed` outcome,
- * never an error: the upload stands, its file just has no thumbnail.
+ * `FileNotRecordedYet` (the invocation is retried); bytes that do not decode (a video ffmpeg cannot
+ * read included) are a `failed` outcome, never an error, so never retried: the upload stands, its file
+ * just has no thumbnail.
  */
 export async function makeThumbnail(objectKey: string, eventName: string): Promise<ThumbnailOutcome> {
   const owner = ownerOfObjectKey(objectKey);
@@ -72,12 +76,17 @@ export async function makeThumbnail(objectKey: string, eventName: string): Promi
     throw new FileNotRecordedYet(objectKey);
   }
   if (file.objectKey !== objectKey) return { skipped: 'file gone' };
-  if (!isDecodedImage(file.type)) return { skipped: 'not an image' };
-  if (file.size === 0 || file.size > THUMBNAIL_SOURCE_MAX_BYTES) return { skipped: 'too large' };
+  const demuxer = videoDemuxerOf(file.type);
+  if (!demuxer && !isDecodedImage(file.type)) return { skipped: 'not an image or video' };
+  // A video's size does not matter: ffmpeg reads its index and first second by ranges.
+  if (file.size === 0 || (!demuxer && file.size > THUMBNAIL_SOURCE_MAX_BYTES))
+    return { skipped: 'too large' };
 
   let webp: { data: Buffer; info: OutputInfo };
   try {
-    const bytes = await readObjectStart(objectKey, file.size);
+    const bytes = demuxer
+      ? await firstFrame(await presignDownload(objectKey, file.type, file.name), demuxer)
+      : await readObjectStart(objectKey, file.size);
     webp = await sharp(bytes, { limitInputPixels: IMAGE_MAX_INPUT_PIXELS })
       .rotate()
       .resize(THUMBNAIL_PIXELS, THUMBNAIL_PIXELS, { fit: 'inside', withoutEnlargement: true })

@@ -1,4 +1,4 @@
-import { embedImageOf, embedToken, hasStableEmbed } from '#shared/files/embed-image';
+import { embedImageOf, embedToken, hasStableEmbed, showsEmbedImage } from '#shared/files/embed-image';
 import type { FileRecord } from '#shared/files/model';
 import type { ViewPage } from '#shared/view/file/open';
 import { findViewable, shownName, type ViewOwner } from '#shared/view/file/shown-file';
@@ -50,7 +50,7 @@ const meta = (key: 'property' | 'name', name: string, content: string) =>
  * The `<head>` tags link unfurlers read (Open Graph, Twitter cards, theme colour, oEmbed discovery),
  * for a page whose owner has `embed` on. An image's tags show `embedImageOf`'s choice through the
  * file's stable `/raw/<name>?embed=` link (or, for a file with a view limit or a password, the page's
- * presigned URL); video and audio the page's presigned URLs. None counts a second view.
+ * presigned URL); video and audio the page's presigned URLs, a video with its thumbnail as `og:image`. None counts a second view.
  */
 export function embedTags(page: ViewPage, texts: EmbedTexts, urls: { page: string; oembed: string }): string {
   const { file } = page;
@@ -61,7 +61,7 @@ export function embedTags(page: ViewPage, texts: EmbedTexts, urls: { page: strin
   if (texts.description !== undefined) tags += meta('property', 'og:description', texts.description);
   if (texts.siteName !== undefined) tags += meta('property', 'og:site_name', texts.siteName);
   if (texts.color !== undefined) tags += meta('name', 'theme-color', texts.color);
-  const shown = page.presentation === 'image' ? embedImageOf(file) : undefined;
+  const shown = showsEmbedImage(page.presentation) ? embedImageOf(file) : undefined;
   const preview = shown === 'preview' ? file.thumbnail : undefined;
   // The stable link where the file allows one (it serves what embedImageOf says); else the page's
   // presigned URL of the same image.
@@ -81,16 +81,16 @@ export function embedTags(page: ViewPage, texts: EmbedTexts, urls: { page: strin
       // The large card for the original at its size; the small one for a 320 px preview.
       meta('name', 'twitter:card', preview ? 'summary' : 'summary_large_image') +
       meta('name', 'twitter:image', image);
-  } else if (page.presentation === 'video' || page.presentation === 'audio') {
+  }
+  // A video's thumbnail (above) is its poster; the video itself follows.
+  if (page.presentation === 'video' || page.presentation === 'audio') {
     const kind = page.presentation === 'video' ? 'og:video' : 'og:audio';
     tags +=
       meta('property', kind, page.mediaUrl) +
       meta('property', `${kind}:secure_url`, page.mediaUrl) +
-      meta('property', `${kind}:type`, file.type) +
-      meta('name', 'twitter:card', 'summary');
-  } else {
-    tags += meta('name', 'twitter:card', 'summary');
+      meta('property', `${kind}:type`, file.type);
   }
+  if (!image) tags += meta('name', 'twitter:card', 'summary');
   tags += meta('name', 'twitter:title', texts.title);
   if (texts.description !== undefined) tags += meta('name', 'twitter:description', texts.description);
   tags += `<link rel="alternate" type="application/json+oembed" href="${escapeHtml(urls.oembed)}" title="${escapeHtml(texts.title)}">\n`;

@@ -1,9 +1,11 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { hashPassword } from '#shared/auth/password';
 import { routes } from '#shared/routes/table';
+import { ffmpegBinary } from '#shared/thumbnails/video';
 import { createUser } from '#shared/users/creation';
 import {
   type BundleReport,
@@ -194,6 +196,50 @@ test('the thumbnail bundle makes a thumbnail with the sharp it carries, given on
   ]);
   const resource = await call('GET', `/api/user/files/${file?.id}`, { token: owner.token });
   expect(resource.body.thumbnail).toEqual({ path: `/api/user/files/${file?.id}/thumbnail` });
+});
+
+test("ffmpeg's arm64 binary is in the thumbnail function's asset only, executable, within Lambda's 250 MB", () => {
+  const carriers = reports.filter((report) => report.containsFfmpeg).map((report) => report.handler);
+  expect(carriers).toEqual(['thumbnails/make']);
+  const bundle = bundleOf('thumbnails/make');
+  const modules = join(bundle.assetDir, 'node_modules', '@ffmpeg-installer');
+  expect(readdirSync(modules)).toEqual(['linux-arm64']);
+  const binary = join(modules, 'linux-arm64', 'ffmpeg');
+  const bytes = readFileSync(binary);
+  expect(bytes.subarray(0, 4).toString('latin1')).toBe('\x7fELF');
+  expect(bytes.readUInt16LE(18)).toBe(0xb7); // e_machine EM_AARCH64
+  expect(statSync(binary).mode & 0o111).toBe(0o111);
+  console.log(`thumbnails/make asset: ${(bundle.totalBytes / 1e6).toFixed(1)} MB unzipped`);
+  expect(bundle.totalBytes).toBeLessThan(250 * 1024 * 1024);
+});
+
+test('the thumbnail bundle, given only its template environment, takes a video to ffmpeg, made where its binary runs and a failed outcome elsewhere', async () => {
+  const owner = await signedInUser();
+  const video = Buffer.from(
+    execFileSync(ffmpegBinary(), [
+      ...['-hide_banner', '-loglevel', 'error', '-f', 'lavfi'],
+      ...['-i', 'testsrc=duration=1:size=160x120:rate=5', '-c:v', 'mpeg4', '-f', 'mp4', '-movflags'],
+      ...['frag_keyframe+empty_moov', 'pipe:1'],
+    ]),
+  );
+  const [file] = await upload(owner.token, [{ fileName: 'clip.mp4', type: 'video/mp4', content: video }]);
+  const bundle = bundleOf('thumbnails/make');
+  const key = `files/${owner.id}/${file?.id}`;
+  const result = (await invokeBundle(
+    bundle.assetDir,
+    bundle.environment,
+    s3Event(process.env.BUCKET_NAME as string, key) as never,
+  )) as unknown as { outcomes: Record<string, unknown>[] };
+  // The asset carries the arm64 binary alone: on this machine's architecture it has none to run.
+  expect(result.outcomes).toEqual([
+    process.arch === 'arm64'
+      ? { key, event: 'ObjectCreated:Put', made: { width: 160, height: 120, size: expect.any(Number) } }
+      : {
+          key,
+          event: 'ObjectCreated:Put',
+          failed: expect.stringContaining(`@ffmpeg-installer/linux-${process.arch}`),
+        },
+  ]);
 });
 
 test('the upload bundle re-encodes an image with the sharp it carries, beside bcrypt, given only its template environment', async () => {

@@ -1,5 +1,5 @@
 import { readObjectStart } from '#shared/files/bucket/objects';
-import { embedImageOf, hasStableEmbed } from '#shared/files/embed-image';
+import { embedImageOf, hasStableEmbed, showsEmbedImage } from '#shared/files/embed-image';
 import type { FileRecord } from '#shared/files/model';
 import { isServedInline, isUtf8 } from '#shared/files/presentation';
 import { presignFile, presignThumbnail } from '#shared/files/serve/access';
@@ -92,7 +92,7 @@ export async function presentViewPage({ file, owner }: Viewable): Promise<ViewPa
 
 /** The embed shows the preview, and not through the file's stable link (embed-image.ts). */
 const needsPresignedPreview = (file: FileRecord, owner: ViewOwner, presentation: Presentation) =>
-  presentation === 'image' &&
+  showsEmbedImage(presentation) &&
   owner.view.embed === true &&
   embedImageOf(file) === 'preview' &&
   !hasStableEmbed(file);

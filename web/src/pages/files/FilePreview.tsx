@@ -14,10 +14,12 @@ const iconFor = (type: string) =>
 
 /**
  * Images show their thumbnail (a few KB of WebP), or while none exists the image itself (both through
- * the owner's routes: no view counted); other types an icon.
+ * the owner's routes: no view counted); videos their thumbnail (a frame of the first second) once
+ * made; other types an icon.
  */
 export function FilePreview({ file, height }: { file: FileResource; height: number }) {
-  if (file.type.startsWith('image/') && file.type !== 'image/svg+xml') {
+  const image = file.type.startsWith('image/') && file.type !== 'image/svg+xml';
+  if (image || (file.type.startsWith('video/') && file.thumbnail)) {
     return (
       <Image
         src={file.thumbnail?.path ?? ownerRawUrl(file.id)}
