@@ -97,6 +97,23 @@ export function storageConfig(): StorageConfig {
   return storage;
 }
 
+/** The stack's defaults of some run-time settings (settings/model.ts has the others). */
+export interface DeploySettingDefaults {
+  siteTitle: string;
+  userRegistration: boolean;
+}
+
+let settingDefaults: DeploySettingDefaults | undefined;
+
+/** `SITE_TITLE`, `USER_REGISTRATION` (true/false): defaults an administrator changes at run time. */
+export function deploySettingDefaults(): DeploySettingDefaults {
+  settingDefaults ??= {
+    siteTitle: (process.env.SITE_TITLE ?? '').trim().slice(0, 64) || 'File service',
+    userRegistration: readBoolean('USER_REGISTRATION'),
+  };
+  return settingDefaults;
+}
+
 /** The external sign-in providers a deployment can offer (issue 15). */
 export const OAUTH_PROVIDERS = ['oidc', 'github', 'discord', 'google'] as const;
 export type OAuthProviderId = (typeof OAUTH_PROVIDERS)[number];

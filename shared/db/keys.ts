@@ -11,6 +11,7 @@ export const PARTITION_PATTERNS = {
   USERNAME: 'USERNAME#*',
   USERLIKE: 'USERLIKE#*',
   SETUP: 'SETUP',
+  SETTINGS: 'SETTINGS',
   FILENAME: 'FILENAME#*',
   THROTTLE: 'THROTTLE#*',
   OAUTHID: 'OAUTHID#*',
@@ -69,6 +70,11 @@ export const webauthnChallengeKey = (challengeHash: string) => ({
   pk: `WEBAUTHN#${challengeHash}`,
   sk: 'WEBAUTHN',
 });
+/**
+ * The instance's run-time settings (issue 38): one item, read by every function that applies one (a
+ * grant on this one key) and written by `PATCH /api/server/settings`.
+ */
+export const settingsKey = { pk: 'SETTINGS', sk: 'SETTINGS' };
 /** Exists once the first user has been created; its conditional put decides the setup race. */
 export const setupKey = { pk: 'SETUP', sk: 'SETUP' };
 /**

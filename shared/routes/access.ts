@@ -225,6 +225,10 @@ export const ACCESS = {
   // A password for a link: guesses counted (THROTTLE) before the route item is read.
   linkPassword: { items: { GetItem: ['GO'], UpdateItem: ['THROTTLE'] } },
   linkUnlock: { items: { GetItem: ['GO'], UpdateItem: ['THROTTLE', 'LINKVIEWS'] } },
+  // Server settings (issue 38): the one SETTINGS item, read by every function applying a setting.
+  settingsGet: { items: { GetItem: ['SETTINGS'] } },
+  settingsPatch: { items: { UpdateItem: ['SETTINGS'] } },
+  serverPublic: { items: { GetItem: ['SETUP', 'SETTINGS'] } },
 } satisfies Record<string, TableAccess>;
 
 /** The bucket access of each route that has one. */

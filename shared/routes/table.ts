@@ -39,7 +39,7 @@ export const routes: readonly Route[] = [
   route('POST', '/api/auth/passkey', 'auth/passkey-sign-in', 'public', 'json', 'account', { usesKeys: true, passkeys: true, table: ACCESS.passkeySignIn }),
   route('POST', '/api/auth/logout', 'auth/logout', 'signed-in', 'none', 'account', { table: ACCESS.logout }),
   route('GET', '/api/auth/logout', 'auth/logout', 'signed-in', 'none', 'account', { table: ACCESS.logout }),
-  route('GET', '/api/server/public', 'server/public', 'public', 'none', 'account', { oauth: 'providers', table: ACCESS.setupCheck }),
+  route('GET', '/api/server/public', 'server/public', 'public', 'none', 'account', { oauth: 'providers', table: ACCESS.serverPublic }),
   route('GET', '/api/setup', 'setup/get', 'public', 'none', 'account', { table: ACCESS.setupCheck, setupCode: 'announces' }),
   route('POST', '/api/setup', 'setup/post', 'public', 'json', 'account', { hashesPasswords: true, table: ACCESS.setup, setupCode: 'checks' }),
   route('GET', '/api/user', 'user/get', 'signed-in', 'none', 'account'),
@@ -89,4 +89,7 @@ export const routes: readonly Route[] = [
   route('GET', '/go/{code}', 'links/go', 'public', 'none', 'links', { table: ACCESS.go }),
   route('GET', '/view/url/{id}', 'links/view-url', 'public', 'none', 'links', { table: ACCESS.linkPage }),
   route('POST', '/view/url/{id}', 'links/view-url-unlock', 'public', 'form', 'links', { hashesPasswords: true, table: ACCESS.linkUnlock }),
+  // Server settings, invites and registration (issue 38)
+  route('GET', '/api/server/settings', 'server/settings-get', 'admin', 'none', 'admin', { table: ACCESS.settingsGet }),
+  route('PATCH', '/api/server/settings', 'server/settings-patch', 'admin', 'json', 'admin', { table: ACCESS.settingsPatch }),
 ];

@@ -47,6 +47,8 @@ test('each route sits in the area of its handler folder (issue 32’s nested sta
     if (handler === 'files/raw' || handler.startsWith('view/')) return 'public';
     if (handler.startsWith('files/')) return 'files';
     if (handler.startsWith('users/')) return 'admin';
+    // The instance's settings and invites (issue 38); registration and the public settings stay in account.
+    if (handler.startsWith('server/settings') || handler.startsWith('invites/')) return 'admin';
     if (handler.startsWith('links/')) return 'links';
     return 'account';
   };
