@@ -89,8 +89,10 @@ export const ACCESS = {
       BatchWriteItem: ['USER', 'LINKVIEWS'],
     },
   },
+  // The server settings' upload policy and defaults (issue 38): the one SETTINGS item.
   upload: {
     items: {
+      GetItem: ['SETTINGS'],
       Query: ['USER'],
       ConditionCheckItem: ['USER'],
       PutItem: ['USER', 'FILENAME'],
@@ -108,6 +110,7 @@ export const ACCESS = {
   fileGet: { items: { GetItem: ['FILENAME'] } },
   uploadStart: {
     items: {
+      GetItem: ['SETTINGS'],
       Query: ['USER'],
       ConditionCheckItem: ['USER'],
       PutItem: ['USER'],
@@ -229,6 +232,21 @@ export const ACCESS = {
   settingsGet: { items: { GetItem: ['SETTINGS'] } },
   settingsPatch: { items: { UpdateItem: ['SETTINGS'] } },
   serverPublic: { items: { GetItem: ['SETUP', 'SETTINGS'] } },
+  // Invites (issue 38): one partition (INVITES), an item per code; a lookup by id queries it.
+  invitesList: { items: { Query: ['INVITES'] } },
+  invitesCreate: { items: { GetItem: ['SETTINGS'], PutItem: ['INVITES'] } },
+  invitesFind: { items: { GetItem: ['INVITES'], Query: ['INVITES'] } },
+  invitesDelete: { items: { GetItem: ['INVITES'], Query: ['INVITES'], DeleteItem: ['INVITES'] } },
+  // Registration: the settings, the address's counter, the invite read then used in the new user's
+  // transaction (with its username claims), and the first session (UpdateItem USER).
+  register: {
+    items: {
+      GetItem: ['SETTINGS', 'INVITES'],
+      UpdateItem: ['THROTTLE', 'INVITES', 'USER'],
+      PutItem: ['USER', 'USERNAME', 'USERLIKE'],
+      ConditionCheckItem: ['USERNAME'],
+    },
+  },
 } satisfies Record<string, TableAccess>;
 
 /** The bucket access of each route that has one. */

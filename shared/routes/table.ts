@@ -92,4 +92,9 @@ export const routes: readonly Route[] = [
   // Server settings, invites and registration (issue 38)
   route('GET', '/api/server/settings', 'server/settings-get', 'admin', 'none', 'admin', { table: ACCESS.settingsGet }),
   route('PATCH', '/api/server/settings', 'server/settings-patch', 'admin', 'json', 'admin', { table: ACCESS.settingsPatch }),
+  route('GET', '/api/auth/invites', 'invites/list', 'admin', 'none', 'admin', { table: ACCESS.invitesList }),
+  route('POST', '/api/auth/invites', 'invites/create', 'admin', 'json', 'admin', { table: ACCESS.invitesCreate }),
+  route('GET', '/api/auth/invites/{id}', 'invites/get', 'admin', 'none', 'admin', { table: ACCESS.invitesFind }),
+  route('DELETE', '/api/auth/invites/{id}', 'invites/delete', 'admin', 'none', 'admin', { table: ACCESS.invitesDelete }),
+  route('POST', '/api/auth/register', 'auth/register', 'public', 'json', 'account', { usesKeys: true, hashesPasswords: true, table: ACCESS.register }),
 ];

@@ -54,6 +54,6 @@ test('each route sits in the area of its handler folder (issue 32’s nested sta
   };
   expect(routes.filter((route) => route.area !== areaOf(route.handler))).toEqual([]);
   expect(new Set(routes.map((route) => route.handler.split('/')[0]))).toEqual(
-    new Set(['health', 'server', 'setup', 'auth', 'user', 'users', 'files', 'view', 'links']),
+    new Set(['health', 'server', 'setup', 'auth', 'user', 'users', 'files', 'view', 'links', 'invites']),
   );
 });
