@@ -27,6 +27,7 @@ import {
 import { linkScenarios } from './link-scenarios.ts';
 import { type Scenario, scenario } from './scenario.ts';
 import { VIEWER } from './services.ts';
+import { settingsScenarios } from './settings-scenarios.ts';
 import { ziplineScenarios } from './zipline-scenarios.ts';
 
 /** Files of the listing fixture: more than one page of 15. */
@@ -65,7 +66,7 @@ export async function benchScenarios(): Promise<{
   if (patched.status !== 200) throw new Error(`fixture avatar failed: ${patched.text}`);
   const target = await createUser({ username: uniqueName('bench-target'), passwordHash, role: 'USER' });
   // Setup is done once per deployment; afterwards POST /api/setup is the cheap 403 measured here.
-  await createUser(
+  const superadmin = await createUser(
     { username: uniqueName('bench-super'), passwordHash, role: 'SUPERADMIN' },
     { firstUser: true },
   );
@@ -380,6 +381,7 @@ export async function benchScenarios(): Promise<{
     ),
     scenario('GET /api/nothing (fallback 404)', 'GET', '/api/nothing', 404, () => ({})),
     ...(await linkScenarios(user, filesOwner)),
+    ...(await settingsScenarios({ cookie: await freshSessionCookie(superadmin.id) }, admin)),
     ...ziplineScenarios(uploader, locked, viewed),
   ];
   // The thumbnail function, as S3 starts it: the event of a 1600×1200 PNG's upload.

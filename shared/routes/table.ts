@@ -7,7 +7,7 @@
  * `hashesPasswords`: upload, upload start and file PATCH hash a file's password, `/raw` checks `?pw=`,
  * and so does `POST /view/{name}`, the view page's password form (its view counted once the password
  * is right). `usesKeys` on a public line: it seals a session (login, a provider's or a passkey's
- * sign-in, the TOTP step) or starts a provider flow whose state it seals. A sign-in with a provider
+ * sign-in, the TOTP step, a registration) or starts a provider flow whose state it seals. A sign-in with a provider
  * starts with a GET (it signs nobody in by itself), and the same GET takes the provider's answer back
  * as Zipline's does (so it holds the callback's needs); a link starts with a POST by the session.
  * `/api/user/files/{id}` takes a file's id or its public name (Zipline's); its `/password` is Zipline's

@@ -316,6 +316,18 @@ describe('every request the code sends is within its function grant, and every g
     expect((await request('GET', '/api/server/settings', self)).status).toBe(200);
     const settings = { websiteTitle: 'Grants', filesMaxFileSize: '1gb', filesDisabledExtensions: ['exe'] };
     expect((await request('PATCH', '/api/server/settings', { ...self, json: settings })).status).toBe(200);
+    // Invites and registration with one (issue 38).
+    const invited = await request('POST', '/api/auth/invites', {
+      ...self,
+      json: { expiresAt: '1d', maxUses: 2 },
+    });
+    expect(invited.status).toBe(200);
+    expect((await request('GET', '/api/auth/invites', self)).status).toBe(200);
+    expect((await request('GET', `/api/auth/invites/${invited.body.code}`, self)).status).toBe(200);
+    expect((await request('GET', `/api/auth/invites/${invited.body.id}`, self)).status).toBe(200);
+    const registration = { username: `Straße-${uniqueName('reg')}`, password, code: invited.body.code };
+    expect((await request('POST', '/api/auth/register', { json: registration })).status).toBe(200);
+    expect((await request('DELETE', `/api/auth/invites/${invited.body.id}`, self)).status).toBe(200);
     // Provider sign-in: the list; a link from settings; a sign-in by the linked account; a sign-up
     // (a name whose folded form differs: its claim checks the pre-folding key too); the unlink.
     expect((await request('GET', '/api/server/public')).body.signInProviders).toEqual([

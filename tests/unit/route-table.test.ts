@@ -30,6 +30,8 @@ test('a signed-in or admin route reads the keys and its caller; a public one onl
     'auth/oauth-callback',
     'auth/oauth-start',
     'auth/passkey-sign-in',
+    // Registration (issue 38) signs the new account in.
+    'auth/register',
     'auth/totp',
   ]);
 });
