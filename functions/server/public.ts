@@ -27,7 +27,6 @@ export const handler = defineHandler(async () => {
       oauthRegistration: signup,
       userRegistration: settings.featuresUserRegistration,
       invites: settings.invitesEnabled,
-      robotsTxt: settings.featuresRobotsTxt,
     },
     domains: settings.domains,
     mfa: { passkeys: true },

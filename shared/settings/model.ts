@@ -24,8 +24,6 @@ export interface ServerSettings {
   filesDisabledTypes: string[];
   /** GPS tags are removed from uploaded JPEG, PNG, WebP and TIFF images (with sharp) before storing. */
   filesRemoveGpsMetadata: boolean;
-  /** `robots.txt` allows crawling, and view pages drop their `X-Robots-Tag: noindex`. */
-  featuresRobotsTxt: boolean;
   /** The view settings a new account starts with (the shape of `PATCH /api/user`'s `view`). */
   usersDefaultView: Record<string, string | boolean>;
   /** Host names the dashboard offers for returned URLs (`x-zipline-domain`). */
@@ -51,7 +49,6 @@ export function defaultSettings(): ServerSettings {
     filesDisabledExtensions: [],
     filesDisabledTypes: [],
     filesRemoveGpsMetadata: false,
-    featuresRobotsTxt: false,
     usersDefaultView: {},
     domains: [],
     websiteTitle: deployed.siteTitle,

@@ -171,7 +171,7 @@ describe('GET /api/server/public', () => {
       oauthEnabled: { oidc: true, github: false, discord: false, google: false },
       signInProviders: [{ id: 'oidc', name: 'Test ID' }],
       website: { title: 'File service', loginText: '' },
-      features: { oauthRegistration: true, userRegistration: false, invites: true, robotsTxt: false },
+      features: { oauthRegistration: true, userRegistration: false, invites: true },
       domains: [],
       mfa: { passkeys: true },
       files: {

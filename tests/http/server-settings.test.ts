@@ -117,7 +117,7 @@ test('concurrent PATCHes of different settings all stay: no change is lost', asy
     { filesDefaultFormat: 'uuid' },
     { filesDefaultExpiration: '7d' },
     { filesRemoveGpsMetadata: true },
-    { featuresRobotsTxt: true },
+    { filesDisabledTypes: ['video/*'] },
     { websiteLoginText: 'Ask Sam for an invite.' },
     { usersDefaultView: { enabled: true } },
     { domains: ['a.example.com'] },

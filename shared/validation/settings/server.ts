@@ -98,7 +98,6 @@ export const settingsPatchSchema = v.strictObject(
     filesDisabledExtensions: optional(list(extension, 100)),
     filesDisabledTypes: optional(list(contentType, 100)),
     filesRemoveGpsMetadata: optional(flag('filesRemoveGpsMetadata')),
-    featuresRobotsTxt: optional(flag('featuresRobotsTxt')),
     usersDefaultView: optional(viewSchema),
     domains: optional(list(hostName, 20)),
     websiteTitle: optional(v.pipe(text(64), v.minLength(1, 'must not be empty'))),

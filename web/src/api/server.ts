@@ -41,7 +41,6 @@ export interface ServerSettings {
   filesDisabledExtensions: string[];
   filesDisabledTypes: string[];
   filesRemoveGpsMetadata: boolean;
-  featuresRobotsTxt: boolean;
   usersDefaultView: Record<string, string | boolean>;
   domains: string[];
   websiteTitle: string;
