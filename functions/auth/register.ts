@@ -20,7 +20,7 @@ export const REGISTRATION_CLOSED =
 
 /**
  * `POST /api/auth/register` `{username, password, code?}`, as Zipline 4.4's (issue 38): a USER,
- * signed in as a login signs in. Open while `featuresUserRegistration` is on, or with an invite's
+ * signed in as a login signs in, with the server's default view settings (users/creation.ts). Open while `featuresUserRegistration` is on, or with an invite's
  * code while `invitesEnabled` is on; the invite's use is counted in the user's own transaction
  * (invites.ts `inviteUse`), so a code serves exactly `maxUses` registrations however many race.
  * Attempts are counted per address before any bcrypt work (docs/security.md).
@@ -39,14 +39,10 @@ export const handler = defineHandler(async (request) => {
   });
   // A cheap refusal before bcrypt; the transaction's condition decides a race.
   if (inviteCode !== undefined && !(await isUsable(inviteCode))) throw forbidden(INVITE_REFUSED);
-  const view = Object.fromEntries(
-    Object.entries(settings.usersDefaultView).filter(([, value]) => value !== null),
-  );
   const user = await createUser({
     username,
     passwordHash: await hashPassword(password),
     role: 'USER',
-    view,
     ...(inviteCode === undefined ? {} : { inviteCode }),
   });
   const session = await openSession(user, 'password');

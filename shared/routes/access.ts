@@ -31,9 +31,10 @@ export const ACCESS = {
   signInCode: { items: { GetItem: ['USER'], UpdateItem: ['USER', 'THROTTLE'], DeleteItem: ['THROTTLE'] } },
   logout: { items: { UpdateItem: ['USER'] } },
   setupCheck: { items: { GetItem: ['SETUP'] } },
+  // Every new account starts with the server's default view settings (SETTINGS, issue 38).
   setup: {
     items: {
-      GetItem: ['SETUP'],
+      GetItem: ['SETUP', 'SETTINGS'],
       PutItem: ['USER', 'USERNAME', 'USERLIKE', 'SETUP'],
       ConditionCheckItem: ['USERNAME'],
       UpdateItem: ['THROTTLE'],
@@ -58,6 +59,7 @@ export const ACCESS = {
   usersList: { items: { BatchGetItem: ['USER'] }, indexes: [USERS_INDEX] },
   usersCreate: {
     items: {
+      GetItem: ['SETTINGS'],
       PutItem: ['USER', 'USERNAME', 'USERLIKE'],
       ConditionCheckItem: ['USERNAME'],
       DeleteItem: ['USER'],
@@ -174,7 +176,7 @@ export const ACCESS = {
   // sign-up (a user with its username claims and the provider account's).
   oauthCallback: {
     items: {
-      GetItem: ['USER', 'OAUTHID'],
+      GetItem: ['USER', 'OAUTHID', 'SETTINGS'],
       PutItem: ['OAUTHFLOW', 'OAUTHID', 'USER', 'USERNAME', 'USERLIKE'],
       UpdateItem: ['USER'],
       ConditionCheckItem: ['USERNAME'],

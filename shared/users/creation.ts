@@ -5,6 +5,7 @@ import { setupKey, userIndexKey, userKey } from '#shared/db/keys';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { conflict, forbidden, invalid } from '#shared/errors';
 import { INVITE_REFUSED, inviteUse } from '#shared/invites/invites';
+import { currentSettings } from '#shared/settings/current';
 import { avatarWrites } from '#shared/users/avatar/avatar-store';
 import {
   type Avatar,
@@ -36,8 +37,12 @@ export interface NewUser {
   identity?: ProviderIdentity;
   /** A registration's invite code (issue 38): one use counted in the same transaction, or nothing. */
   inviteCode?: string;
-  /** The view settings it starts with (the server's `usersDefaultView`); none by default. */
-  view?: ViewSettings;
+}
+
+/** The server's `usersDefaultView` (issue 38): the view settings every new account starts with. */
+async function defaultView(): Promise<ViewSettings> {
+  const { usersDefaultView } = await currentSettings();
+  return Object.fromEntries(Object.entries(usersDefaultView).filter(([, value]) => value !== null));
 }
 
 /**
@@ -52,7 +57,7 @@ export async function createUser(input: NewUser, options: { firstUser?: boolean 
     username: input.username,
     passwordHash: input.passwordHash,
     role: input.role,
-    view: input.view ?? {},
+    view: await defaultView(),
     quota: input.quota ?? null,
     totpSecret: null,
     oauthProviders: input.identity ? [newLink(input.identity, now)] : [],

@@ -55,6 +55,12 @@ describe('POST /api/auth/register', () => {
     // The name is taken now (the username constraint items, folded forms included).
     const again = await register({ username: username.toUpperCase(), password: PASSWORD });
     expect(again.status).toBe(400);
+    // An account an administrator makes starts with them too.
+    const made = await call('POST', '/api/users', {
+      cookie: admin.cookie,
+      json: { username: uniqueName('made'), password: PASSWORD },
+    });
+    expect(made.body.view).toEqual({ enabled: true, embed: true });
     await settings({ featuresUserRegistration: null, usersDefaultView: null });
   });
 
