@@ -19,6 +19,7 @@ import {
 } from './fixtures.ts';
 import { linkScenarios } from './link-scenarios.ts';
 import { type Scenario, scenario } from './scenario.ts';
+import { settingsScenarios } from './settings-scenarios.ts';
 import { signInScenarios } from './sign-in-scenarios.ts';
 import { ziplineScenarios } from './zipline-scenarios.ts';
 
@@ -58,7 +59,7 @@ export async function benchScenarios(): Promise<{
   if (patched.status !== 200) throw new Error(`fixture avatar failed: ${patched.text}`);
   const target = await createUser({ username: uniqueName('bench-target'), passwordHash, role: 'USER' });
   // Setup is done once per deployment; afterwards POST /api/setup is the cheap 403 measured here.
-  await createUser(
+  const superadmin = await createUser(
     { username: uniqueName('bench-super'), passwordHash, role: 'SUPERADMIN' },
     { firstUser: true },
   );
@@ -163,6 +164,7 @@ export async function benchScenarios(): Promise<{
     ...signInScenarios(passwordHash, user, passkeyUser, passkeyPath, passkey),
     scenario('GET /api/nothing (fallback 404)', 'GET', '/api/nothing', 404, () => ({})),
     ...(await linkScenarios(user, filesOwner)),
+    ...(await settingsScenarios({ cookie: await freshSessionCookie(superadmin.id) }, admin)),
     ...ziplineScenarios(uploader, locked, viewed),
   ];
   // The thumbnail function, as S3 starts it: the event of a 1600×1200 PNG's upload.

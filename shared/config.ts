@@ -39,6 +39,8 @@ export interface Config {
     /** Checks per client address at a name whose own limit is used up (its viewers still get in). */
     filePasswordPerAddressAtThrottledName: number;
     renamesPerUser: number;
+    /** Registrations (open or by invite) per client address: each hashes a password. */
+    registerPerAddress: number;
   };
   /** Origins (besides the service's own) whose browser pages may write with the session cookie. */
   allowedOrigins: string[];
@@ -74,6 +76,7 @@ export function config(): Config {
       filePasswordPerAddress: readInteger('FILE_PASSWORD_LIMIT_PER_ADDRESS', 30, 1, 100000),
       filePasswordPerAddressAtThrottledName: readInteger('FILE_PASSWORD_LIMIT_AT_THROTTLED_NAME', 3, 1, 100),
       renamesPerUser: readInteger('RENAME_LIMIT_PER_USER', 10, 1, 10000),
+      registerPerAddress: readInteger('REGISTER_LIMIT_PER_ADDRESS', 5, 1, 10000),
     },
     allowedOrigins: originList('ALLOWED_ORIGINS'),
   };
@@ -95,6 +98,23 @@ export function storageConfig(): StorageConfig {
     s3Endpoint: process.env.S3_ENDPOINT || undefined,
   };
   return storage;
+}
+
+/** The stack's defaults of some run-time settings (settings/model.ts has the others). */
+export interface DeploySettingDefaults {
+  siteTitle: string;
+  userRegistration: boolean;
+}
+
+let settingDefaults: DeploySettingDefaults | undefined;
+
+/** `SITE_TITLE`, `USER_REGISTRATION` (true/false): defaults an administrator changes at run time. */
+export function deploySettingDefaults(): DeploySettingDefaults {
+  settingDefaults ??= {
+    siteTitle: (process.env.SITE_TITLE ?? '').trim().slice(0, 64) || 'File service',
+    userRegistration: readBoolean('USER_REGISTRATION'),
+  };
+  return settingDefaults;
 }
 
 /** The external sign-in providers a deployment can offer (issue 15). */

@@ -5,6 +5,7 @@ import { receiveChunk } from '#shared/files/upload/chunked/receive';
 import { defineHandler } from '#shared/http/handler';
 import { readFileParts } from '#shared/http/multipart';
 import { chunkReply, readReplyOptions } from '#shared/http/upload-reply';
+import { currentSettings } from '#shared/settings/current';
 import { readChunkHeaders } from '#shared/validation/files/chunk-headers';
 import { readUploadOptions } from '#shared/validation/files/upload-headers';
 
@@ -20,7 +21,7 @@ export const handler = defineHandler(
   async (request) => {
     const { user } = await authenticate(request);
     const chunk = readChunkHeaders(request.headers, 'partial');
-    const { password, ...options } = readUploadOptions(request.headers, 'upload');
+    const { password, ...options } = readUploadOptions(request.headers, 'upload', await currentSettings());
     const reply = readReplyOptions(request.headers);
     const [part] = await readFileParts(request, { files: 1 });
     // The password is hashed once, when the first chunk opens the upload.

@@ -4,6 +4,7 @@ import { startUpload } from '#shared/files/upload/presigned';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
+import { currentSettings } from '#shared/settings/current';
 import { startUploadSchema } from '#shared/validation/files/schemas';
 import { readUploadOptions } from '#shared/validation/files/upload-headers';
 
@@ -13,7 +14,11 @@ import { readUploadOptions } from '#shared/validation/files/upload-headers';
  */
 export const handler = defineHandler(async (request) => {
   const { user } = await authenticate(request);
-  const { password, ...options } = readUploadOptions(request.headers, 'presignedStart');
+  const { password, ...options } = readUploadOptions(
+    request.headers,
+    'presignedStart',
+    await currentSettings(),
+  );
   const file = readJson(request, startUploadSchema);
   const passwordHash = await hashOptionalPassword(password);
   const upload = await startUpload(user, file, { ...options, passwordHash });

@@ -5,10 +5,13 @@ import { UPLOAD_BODY_LIMIT } from '#shared/files/upload/chunked/limits';
 import { receiveChunk } from '#shared/files/upload/chunked/receive';
 import { compressImages } from '#shared/files/upload/compression';
 import { storeFiles } from '#shared/files/upload/direct';
+import { withoutLocation } from '#shared/files/upload/location';
+import { assertUploadAllowed } from '#shared/files/upload/policy';
 import { defineHandler } from '#shared/http/handler';
 import { readFileParts } from '#shared/http/multipart';
 import { validate } from '#shared/http/request';
 import { chunkReply, readReplyOptions, uploadReply } from '#shared/http/upload-reply';
+import { currentSettings } from '#shared/settings/current';
 import { readChunkHeaders } from '#shared/validation/files/chunk-headers';
 import { uploadedNameSchema } from '#shared/validation/files/schemas';
 import { readImageCompression, readUploadOptions } from '#shared/validation/files/upload-headers';
@@ -20,7 +23,8 @@ export const handler = defineHandler(
   async (request) => {
     const { user } = await authenticate(request);
     const chunk = readChunkHeaders(request.headers, 'upload');
-    const { password, ...options } = readUploadOptions(request.headers, 'upload');
+    const settings = await currentSettings();
+    const { password, ...options } = readUploadOptions(request.headers, 'upload', settings);
     const reply = readReplyOptions(request.headers);
     const parts = await readFileParts(request, { files: chunk ? 1 : MAX_FILES_PER_UPLOAD });
     if (chunk) {
@@ -34,7 +38,14 @@ export const handler = defineHandler(
       const originalName = validate(uploadedNameSchema, part.fileName);
       return { originalName, type: recordedType(part.mimeType, originalName), bytes: part.bytes };
     });
-    const { files: incoming, compressed } = await compressImages(sent, readImageCompression(request.headers));
+    await assertUploadAllowed(
+      sent.map((file) => ({ ...file, size: file.bytes.length })),
+      options.extension,
+    );
+    const compression = readImageCompression(request.headers);
+    const located = settings.filesRemoveGpsMetadata && compression === null;
+    const kept = located ? await Promise.all(sent.map(withoutLocation)) : sent;
+    const { files: incoming, compressed } = await compressImages(kept, compression);
     const passwordHash = await hashOptionalPassword(password);
     const files = await storeFiles(user, incoming, { ...options, passwordHash });
     return uploadReply(request, reply, files, compressed);

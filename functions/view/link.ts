@@ -1,12 +1,11 @@
 import { verifyPassword } from '#shared/auth/password';
 import { defineHandler } from '#shared/http/handler';
 import { readForm, validate } from '#shared/http/request';
-import { html, served } from '#shared/http/response';
+import { served } from '#shared/http/response';
 import { linkQuerySchema, viewPasswordFormSchema } from '#shared/validation/files/schemas';
 import { PUBLIC_NAME, pathId } from '#shared/validation/ids';
-import { viewPageUrls, withRefusalPage } from '#shared/view/answer';
+import { viewPageAnswer, withRefusalPage } from '#shared/view/answer';
 import { openLink } from '#shared/view/file/link';
-import { renderViewPage } from '#shared/view/render';
 
 /**
  * A file's link as Zipline hands it out (`/u/{name}`, the `url` of every File): the view page while
@@ -28,7 +27,6 @@ export const handler = defineHandler((request) => {
         : { password: { value: password, sourceIp: request.sourceIp, check: verifyPassword } }),
     });
     if (answer.kind === 'file') return served(answer.served);
-    const { html: body, csp } = renderViewPage(answer.page, viewPageUrls(request, name));
-    return html(200, body, csp);
+    return viewPageAnswer(request, name, answer.page);
   });
 });

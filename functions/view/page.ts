@@ -1,9 +1,7 @@
 import { defineHandler } from '#shared/http/handler';
-import { html } from '#shared/http/response';
 import { PUBLIC_NAME, pathId } from '#shared/validation/ids';
-import { viewPageUrls, withRefusalPage } from '#shared/view/answer';
+import { viewPageAnswer, withRefusalPage } from '#shared/view/answer';
 import { openViewPage } from '#shared/view/file/open';
-import { renderViewPage } from '#shared/view/render';
 
 /**
  * A file's public view page (`/view/{name}`, the link uploads hand out while the owner has view
@@ -15,7 +13,6 @@ export const handler = defineHandler((request) =>
   withRefusalPage(request, { triedPassword: false }, async () => {
     const name = pathId(request, 'name', PUBLIC_NAME);
     const page = await openViewPage(name, { head: request.method === 'HEAD' });
-    const { html: body, csp } = renderViewPage(page, viewPageUrls(request, name));
-    return html(200, body, csp);
+    return viewPageAnswer(request, name, page);
   }),
 );

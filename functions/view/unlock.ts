@@ -1,12 +1,10 @@
 import { verifyPassword } from '#shared/auth/password';
 import { defineHandler } from '#shared/http/handler';
 import { readForm } from '#shared/http/request';
-import { html } from '#shared/http/response';
 import { viewPasswordFormSchema } from '#shared/validation/files/schemas';
 import { PUBLIC_NAME, pathId } from '#shared/validation/ids';
-import { viewPageUrls, withRefusalPage } from '#shared/view/answer';
+import { viewPageAnswer, withRefusalPage } from '#shared/view/answer';
 import { openViewPage } from '#shared/view/file/open';
-import { renderViewPage } from '#shared/view/render';
 
 /**
  * The view page's password form (`POST /view/{name}`, `password=...`): the right password shows the
@@ -22,7 +20,6 @@ export const handler = defineHandler((request) =>
       head: false,
       password: { value: password, sourceIp: request.sourceIp, check: verifyPassword },
     });
-    const { html: body, csp } = renderViewPage(page, viewPageUrls(request, name));
-    return html(200, body, csp);
+    return viewPageAnswer(request, name, page);
   }),
 );

@@ -11,6 +11,8 @@ export const PARTITION_PATTERNS = {
   USERNAME: 'USERNAME#*',
   USERLIKE: 'USERLIKE#*',
   SETUP: 'SETUP',
+  SETTINGS: 'SETTINGS',
+  INVITES: 'INVITES',
   FILENAME: 'FILENAME#*',
   THROTTLE: 'THROTTLE#*',
   OAUTHID: 'OAUTHID#*',
@@ -69,6 +71,18 @@ export const webauthnChallengeKey = (challengeHash: string) => ({
   pk: `WEBAUTHN#${challengeHash}`,
   sk: 'WEBAUTHN',
 });
+/**
+ * The instance's run-time settings (issue 38): one item, read by every function that applies one (a
+ * grant on this one key) and written by `PATCH /api/server/settings`.
+ */
+export const settingsKey = { pk: 'SETTINGS', sk: 'SETTINGS' };
+/**
+ * An invite (issue 38), by its code: registration's conditional use counter is one UpdateItem of this
+ * key in the new user's transaction. One partition holds them all, so the admin listing is one Query
+ * (invites are made by hand: a few hundred at most, read only by administrators and registrations).
+ */
+export const inviteKey = (code: string) => ({ pk: 'INVITES', sk: `CODE#${code}` });
+export const INVITES_PARTITION = 'INVITES';
 /** Exists once the first user has been created; its conditional put decides the setup race. */
 export const setupKey = { pk: 'SETUP', sk: 'SETUP' };
 /**

@@ -31,9 +31,10 @@ export const ACCESS = {
   signInCode: { items: { GetItem: ['USER'], UpdateItem: ['USER', 'THROTTLE'], DeleteItem: ['THROTTLE'] } },
   logout: { items: { UpdateItem: ['USER'] } },
   setupCheck: { items: { GetItem: ['SETUP'] } },
+  // Every new account starts with the server's default view settings (SETTINGS, issue 38).
   setup: {
     items: {
-      GetItem: ['SETUP'],
+      GetItem: ['SETUP', 'SETTINGS'],
       PutItem: ['USER', 'USERNAME', 'USERLIKE', 'SETUP'],
       ConditionCheckItem: ['USERNAME'],
       UpdateItem: ['THROTTLE'],
@@ -58,6 +59,7 @@ export const ACCESS = {
   usersList: { items: { BatchGetItem: ['USER'] }, indexes: [USERS_INDEX] },
   usersCreate: {
     items: {
+      GetItem: ['SETTINGS'],
       PutItem: ['USER', 'USERNAME', 'USERLIKE'],
       ConditionCheckItem: ['USERNAME'],
       DeleteItem: ['USER'],
@@ -89,8 +91,10 @@ export const ACCESS = {
       BatchWriteItem: ['USER', 'LINKVIEWS'],
     },
   },
+  // The server settings' upload policy and defaults (issue 38): the one SETTINGS item.
   upload: {
     items: {
+      GetItem: ['SETTINGS'],
       Query: ['USER'],
       ConditionCheckItem: ['USER'],
       PutItem: ['USER', 'FILENAME'],
@@ -108,6 +112,7 @@ export const ACCESS = {
   fileGet: { items: { GetItem: ['FILENAME'] } },
   uploadStart: {
     items: {
+      GetItem: ['SETTINGS'],
       Query: ['USER'],
       ConditionCheckItem: ['USER'],
       PutItem: ['USER'],
@@ -171,7 +176,7 @@ export const ACCESS = {
   // sign-up (a user with its username claims and the provider account's).
   oauthCallback: {
     items: {
-      GetItem: ['USER', 'OAUTHID'],
+      GetItem: ['USER', 'OAUTHID', 'SETTINGS'],
       PutItem: ['OAUTHFLOW', 'OAUTHID', 'USER', 'USERNAME', 'USERLIKE'],
       UpdateItem: ['USER'],
       ConditionCheckItem: ['USERNAME'],
@@ -225,6 +230,25 @@ export const ACCESS = {
   // A password for a link: guesses counted (THROTTLE) before the route item is read.
   linkPassword: { items: { GetItem: ['GO'], UpdateItem: ['THROTTLE'] } },
   linkUnlock: { items: { GetItem: ['GO'], UpdateItem: ['THROTTLE', 'LINKVIEWS'] } },
+  // Server settings (issue 38): the one SETTINGS item, read by every function applying a setting.
+  settingsGet: { items: { GetItem: ['SETTINGS'] } },
+  settingsPatch: { items: { UpdateItem: ['SETTINGS'] } },
+  serverPublic: { items: { GetItem: ['SETUP', 'SETTINGS'] } },
+  // Invites (issue 38): one partition (INVITES), an item per code; a lookup by id queries it.
+  invitesList: { items: { Query: ['INVITES'] } },
+  invitesCreate: { items: { GetItem: ['SETTINGS'], PutItem: ['INVITES'] } },
+  invitesFind: { items: { GetItem: ['INVITES'], Query: ['INVITES'] } },
+  invitesDelete: { items: { GetItem: ['INVITES'], Query: ['INVITES'], DeleteItem: ['INVITES'] } },
+  // Registration: the settings, the address's counter, the invite read then used in the new user's
+  // transaction (with its username claims), and the first session (UpdateItem USER).
+  register: {
+    items: {
+      GetItem: ['SETTINGS', 'INVITES'],
+      UpdateItem: ['THROTTLE', 'INVITES', 'USER'],
+      PutItem: ['USER', 'USERNAME', 'USERLIKE'],
+      ConditionCheckItem: ['USERNAME'],
+    },
+  },
 } satisfies Record<string, TableAccess>;
 
 /** The bucket access of each route that has one. */

@@ -7,7 +7,7 @@
  * `hashesPasswords`: upload, upload start and file PATCH hash a file's password, `/raw` checks `?pw=`,
  * and so does `POST /view/{name}`, the view page's password form (its view counted once the password
  * is right). `usesKeys` on a public line: it seals a session (login, a provider's or a passkey's
- * sign-in, the TOTP step) or starts a provider flow whose state it seals. A sign-in with a provider
+ * sign-in, the TOTP step, a registration) or starts a provider flow whose state it seals. A sign-in with a provider
  * starts with a GET (it signs nobody in by itself), and the same GET takes the provider's answer back
  * as Zipline's does (so it holds the callback's needs); a link starts with a POST by the session.
  * `/api/user/files/{id}` takes a file's id or its public name (Zipline's); its `/password` is Zipline's
@@ -39,7 +39,7 @@ export const routes: readonly Route[] = [
   route('POST', '/api/auth/passkey', 'auth/passkey-sign-in', 'public', 'json', 'account', { usesKeys: true, passkeys: true, table: ACCESS.passkeySignIn }),
   route('POST', '/api/auth/logout', 'auth/logout', 'signed-in', 'none', 'account', { table: ACCESS.logout }),
   route('GET', '/api/auth/logout', 'auth/logout', 'signed-in', 'none', 'account', { table: ACCESS.logout }),
-  route('GET', '/api/server/public', 'server/public', 'public', 'none', 'account', { oauth: 'providers', table: ACCESS.setupCheck }),
+  route('GET', '/api/server/public', 'server/public', 'public', 'none', 'account', { oauth: 'providers', table: ACCESS.serverPublic }),
   route('GET', '/api/setup', 'setup/get', 'public', 'none', 'account', { table: ACCESS.setupCheck, setupCode: 'announces' }),
   route('POST', '/api/setup', 'setup/post', 'public', 'json', 'account', { hashesPasswords: true, table: ACCESS.setup, setupCode: 'checks' }),
   route('GET', '/api/user', 'user/get', 'signed-in', 'none', 'account'),
@@ -89,4 +89,12 @@ export const routes: readonly Route[] = [
   route('GET', '/go/{code}', 'links/go', 'public', 'none', 'links', { table: ACCESS.go }),
   route('GET', '/view/url/{id}', 'links/view-url', 'public', 'none', 'links', { table: ACCESS.linkPage }),
   route('POST', '/view/url/{id}', 'links/view-url-unlock', 'public', 'form', 'links', { hashesPasswords: true, table: ACCESS.linkUnlock }),
+  // Server settings, invites and registration (issue 38)
+  route('GET', '/api/server/settings', 'server/settings-get', 'admin', 'none', 'admin', { table: ACCESS.settingsGet }),
+  route('PATCH', '/api/server/settings', 'server/settings-patch', 'admin', 'json', 'admin', { table: ACCESS.settingsPatch }),
+  route('GET', '/api/auth/invites', 'invites/list', 'admin', 'none', 'admin', { table: ACCESS.invitesList }),
+  route('POST', '/api/auth/invites', 'invites/create', 'admin', 'json', 'admin', { table: ACCESS.invitesCreate }),
+  route('GET', '/api/auth/invites/{id}', 'invites/get', 'admin', 'none', 'admin', { table: ACCESS.invitesFind }),
+  route('DELETE', '/api/auth/invites/{id}', 'invites/delete', 'admin', 'none', 'admin', { table: ACCESS.invitesDelete }),
+  route('POST', '/api/auth/register', 'auth/register', 'public', 'json', 'account', { usesKeys: true, hashesPasswords: true, table: ACCESS.register }),
 ];

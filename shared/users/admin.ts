@@ -20,6 +20,14 @@ export function requireUserAdministrator(actor: Party): void {
   enforce(judge(actor, 'list'));
 }
 
+/**
+ * The instance's own settings and invites (issue 38) are the SUPERADMIN's: a USER or an ADMIN gets
+ * 403, before its input is read.
+ */
+export function requireSuperAdministrator(actor: Party): void {
+  if (actor.role !== 'SUPERADMIN') throw forbidden('only a super administrator may do this');
+}
+
 /** Checked before the password is hashed, so refused requests cost no bcrypt work. */
 export function requireMayCreate(actor: Party, role: Role): void {
   enforce(judge(actor, 'create', undefined, role));

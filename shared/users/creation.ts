@@ -4,8 +4,17 @@ import { documents, inTable } from '#shared/db/client';
 import { setupKey, userIndexKey, userKey } from '#shared/db/keys';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { conflict, forbidden, invalid } from '#shared/errors';
+import { INVITE_REFUSED, inviteUse } from '#shared/invites/invites';
+import { currentSettings } from '#shared/settings/current';
 import { avatarWrites } from '#shared/users/avatar/avatar-store';
-import { type Avatar, type Quota, type Role, roleRank, type UserRecord } from '#shared/users/model';
+import {
+  type Avatar,
+  type Quota,
+  type Role,
+  roleRank,
+  type UserRecord,
+  type ViewSettings,
+} from '#shared/users/model';
 import { claimUsername, USERNAME_TAKEN } from '#shared/users/names/username-claims';
 import {
   ALREADY_LINKED_ELSEWHERE,
@@ -26,6 +35,14 @@ export interface NewUser {
   avatar?: Avatar | null;
   /** A provider sign-in's account (sign-up by provider): linked, and claimed, in the same transaction. */
   identity?: ProviderIdentity;
+  /** A registration's invite code (issue 38): one use counted in the same transaction, or nothing. */
+  inviteCode?: string;
+}
+
+/** The server's `usersDefaultView` (issue 38): the view settings every new account starts with. */
+async function defaultView(): Promise<ViewSettings> {
+  const { usersDefaultView } = await currentSettings();
+  return Object.fromEntries(Object.entries(usersDefaultView).filter(([, value]) => value !== null));
 }
 
 /**
@@ -40,7 +57,7 @@ export async function createUser(input: NewUser, options: { firstUser?: boolean 
     username: input.username,
     passwordHash: input.passwordHash,
     role: input.role,
-    view: {},
+    view: await defaultView(),
     quota: input.quota ?? null,
     totpSecret: null,
     oauthProviders: input.identity ? [newLink(input.identity, now)] : [],
@@ -75,9 +92,14 @@ export async function createUser(input: NewUser, options: { firstUser?: boolean 
         ]
       : []),
     ...(input.identity ? [claimIdentity(input.identity, user.id)] : []),
+    ...(input.inviteCode === undefined ? [] : [inviteUse(input.inviteCode)]),
     ...(input.avatar ? avatarWrites(user.id, input.avatar) : []),
   ];
   const identityIndex = input.identity ? 1 + claims.length + (options.firstUser ? 1 : 0) : -1;
+  const inviteIndex =
+    input.inviteCode === undefined
+      ? -1
+      : 1 + claims.length + (options.firstUser ? 1 : 0) + (input.identity ? 1 : 0);
   try {
     await transactWrite(items);
   } catch (error) {
@@ -87,6 +109,7 @@ export async function createUser(input: NewUser, options: { firstUser?: boolean 
       throw forbidden('setup has already been done');
     }
     if (error.failedIndexes.includes(identityIndex)) throw conflict(ALREADY_LINKED_ELSEWHERE);
+    if (error.failedIndexes.includes(inviteIndex)) throw forbidden(INVITE_REFUSED);
     if (error.failedIndexes.some((index) => index >= 1 && index <= claimCount)) throw invalid(USERNAME_TAKEN);
     throw error;
   }

@@ -2,8 +2,9 @@ import { ServiceError } from '#shared/errors';
 import { requestOrigin } from '#shared/http/origin';
 import type { HttpRequest } from '#shared/http/request';
 import { type HttpResult, html } from '#shared/http/response';
+import type { ViewPage } from '#shared/view/file/open';
 import { renderRefusalPage } from '#shared/view/markup/refusal';
-import type { PageUrls } from '#shared/view/render';
+import { type PageUrls, renderViewPage } from '#shared/view/render';
 
 /** The absolute URLs of a file's view page and its oEmbed answer, on the host the request reached. */
 export function viewPageUrls(request: HttpRequest, name: string): PageUrls {
@@ -12,6 +13,18 @@ export function viewPageUrls(request: HttpRequest, name: string): PageUrls {
     page: `${origin}/view/${encodeURIComponent(name)}`,
     oembed: `${origin}/api/oembed/${encodeURIComponent(name)}`,
   };
+}
+
+/**
+ * A file's view page as answered (`/view/{name}`, its password form, `/u/{name}`): kept out of
+ * search engines' indexes (`X-Robots-Tag: noindex`, issue 38) unless its owner's view settings say
+ * `allowIndexing: true`; robots.txt keeps crawlers off these paths too (web/public/robots.txt).
+ */
+export function viewPageAnswer(request: HttpRequest, name: string, page: ViewPage): HttpResult {
+  const { html: body, csp } = renderViewPage(page, viewPageUrls(request, name));
+  const result = html(200, body, csp);
+  if (page.owner.view.allowIndexing === true) return result;
+  return { ...result, headers: { ...result.headers, 'x-robots-tag': 'noindex' } };
 }
 
 /** Browsers navigating to a page ask for HTML; API clients, link checkers and `/raw`'s users do not. */

@@ -4,6 +4,7 @@ import { PARTITION_PATTERNS, type Partition } from '#shared/db/keys';
 import { SORT_FIELDS } from '#shared/files/model';
 import { MIN_CHUNK_BYTES } from '#shared/files/reservation/staged-chunks';
 import { bucketName, s3 } from '#shared/s3/client';
+import { forgetSettings } from '#shared/settings/current';
 import { type FunctionSpec, functionSpecs } from '../../infra/functions.ts';
 import { loadHandler, routeEvent } from '../../infra/local/dispatch.ts';
 import { s3Event } from '../../infra/local/s3.ts';
@@ -151,6 +152,7 @@ function recordHandedOutReads(response: TestResponse): void {
 /** A request through the runner, its AWS requests attributed to the function that serves it. */
 async function request(method: string, url: string, options: CallOptions = {}) {
   current = routeEvent(requestEvent(method, url, options)).handler;
+  forgetSettings();
   try {
     const response = await call(method, url, options);
     recordHandedOutReads(response);
@@ -310,6 +312,22 @@ describe('every request the code sends is within its function grant, and every g
     const adminCookie = cookieValue(login.cookies[0]);
     const self = { cookie: adminCookie };
     expect((await request('GET', '/api/user', self)).status).toBe(200);
+    // The server settings (issue 38): read, changed.
+    expect((await request('GET', '/api/server/settings', self)).status).toBe(200);
+    const settings = { websiteTitle: 'Grants', filesMaxFileSize: '1gb', filesDisabledExtensions: ['exe'] };
+    expect((await request('PATCH', '/api/server/settings', { ...self, json: settings })).status).toBe(200);
+    // Invites and registration with one (issue 38).
+    const invited = await request('POST', '/api/auth/invites', {
+      ...self,
+      json: { expiresAt: '1d', maxUses: 2 },
+    });
+    expect(invited.status).toBe(200);
+    expect((await request('GET', '/api/auth/invites', self)).status).toBe(200);
+    expect((await request('GET', `/api/auth/invites/${invited.body.code}`, self)).status).toBe(200);
+    expect((await request('GET', `/api/auth/invites/${invited.body.id}`, self)).status).toBe(200);
+    const registration = { username: `Straße-${uniqueName('reg')}`, password, code: invited.body.code };
+    expect((await request('POST', '/api/auth/register', { json: registration })).status).toBe(200);
+    expect((await request('DELETE', `/api/auth/invites/${invited.body.id}`, self)).status).toBe(200);
     // Provider sign-in: the list; a link from settings; a sign-in by the linked account; a sign-up
     // (a name whose folded form differs: its claim checks the pre-folding key too); the unlink.
     expect((await request('GET', '/api/server/public')).body.signInProviders).toEqual([

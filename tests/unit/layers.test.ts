@@ -40,6 +40,10 @@ const RANKS: Record<string, number> = {
   links: 5,
   health: 5,
   throttle: 4,
+  // Run-time server settings (issue 38): one item every entity may apply (upload limits, defaults).
+  settings: 4,
+  // Invites (issue 38): codes and their use counter, which a new user's transaction (users) counts.
+  invites: 4,
   // Storage.
   db: 3,
   s3: 3,

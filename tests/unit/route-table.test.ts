@@ -30,6 +30,8 @@ test('a signed-in or admin route reads the keys and its caller; a public one onl
     'auth/oauth-callback',
     'auth/oauth-start',
     'auth/passkey-sign-in',
+    // Registration (issue 38) signs the new account in.
+    'auth/register',
     'auth/totp',
   ]);
 });
@@ -47,11 +49,13 @@ test('each route sits in the area of its handler folder (issue 32’s nested sta
     if (handler === 'files/raw' || handler.startsWith('view/')) return 'public';
     if (handler.startsWith('files/')) return 'files';
     if (handler.startsWith('users/')) return 'admin';
+    // The instance's settings and invites (issue 38); registration and the public settings stay in account.
+    if (handler.startsWith('server/settings') || handler.startsWith('invites/')) return 'admin';
     if (handler.startsWith('links/')) return 'links';
     return 'account';
   };
   expect(routes.filter((route) => route.area !== areaOf(route.handler))).toEqual([]);
   expect(new Set(routes.map((route) => route.handler.split('/')[0]))).toEqual(
-    new Set(['health', 'server', 'setup', 'auth', 'user', 'users', 'files', 'view', 'links']),
+    new Set(['health', 'server', 'setup', 'auth', 'user', 'users', 'files', 'view', 'links', 'invites']),
   );
 });

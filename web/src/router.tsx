@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
+import { InvitePage } from './pages/Invite.tsx';
 import { LoginPage } from './pages/Login.tsx';
 import { SetupPage } from './pages/Setup.tsx';
 import { loadFilesPage, loadLayout } from './pages/signed-in.ts';
@@ -11,11 +12,14 @@ const UploadPage = lazy(() => import('./pages/Upload.tsx'));
 const SettingsPage = lazy(() => import('./pages/settings/SettingsPage.tsx'));
 const UsersPage = lazy(() => import('./pages/users/UsersPage.tsx'));
 const LinksPage = lazy(() => import('./pages/links/LinksPage.tsx'));
+const ServerSettingsPage = lazy(() => import('./pages/server/ServerSettingsPage.tsx'));
+const InvitesPage = lazy(() => import('./pages/server/InvitesPage.tsx'));
 const NotFoundPage = lazy(() => import('./pages/NotFound.tsx'));
 
 export const router = createBrowserRouter([
   { path: '/login', element: <LoginPage /> },
   { path: '/setup', element: <SetupPage /> },
+  { path: '/invite/:code', element: <InvitePage /> },
   {
     path: '/',
     element: (
@@ -30,6 +34,8 @@ export const router = createBrowserRouter([
       { path: 'links', element: <LinksPage /> },
       { path: 'settings', element: <SettingsPage /> },
       { path: 'users', element: <UsersPage /> },
+      { path: 'invites', element: <InvitesPage /> },
+      { path: 'server', element: <ServerSettingsPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

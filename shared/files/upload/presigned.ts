@@ -9,6 +9,7 @@ import { assertWithinQuota } from '#shared/files/record/stats';
 import { assertNamesFit, type Uploader, type UploadOptions } from '#shared/files/reservation/options';
 import { getUpload } from '#shared/files/reservation/pending';
 import { abandon, pendingUpload, recordReserved, reserve } from '#shared/files/reservation/reservation';
+import { assertUploadAllowed } from '#shared/files/upload/policy';
 import { quotaLimits } from '#shared/quota';
 
 /** Largest presigned upload: S3's limit for a single PUT. */
@@ -36,6 +37,10 @@ export async function startUpload(
     throw new ServiceError('too_large', 'a file can be at most 5 GiB');
   }
   assertNamesFit(options, [file.originalName]);
+  await assertUploadAllowed(
+    [{ ...file, type: recordedType(file.type, file.originalName) }],
+    options.extension,
+  );
   const limits = quotaLimits(user.quota);
   assertWithinQuota(limits, { files: 1, bytes: file.size });
   const now = Date.now();

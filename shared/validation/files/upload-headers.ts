@@ -10,6 +10,7 @@ import {
 } from '#shared/files/upload/compression-types';
 import { isTrue, sent } from '#shared/http/upload-reply';
 import { type ZiplineHeaderGroup, ziplineHeader } from '#shared/http/zipline-headers';
+import type { ServerSettings } from '#shared/settings/model';
 import {
   chosenFileNameSchema,
   isoDate,
@@ -163,19 +164,28 @@ export function readImageCompression(headers: Record<string, string>): ImageComp
 }
 
 /**
+ * What an upload that does not say gets (server settings, issue 38): the name format, and the
+ * lifetime (`7d`), read as `x-zipline-deletes-at` would be.
+ */
+export type UploadDefaults = Pick<ServerSettings, 'filesDefaultFormat' | 'filesDefaultExpiration'>;
+
+/**
  * The file options of a request's `x-zipline-*` headers, for the upload route `on`; anything
  * unreadable or refused is a 400 naming the header.
  */
 export function readUploadOptions(
   headers: Record<string, string>,
   on: keyof typeof READS,
+  defaults: UploadDefaults,
 ): UploadHeaderOptions {
   const values = sent(headers);
   refuseUnusable(values, READS[on]);
   readImageCompression(values);
-  const deletesAt = readDeletesAt(values['x-zipline-deletes-at']);
+  const deletesAt = readDeletesAt(
+    values['x-zipline-deletes-at'] ?? defaults.filesDefaultExpiration ?? undefined,
+  );
   return {
-    format: readFormat(values['x-zipline-format']),
+    format: readFormat(values['x-zipline-format'] ?? defaults.filesDefaultFormat),
     maxViews: readMaxViews(values['x-zipline-max-views']),
     deletesAt,
     downloadAsOriginalName: isTrue(values['x-zipline-original-name']),

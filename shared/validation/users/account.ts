@@ -60,6 +60,8 @@ export const viewSchema = v.strictObject(
       v.pipe(v.string(), v.regex(/^#[0-9a-fA-F]{6}$/, 'must be a #rrggbb colour')),
     ),
     embedSiteName: optionalNullable(boundedText),
+    // This service's (issue 38): the view pages may be indexed by search engines (no X-Robots-Tag).
+    allowIndexing: optionalNullable(v.boolean()),
   },
   strictMessage,
 );

@@ -1,21 +1,39 @@
 import { Alert, AppShell, Burger, Button, Center, Group, Loader, NavLink, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconFiles, IconLink, IconSettings, IconUpload, IconUsers } from '@tabler/icons-react';
+import {
+  IconAdjustments,
+  IconFiles,
+  IconLink,
+  IconMailPlus,
+  IconSettings,
+  IconUpload,
+  IconUsers,
+} from '@tabler/icons-react';
 import { Suspense } from 'react';
 import { Navigate, Outlet, NavLink as RouterLink, useLocation } from 'react-router';
 import { ApiError } from '../api/client.ts';
+import { usePageTitle } from '../api/server.ts';
 import { loginPath, useCurrentUser } from '../api/session.ts';
 import { Logo } from './Logo.tsx';
 import { ThemeToggle } from './ThemeToggle.tsx';
 import { UserMenu } from './UserMenu.tsx';
 
 const PAGES = [
-  { to: '/files', label: 'Files', icon: IconFiles, admin: false },
-  { to: '/upload', label: 'Upload', icon: IconUpload, admin: false },
-  { to: '/links', label: 'Links', icon: IconLink, admin: false },
-  { to: '/settings', label: 'Settings', icon: IconSettings, admin: false },
-  { to: '/users', label: 'Users', icon: IconUsers, admin: true },
-];
+  { to: '/files', label: 'Files', icon: IconFiles, role: 'USER' },
+  { to: '/upload', label: 'Upload', icon: IconUpload, role: 'USER' },
+  { to: '/links', label: 'Links', icon: IconLink, role: 'USER' },
+  { to: '/settings', label: 'Settings', icon: IconSettings, role: 'USER' },
+  { to: '/users', label: 'Users', icon: IconUsers, role: 'ADMIN' },
+  { to: '/invites', label: 'Invites', icon: IconMailPlus, role: 'ADMIN' },
+  { to: '/server', label: 'Server settings', icon: IconAdjustments, role: 'SUPERADMIN' },
+] as const;
+
+/** The roles that see a page's link: its own and those above it. */
+const SEES: Record<string, readonly string[]> = {
+  USER: ['USER', 'ADMIN', 'SUPERADMIN'],
+  ADMIN: ['ADMIN', 'SUPERADMIN'],
+  SUPERADMIN: ['SUPERADMIN'],
+};
 
 const PageLoader = () => (
   <Center h={200}>
@@ -28,6 +46,7 @@ export default function Layout() {
   const location = useLocation();
   const [opened, { toggle, close }] = useDisclosure();
   const { data, error, isPending, refetch } = useCurrentUser();
+  usePageTitle(PAGES.find((page) => location.pathname.startsWith(page.to))?.label);
 
   if (isPending) return <PageLoader />;
   if (error) {
@@ -42,7 +61,6 @@ export default function Layout() {
       </Center>
     );
   }
-  const isAdmin = data.user.role !== 'USER';
 
   return (
     <AppShell
@@ -69,7 +87,7 @@ export default function Layout() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="sm" aria-label="Main">
-        {PAGES.filter((page) => isAdmin || !page.admin).map((page) => (
+        {PAGES.filter((page) => SEES[page.role]?.includes(data.user.role)).map((page) => (
           <NavLink
             key={page.to}
             component={RouterLink}

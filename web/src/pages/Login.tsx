@@ -1,8 +1,9 @@
-import { Button, PasswordInput, Stack } from '@mantine/core';
+import { Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { api } from '../api/client.ts';
+import { usePageTitle, useServerInfo } from '../api/server.ts';
 import { safeNext, setupQuery } from '../api/session.ts';
 import type { UserResource } from '../api/types.ts';
 import { AuthCard } from '../components/AuthCard.tsx';
@@ -10,6 +11,7 @@ import { FormError, UsernameInput } from '../components/FormFields.tsx';
 import { PasskeySignInButton } from '../components/PasskeySignIn.tsx';
 import { ProviderCodePrompt } from '../components/ProviderCodePrompt.tsx';
 import { ProviderSignInButtons, ProviderSignInError } from '../components/ProviderSignIn.tsx';
+import { RegisterForm } from '../components/RegisterForm.tsx';
 import { SecondFactorField } from '../components/SecondFactorField.tsx';
 import { prefetchLanding, preloadSignedIn } from './signed-in.ts';
 
@@ -24,6 +26,11 @@ export function LoginPage() {
   const [code, setCode] = useState('');
   const [needsCode, setNeedsCode] = useState(false);
   const setup = useQuery(setupQuery);
+  const server = useServerInfo();
+  const [registering, setRegistering] = useState(false);
+  usePageTitle(registering ? 'Create an account' : 'Sign in');
+  const registrationOpen = server.data?.features.userRegistration === true;
+  const loginText = server.data?.website.loginText;
   const login = useMutation({
     mutationFn: () =>
       api<LoginAnswer>('/api/auth/login', {
@@ -65,6 +72,22 @@ export function LoginPage() {
       </AuthCard>
     );
 
+  if (registering && registrationOpen)
+    return (
+      <AuthCard
+        title="Create an account"
+        intro="Choose a username and a password; you are signed in at once."
+      >
+        <RegisterForm />
+        <Text size="sm" mt="md" ta="center">
+          Already have an account?{' '}
+          <Anchor component="button" type="button" onClick={() => setRegistering(false)}>
+            Sign in
+          </Anchor>
+        </Text>
+      </AuthCard>
+    );
+
   return (
     <AuthCard title="Sign in" intro="Sign in to manage your files, uploaders and account.">
       <ProviderSignInError />
@@ -87,6 +110,19 @@ export function LoginPage() {
       </form>
       <PasskeySignInButton onSignedIn={enter} />
       <ProviderSignInButtons />
+      {registrationOpen && (
+        <Text size="sm" mt="md" ta="center">
+          No account yet?{' '}
+          <Anchor component="button" type="button" onClick={() => setRegistering(true)}>
+            Create an account
+          </Anchor>
+        </Text>
+      )}
+      {loginText && (
+        <Text size="sm" c="dimmed" mt="md" style={{ whiteSpace: 'pre-line' }} data-testid="login-text">
+          {loginText}
+        </Text>
+      )}
     </AuthCard>
   );
 }

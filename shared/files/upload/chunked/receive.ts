@@ -12,6 +12,7 @@ import { MIN_CHUNK_BYTES } from '#shared/files/reservation/staged-chunks';
 import { append } from '#shared/files/upload/chunked/append';
 import { finish } from '#shared/files/upload/chunked/assembly';
 import { readSession, unknownUpload } from '#shared/files/upload/chunked/session';
+import { assertUploadAllowed } from '#shared/files/upload/policy';
 import { quotaLimits } from '#shared/quota';
 
 /** One chunk of a chunked upload, as its headers describe it. */
@@ -123,6 +124,10 @@ async function open(
   options: UploadOptions,
 ): Promise<PendingUpload> {
   assertNamesFit(options, [chunk.fileName]);
+  await assertUploadAllowed(
+    [{ originalName: chunk.fileName, type: chunk.type, size: chunk.total }],
+    options.extension,
+  );
   const limits = quotaLimits(user.quota);
   assertWithinQuota(limits, { files: 1, bytes: chunk.total });
   const objectKey = chunkedObjectKey(user.id, uploadId);
