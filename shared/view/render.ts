@@ -5,6 +5,7 @@ import { type RenderedPage, renderDocument } from '#shared/view/markup/document'
 import { humanSize, readableTime } from '#shared/view/markup/format';
 import { escapeHtml } from '#shared/view/markup/html';
 import { fillTemplate } from '#shared/view/markup/template';
+import { allowsRemoteImages, isMarkdown, textBody } from '#shared/view/text-body';
 
 /** Absolute URLs of the page and its oEmbed answer (unfurlers need them absolute). */
 export interface PageUrls {
@@ -46,10 +47,19 @@ export function renderViewPage(page: ViewPage, urls: PageUrls): RenderedPage {
 <p class="meta">${meta.join(' · ')}</p>
 ${content}${body(page, shownName)}`,
     sources: [
-      `img-src ${page.presentation === 'image' ? mediaSource : "'none'"}`,
+      `img-src ${imageSources(page, shownName, mediaSource)}`,
       `media-src ${page.presentation === 'video' || page.presentation === 'audio' ? mediaSource : "'none'"}`,
     ],
   });
+}
+
+/** Images: the file's own; for Markdown whose owner allows remote images, any https one. */
+function imageSources(page: ViewPage, shownName: string, mediaSource: string): string {
+  if (page.presentation === 'image') return mediaSource;
+  if (page.presentation === 'text' && isMarkdown(shownName, page.file.type) && allowsRemoteImages(page)) {
+    return 'https:';
+  }
+  return "'none'";
 }
 
 function body(page: ViewPage, shownName: string): string {
@@ -62,13 +72,8 @@ function body(page: ViewPage, shownName: string): string {
       return `<video src="${media}" controls preload="metadata"></video>\n${download}`;
     case 'audio':
       return `<audio src="${media}" controls preload="metadata"></audio>\n${download}`;
-    case 'text': {
-      const excerpt = page.excerpt ?? { text: '', truncated: false };
-      const more = excerpt.truncated
-        ? `<p>Showing the start of the file. <a href="${media}">Open the whole file</a> (${humanSize(page.file.size)}).</p>\n`
-        : '';
-      return `<pre>${escapeHtml(excerpt.text)}</pre>\n${more}${download}`;
-    }
+    case 'text':
+      return textBody(page, shownName);
     case 'download':
       return `<p>This file is not shown in the browser.</p>\n${download}`;
   }
