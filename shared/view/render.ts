@@ -1,4 +1,4 @@
-import { embedTags, embedTexts } from '#shared/view/embed';
+import { embedTags, embedTexts, withTextDescription } from '#shared/view/embed';
 import type { ViewPage } from '#shared/view/file/open';
 import { shownName as shownNameOf } from '#shared/view/file/shown-file';
 import { type RenderedPage, renderDocument } from '#shared/view/markup/document';
@@ -24,7 +24,8 @@ export function renderViewPage(page: ViewPage, urls: PageUrls): RenderedPage {
   const { file, owner } = page;
   const view = owner.view;
   const shownName = shownNameOf(file);
-  const embed = view.embed === true ? embedTags(page, embedTexts(file, owner), urls) : '';
+  const embed =
+    view.embed === true ? embedTags(page, withTextDescription(embedTexts(file, owner), page), urls) : '';
   const align = typeof view.align === 'string' && ALIGNMENTS.has(view.align) ? view.align : 'center';
   const subject = { file, username: owner.username };
   const meta = [
