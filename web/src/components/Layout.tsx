@@ -1,6 +1,6 @@
 import { Alert, AppShell, Burger, Button, Center, Group, Loader, NavLink, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconFiles, IconLink, IconSettings, IconUpload, IconUsers } from '@tabler/icons-react';
+import { IconFiles, IconFileText, IconLink, IconSettings, IconUpload, IconUsers } from '@tabler/icons-react';
 import { Suspense } from 'react';
 import { Navigate, Outlet, NavLink as RouterLink, useLocation } from 'react-router';
 import { ApiError } from '../api/client.ts';
@@ -12,6 +12,7 @@ import { UserMenu } from './UserMenu.tsx';
 const PAGES = [
   { to: '/files', label: 'Files', icon: IconFiles, admin: false },
   { to: '/upload', label: 'Upload', icon: IconUpload, admin: false },
+  { to: '/upload/text', label: 'Upload text', icon: IconFileText, admin: false },
   { to: '/links', label: 'Links', icon: IconLink, admin: false },
   { to: '/settings', label: 'Settings', icon: IconSettings, admin: false },
   { to: '/users', label: 'Users', icon: IconUsers, admin: true },
@@ -43,6 +44,14 @@ export default function Layout() {
     );
   }
   const isAdmin = data.user.role !== 'USER';
+  const pages = PAGES.filter((page) => isAdmin || !page.admin);
+  // The page whose path is the longest start of the location (`/upload/text` is not `/upload`).
+  const current = pages
+    .filter((page) => location.pathname === page.to || location.pathname.startsWith(`${page.to}/`))
+    .reduce<string | undefined>(
+      (best, page) => (best && best.length >= page.to.length ? best : page.to),
+      undefined,
+    );
 
   return (
     <AppShell
@@ -69,14 +78,14 @@ export default function Layout() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="sm" aria-label="Main">
-        {PAGES.filter((page) => isAdmin || !page.admin).map((page) => (
+        {pages.map((page) => (
           <NavLink
             key={page.to}
             component={RouterLink}
             to={page.to}
             label={page.label}
             leftSection={<page.icon size={18} stroke={1.6} aria-hidden />}
-            active={location.pathname.startsWith(page.to)}
+            active={page.to === current}
             onClick={close}
           />
         ))}
