@@ -83,6 +83,8 @@ export default function Layout() {
             key={page.to}
             component={RouterLink}
             to={page.to}
+            // The router's own match would also mark Upload on /upload/text.
+            end
             label={page.label}
             leftSection={<page.icon size={18} stroke={1.6} aria-hidden />}
             active={page.to === current}
