@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { type DefaultTreeAdapterMap, parseFragment } from 'parse5';
 import { renderMarkdown } from '#shared/view/markdown/render';
 
@@ -78,22 +79,27 @@ function parsed(html: string) {
   return elements(parseFragment(html) as unknown as Node);
 }
 
+/** Checks rendered Markdown against the allow-list, as a browser would parse it. */
+function expectOnlyAllowed(html: string) {
+  for (const element of parsed(html)) {
+    expect(ALLOWED).toHaveProperty(element.tagName);
+    for (const { name, value } of element.attrs) {
+      expect([element.tagName, name, ALLOWED[element.tagName]?.has(name)]).toEqual([
+        element.tagName,
+        name,
+        true,
+      ]);
+      if (name === 'href') expect(value).toMatch(/^(https?:\/\/|mailto:|#)/);
+      if (name === 'src') expect(value).toMatch(/^https:\/\//);
+      if (name === 'type') expect(value).toBe('checkbox');
+    }
+  }
+}
+
 describe.each([false, true])('hostile Markdown, remote images %s', (remoteImages) => {
   test.each(Object.entries(HOSTILE))('%s', (_, source) => {
     const html = renderMarkdown(source, { remoteImages });
-    for (const element of parsed(html)) {
-      expect(ALLOWED).toHaveProperty(element.tagName);
-      for (const { name, value } of element.attrs) {
-        expect([element.tagName, name, ALLOWED[element.tagName]?.has(name)]).toEqual([
-          element.tagName,
-          name,
-          true,
-        ]);
-        if (name === 'href') expect(value).toMatch(/^(https?:\/\/|mailto:|#)/);
-        if (name === 'src') expect(value).toMatch(/^https:\/\//);
-        if (name === 'type') expect(value).toBe('checkbox');
-      }
-    }
+    expectOnlyAllowed(html);
     // Whatever the markup, no script runs: no script, style or frame element, no handler, no script
     // URL (hostile text stays, escaped, as text: `onerror=` in a paragraph is harmless).
     expect(html).not.toMatch(/<(script|style|iframe|object|embed|svg|form|meta|base|textarea)\b/i);
@@ -101,6 +107,24 @@ describe.each([false, true])('hostile Markdown, remote images %s', (remoteImages
     expect(attributes.filter(({ name }) => /^on/i.test(name))).toEqual([]);
     expect(attributes.filter(({ value }) => /^\s*(javascript|vbscript|data|file):/i.test(value))).toEqual([]);
   });
+});
+
+/** Markdown-ish text from the pieces attacks are made of. */
+const pieces = fc.constantFrom(
+  ...'< > " \' ` [ ] ( ) ! * _ # | - : & ; \\ = on javascript data &#106; ``` https://x.example/'.split(' '),
+  '\n',
+  ' ',
+  '<img src=x onerror=alert(1)>',
+  '<script>',
+);
+
+test('any text from those pieces renders only allowed elements, attributes and URLs', () => {
+  fc.assert(
+    fc.property(fc.array(pieces, { maxLength: 60 }), fc.boolean(), (parts, remoteImages) => {
+      expectOnlyAllowed(renderMarkdown(parts.join(''), { remoteImages }));
+    }),
+    { numRuns: 300 },
+  );
 });
 
 test('links to web pages and mail stay links; everything else is its text', () => {
