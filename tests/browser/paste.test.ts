@@ -123,3 +123,37 @@ test('a paste becomes a highlighted page: numbered lines, wrap toggle, light and
   expect((await small.goto(url))?.status()).toBe(404);
   await phone.close();
 }, 300_000);
+
+test('a Markdown paste is rendered: headings, a table, highlighted fences; a remote image is a link', async () => {
+  await page.getByRole('navigation').getByRole('link', { name: 'Upload text' }).click();
+  await page.getByRole('textbox', { name: 'File name' }).fill('README.md');
+  await page.getByRole('combobox', { name: 'Language' }).click();
+  await page.getByRole('option', { name: 'Guess from the file name' }).click();
+  await page.getByRole('textbox', { name: 'Max views' }).fill('');
+  await page
+    .getByRole('textbox', { name: /^Text/ })
+    .fill(
+      '# Project\n\nSome **bold** text, a [link](https://example.com) and `code`.\n\n' +
+        '| Name | Size |\n|:-----|-----:|\n| a.txt | 12 B |\n\n```ts\nconst x: number = 1;\n```\n\n' +
+        '> A quote\n\n![diagram](https://images.example/d.png)\n\n<script>alert(1)</script>\n',
+    );
+  await page.getByText('Uploaded as README.md').waitFor();
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  const url = (await page.getByRole('status').filter({ hasText: /\.md$/ }).textContent())?.trim() as string;
+  expect(url).toMatch(/\/u\/.+\.md$/);
+
+  const visitor = await dashboard.browser.newContext({ javaScriptEnabled: false, colorScheme: 'dark' });
+  const view = await visitor.newPage();
+  view.setDefaultTimeout(90_000);
+  expect((await view.goto(url))?.status()).toBe(200);
+  await view.getByRole('heading', { name: 'Project' }).waitFor();
+  expect(await view.locator('.markdown table td').allTextContents()).toEqual(['a.txt', '12 B']);
+  expect(await view.locator('.markdown .t-keyword').first().textContent()).toBe('const');
+  expect(await view.getByRole('link', { name: 'Image: diagram' }).getAttribute('href')).toBe(
+    'https://images.example/d.png',
+  );
+  expect(await view.locator('.markdown').textContent()).toContain('<script>alert(1)</script>');
+  expect(await view.locator('.markdown script, .markdown img').count()).toBe(0);
+  if (SHOTS) await view.screenshot({ path: `${SHOTS}/view-markdown-dark.png`, fullPage: true });
+  await visitor.close();
+}, 300_000);

@@ -84,6 +84,7 @@ export default function UploadTextPage() {
     const fileName = pasteName(name, language);
     const type = /\.(md|markdown)$/i.test(fileName) ? 'text/markdown' : 'text/plain';
     setBusy(true);
+    setUrl(undefined);
     try {
       const uploaded = await uploadFile(new File([text], fileName, { type }), options, () => {});
       setUrl(absoluteUrl(uploaded.url));
