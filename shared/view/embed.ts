@@ -34,6 +34,30 @@ export function embedTexts(file: FileRecord, owner: ViewOwner): EmbedTexts {
   };
 }
 
+/** How much of a text file its embed shows: the first lines, as chat apps show a few. */
+const DESCRIPTION_LINES = 5;
+const DESCRIPTION_CHARACTERS = 300;
+
+/** The first lines of a text (blank ones at the start skipped), cut at a character limit with `…`. */
+export function firstLines(text: string): string {
+  const lines = text.replace(/^\s*\n/, '').split('\n', DESCRIPTION_LINES + 1);
+  let shown = lines.slice(0, DESCRIPTION_LINES).join('\n').trimEnd();
+  const more = lines.length > DESCRIPTION_LINES || shown.length > DESCRIPTION_CHARACTERS;
+  shown = [...shown].slice(0, DESCRIPTION_CHARACTERS).join('');
+  return more ? `${shown}…` : shown;
+}
+
+/**
+ * A text file's embed describes it by its first lines, where the owner set no description of their
+ * own (the owner's template wins). Only the page has them (it read the excerpt); oEmbed reads no
+ * bytes and stays as it is.
+ */
+export function withTextDescription(texts: EmbedTexts, page: ViewPage): EmbedTexts {
+  if (texts.description !== undefined || page.presentation !== 'text' || !page.excerpt) return texts;
+  const description = firstLines(page.excerpt.text);
+  return description === '' ? texts : { ...texts, description };
+}
+
 /**
  * The embed of the file published under `name`, for the oEmbed route: 404 unless its owner has view
  * pages and embeds on and a download would be served now. Counts no view.

@@ -1,10 +1,11 @@
-import { embedTags, embedTexts } from '#shared/view/embed';
+import { embedTags, embedTexts, withTextDescription } from '#shared/view/embed';
 import type { ViewPage } from '#shared/view/file/open';
 import { shownName as shownNameOf } from '#shared/view/file/shown-file';
 import { type RenderedPage, renderDocument } from '#shared/view/markup/document';
 import { humanSize, readableTime } from '#shared/view/markup/format';
 import { escapeHtml } from '#shared/view/markup/html';
 import { fillTemplate } from '#shared/view/markup/template';
+import { allowsRemoteImages, isMarkdown, textBody } from '#shared/view/text-body';
 
 /** Absolute URLs of the page and its oEmbed answer (unfurlers need them absolute). */
 export interface PageUrls {
@@ -23,7 +24,8 @@ export function renderViewPage(page: ViewPage, urls: PageUrls): RenderedPage {
   const { file, owner } = page;
   const view = owner.view;
   const shownName = shownNameOf(file);
-  const embed = view.embed === true ? embedTags(page, embedTexts(file, owner), urls) : '';
+  const embed =
+    view.embed === true ? embedTags(page, withTextDescription(embedTexts(file, owner), page), urls) : '';
   const align = typeof view.align === 'string' && ALIGNMENTS.has(view.align) ? view.align : 'center';
   const subject = { file, username: owner.username };
   const meta = [
@@ -46,10 +48,19 @@ export function renderViewPage(page: ViewPage, urls: PageUrls): RenderedPage {
 <p class="meta">${meta.join(' · ')}</p>
 ${content}${body(page, shownName)}`,
     sources: [
-      `img-src ${page.presentation === 'image' ? mediaSource : "'none'"}`,
+      `img-src ${imageSources(page, shownName, mediaSource)}`,
       `media-src ${page.presentation === 'video' || page.presentation === 'audio' ? mediaSource : "'none'"}`,
     ],
   });
+}
+
+/** Images: the file's own; for Markdown whose owner allows remote images, any https one. */
+function imageSources(page: ViewPage, shownName: string, mediaSource: string): string {
+  if (page.presentation === 'image') return mediaSource;
+  if (page.presentation === 'text' && isMarkdown(shownName, page.file.type) && allowsRemoteImages(page)) {
+    return 'https:';
+  }
+  return "'none'";
 }
 
 function body(page: ViewPage, shownName: string): string {
@@ -62,13 +73,8 @@ function body(page: ViewPage, shownName: string): string {
       return `<video src="${media}" controls preload="metadata"></video>\n${download}`;
     case 'audio':
       return `<audio src="${media}" controls preload="metadata"></audio>\n${download}`;
-    case 'text': {
-      const excerpt = page.excerpt ?? { text: '', truncated: false };
-      const more = excerpt.truncated
-        ? `<p>Showing the start of the file. <a href="${media}">Open the whole file</a> (${humanSize(page.file.size)}).</p>\n`
-        : '';
-      return `<pre>${escapeHtml(excerpt.text)}</pre>\n${more}${download}`;
-    }
+    case 'text':
+      return textBody(page, shownName);
     case 'download':
       return `<p>This file is not shown in the browser.</p>\n${download}`;
   }

@@ -169,6 +169,32 @@ test('video and other files: og:video with its type, a summary card; no tags at 
   expect(unknown.text).toBe(raw.text);
 });
 
+test('a text file is described by its first lines; a description the owner set wins; oEmbed is as for any file', async () => {
+  const user = await embedOwner({});
+  const source = '\n# Notes <b>\nline 2\nline 3\nline 4\nline 5\nline 6 is not shown\n';
+  const [note, code] = await upload(user.token, [
+    { fileName: 'notes.md', type: 'text/markdown', content: Buffer.from(source) },
+    { fileName: 'short.py', type: 'text/plain', content: Buffer.from('print("hi")\n') },
+  ]);
+  const card = await unfurl(`/view/${note?.name}`);
+  expect(card.one('og:description')).toBe('# Notes <b>\nline 2\nline 3\nline 4\nline 5…');
+  expect(card.one('twitter:description')).toBe(card.one('og:description'));
+  expect((await unfurl(`/view/${code?.name}`)).one('og:description')).toBe('print("hi")');
+  const oembed = await call('GET', `/api/oembed/${note?.name}`);
+  expect(oembed.body).toEqual({
+    version: '1.0',
+    type: 'link',
+    title: note?.name,
+    provider_url: 'https://localhost',
+  });
+
+  await call('PATCH', '/api/user', {
+    token: user.token,
+    json: { view: { embedDescription: 'By {user.username}' } },
+  });
+  expect((await unfurl(`/view/${note?.name}`)).one('og:description')).toBe(`By ${user.username}`);
+});
+
 test('the oEmbed answer counts no view and ends with the file: maxViews: 1 used up, it is the 404', async () => {
   const user = await embedOwner({ embedTitle: 'once' });
   const [file] = await upload(user.token, [{ fileName: 'once.png', type: 'image/png', content: PNG_1X1 }], {

@@ -154,7 +154,7 @@ test('video and audio get players', async () => {
   expect(played.headers.get('content-type')).toBe('audio/mpeg');
 });
 
-test('text is shown escaped, capped at 64 KiB with a link to the whole file', async () => {
+test('text is shown escaped, line by line, capped at 64 KiB with a link to the whole file', async () => {
   const user = await viewer();
   const small = await viewOf(
     user,
@@ -163,14 +163,16 @@ test('text is shown escaped, capped at 64 KiB with a link to the whole file', as
     Buffer.from('<script>alert("x")</script> &amp; done'),
   );
   const page = await call('GET', `/view/${small.name}`);
-  expect(page.text).toContain('<pre>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp;amp; done</pre>');
+  expect(page.text).toContain(
+    '<pre><code><span class="l">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp;amp; done\n</span></code></pre>',
+  );
   expect(page.text).not.toContain('Open the whole file');
 
   // 70,000 bytes whose 64 KiB cut falls inside a three-byte character.
   const long = Buffer.from(`${'a'.repeat(65535)}€${'b'.repeat(4462)}`);
-  const big = await viewOf(user, 'big.md', 'text/markdown', long);
+  const big = await viewOf(user, 'big.txt', 'text/plain', long);
   const bigPage = await call('GET', `/view/${big.name}`);
-  const shown = /<pre>([^<]*)<\/pre>/.exec(bigPage.text)?.[1] as string;
+  const shown = /<span class="l">([^<]*)\n<\/span>/.exec(bigPage.text)?.[1] as string;
   expect(shown).toBe('a'.repeat(65535));
   expect(bigPage.text).toContain('Open the whole file</a> (68 KB)');
   const whole = attributes(bigPage.text, 'a', 'href')[0] as string;

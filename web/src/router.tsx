@@ -9,6 +9,7 @@ import { loadFilesPage, loadLayout } from './pages/signed-in.ts';
 const Layout = lazy(loadLayout);
 const FilesPage = lazy(loadFilesPage);
 const UploadPage = lazy(() => import('./pages/Upload.tsx'));
+const UploadTextPage = lazy(() => import('./pages/UploadText.tsx'));
 const SettingsPage = lazy(() => import('./pages/settings/SettingsPage.tsx'));
 const UsersPage = lazy(() => import('./pages/users/UsersPage.tsx'));
 const LinksPage = lazy(() => import('./pages/links/LinksPage.tsx'));
@@ -31,6 +32,7 @@ export const router = createBrowserRouter([
       { index: true, element: <Navigate to="/files" replace /> },
       { path: 'files', element: <FilesPage /> },
       { path: 'upload', element: <UploadPage /> },
+      { path: 'upload/text', element: <UploadTextPage /> },
       { path: 'links', element: <LinksPage /> },
       { path: 'settings', element: <SettingsPage /> },
       { path: 'users', element: <UsersPage /> },

@@ -52,6 +52,9 @@ export const viewSchema = v.strictObject(
     // the other flags; the page here shows neither until tags and folders exist.
     showTags: optionalNullable(v.boolean()),
     showFolder: optionalNullable(v.boolean()),
+    // Markdown files' pages load images from other sites (https) only where the owner turns this on
+    // (issue 37): a remote image tells its host who looked at the page, and when.
+    remoteImages: optionalNullable(v.boolean()),
     content: optionalNullable(boundedText),
     embed: optionalNullable(v.boolean()),
     embedTitle: optionalNullable(boundedText),

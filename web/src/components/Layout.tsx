@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import {
   IconAdjustments,
   IconFiles,
+  IconFileText,
   IconLink,
   IconMailPlus,
   IconSettings,
@@ -21,6 +22,7 @@ import { UserMenu } from './UserMenu.tsx';
 const PAGES = [
   { to: '/files', label: 'Files', icon: IconFiles, role: 'USER' },
   { to: '/upload', label: 'Upload', icon: IconUpload, role: 'USER' },
+  { to: '/upload/text', label: 'Upload text', icon: IconFileText, role: 'USER' },
   { to: '/links', label: 'Links', icon: IconLink, role: 'USER' },
   { to: '/settings', label: 'Settings', icon: IconSettings, role: 'USER' },
   { to: '/users', label: 'Users', icon: IconUsers, role: 'ADMIN' },
@@ -61,6 +63,14 @@ export default function Layout() {
       </Center>
     );
   }
+  const pages = PAGES.filter((page) => SEES[page.role]?.includes(data.user.role));
+  // The page whose path is the longest start of the location (`/upload/text` is not `/upload`).
+  const current = pages
+    .filter((page) => location.pathname === page.to || location.pathname.startsWith(`${page.to}/`))
+    .reduce<string | undefined>(
+      (best, page) => (best && best.length >= page.to.length ? best : page.to),
+      undefined,
+    );
 
   return (
     <AppShell
@@ -87,14 +97,16 @@ export default function Layout() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="sm" aria-label="Main">
-        {PAGES.filter((page) => SEES[page.role]?.includes(data.user.role)).map((page) => (
+        {pages.map((page) => (
           <NavLink
             key={page.to}
             component={RouterLink}
             to={page.to}
+            // The router's own match would also mark Upload on /upload/text.
+            end
             label={page.label}
             leftSection={<page.icon size={18} stroke={1.6} aria-hidden />}
-            active={location.pathname.startsWith(page.to)}
+            active={page.to === current}
             onClick={close}
           />
         ))}

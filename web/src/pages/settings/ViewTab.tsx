@@ -27,7 +27,7 @@ const TEXT_KEYS = [
   'embedSiteName',
   'align',
 ] as const;
-const FLAG_KEYS = ['enabled', 'showMimetype', 'embed', 'allowIndexing'] as const;
+const FLAG_KEYS = ['enabled', 'showMimetype', 'remoteImages', 'embed', 'allowIndexing'] as const;
 type Form = Record<(typeof TEXT_KEYS)[number], string> & Record<(typeof FLAG_KEYS)[number], boolean>;
 
 /** The placeholders a preview fills in, with an example file. */
@@ -137,6 +137,12 @@ export function ViewTab({ view, username }: { view: ViewSettings; username: stri
                 label="Let search engines index the pages"
                 checked={form.allowIndexing}
                 onChange={(e) => set('allowIndexing', e.currentTarget.checked)}
+              />
+              <Switch
+                label="Load remote images in Markdown"
+                description="Off: images from other sites show as links (their hosts would see who reads your pages)."
+                checked={form.remoteImages}
+                onChange={(e) => set('remoteImages', e.currentTarget.checked)}
               />
               <Stack gap={4}>
                 <Text size="sm" fw={500} id="align-label">
