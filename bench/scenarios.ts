@@ -25,6 +25,7 @@ import {
   uploadPicture,
 } from './fixtures.ts';
 import { linkScenarios } from './link-scenarios.ts';
+import { dailyMetricsEvent, metricsScenarios } from './metrics-scenarios.ts';
 import { type Scenario, scenario } from './scenario.ts';
 import { VIEWER } from './services.ts';
 import { ziplineScenarios } from './zipline-scenarios.ts';
@@ -380,6 +381,7 @@ export async function benchScenarios(): Promise<{
     ),
     scenario('GET /api/nothing (fallback 404)', 'GET', '/api/nothing', 404, () => ({})),
     ...(await linkScenarios(user, filesOwner)),
+    ...metricsScenarios(admin),
     ...ziplineScenarios(uploader, locked, viewed),
   ];
   // The thumbnail function, as S3 starts it: the event of a 1600×1200 PNG's upload.
@@ -406,6 +408,7 @@ export async function benchScenarios(): Promise<{
         return report.finished === 0 && report.left === 0;
       },
     },
+    dailyMetricsEvent,
   ];
   return { scenarios, objectEvents, fixtures: { userId: user.id } };
 }

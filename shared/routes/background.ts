@@ -79,4 +79,10 @@ export const scheduledFunctions: readonly ScheduledFunction[] = [
     table: ACCESS.usersDeleteContinued,
     bucket: BUCKET.usersDelete,
   },
+  {
+    // The instance's figures of the day for GET /api/stats (metrics/collect.ts, docs/metrics.md).
+    handler: 'metrics/daily',
+    everyMinutes: 24 * 60,
+    table: ACCESS.statsDaily,
+  },
 ];

@@ -88,5 +88,6 @@ export const routes: readonly Route[] = [
   route('POST', '/api/user/urls/{id}/password', 'links/password', 'public', 'json', 'links', { hashesPasswords: true, table: ACCESS.linkPassword }),
   route('GET', '/go/{code}', 'links/go', 'public', 'none', 'links', { table: ACCESS.go }),
   route('GET', '/view/url/{id}', 'links/view-url', 'public', 'none', 'links', { table: ACCESS.linkPage }),
-  route('POST', '/view/url/{id}', 'links/view-url-unlock', 'public', 'form', 'links', { hashesPasswords: true, table: ACCESS.linkUnlock }),
+  route('POST', '/view/url/{id}', 'links/view-url-unlock', 'public', 'form', 'links', { hashesPasswords: true, table: ACCESS.linkUnlock }),  // Instance metrics (issue 36): the daily figures, one Query (docs/metrics.md)
+  route('GET', '/api/stats', 'metrics/get', 'admin', 'none', 'admin', { table: ACCESS.stats }),
 ];
