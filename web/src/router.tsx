@@ -11,6 +11,7 @@ const UploadPage = lazy(() => import('./pages/Upload.tsx'));
 const SettingsPage = lazy(() => import('./pages/settings/SettingsPage.tsx'));
 const UsersPage = lazy(() => import('./pages/users/UsersPage.tsx'));
 const LinksPage = lazy(() => import('./pages/links/LinksPage.tsx'));
+const MetricsPage = lazy(() => import('./pages/metrics/MetricsPage.tsx'));
 const NotFoundPage = lazy(() => import('./pages/NotFound.tsx'));
 
 export const router = createBrowserRouter([
@@ -30,6 +31,7 @@ export const router = createBrowserRouter([
       { path: 'links', element: <LinksPage /> },
       { path: 'settings', element: <SettingsPage /> },
       { path: 'users', element: <UsersPage /> },
+      { path: 'metrics', element: <MetricsPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -1,6 +1,6 @@
 import { Alert, AppShell, Burger, Button, Center, Group, Loader, NavLink, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconFiles, IconLink, IconSettings, IconUpload, IconUsers } from '@tabler/icons-react';
+import { IconChartBar, IconFiles, IconLink, IconSettings, IconUpload, IconUsers } from '@tabler/icons-react';
 import { Suspense } from 'react';
 import { Navigate, Outlet, NavLink as RouterLink, useLocation } from 'react-router';
 import { ApiError } from '../api/client.ts';
@@ -15,6 +15,7 @@ const PAGES = [
   { to: '/links', label: 'Links', icon: IconLink, admin: false },
   { to: '/settings', label: 'Settings', icon: IconSettings, admin: false },
   { to: '/users', label: 'Users', icon: IconUsers, admin: true },
+  { to: '/metrics', label: 'Metrics', icon: IconChartBar, admin: true },
 ];
 
 const PageLoader = () => (
