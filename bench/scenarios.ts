@@ -18,6 +18,7 @@ import {
   uploadPicture,
 } from './fixtures.ts';
 import { linkScenarios } from './link-scenarios.ts';
+import { dailyMetricsEvent, metricsScenarios } from './metrics-scenarios.ts';
 import { type Scenario, scenario } from './scenario.ts';
 import { settingsScenarios } from './settings-scenarios.ts';
 import { signInScenarios } from './sign-in-scenarios.ts';
@@ -165,6 +166,7 @@ export async function benchScenarios(): Promise<{
     scenario('GET /api/nothing (fallback 404)', 'GET', '/api/nothing', 404, () => ({})),
     ...(await linkScenarios(user, filesOwner)),
     ...(await settingsScenarios({ cookie: await freshSessionCookie(superadmin.id) }, admin)),
+    ...metricsScenarios(admin),
     ...ziplineScenarios(uploader, locked, viewed),
   ];
   // The thumbnail function, as S3 starts it: the event of a 1600×1200 PNG's upload.
@@ -191,6 +193,7 @@ export async function benchScenarios(): Promise<{
         return report.finished === 0 && report.left === 0;
       },
     },
+    dailyMetricsEvent,
   ];
   return { scenarios, objectEvents, fixtures: { userId: user.id } };
 }

@@ -18,7 +18,8 @@ const S3_EVENT_TYPES: Record<ObjectEventType, EventType> = {
 
 /**
  * Reserved concurrency of the functions nothing waits for (docs/operations.md, "Concurrency"). A
- * schedule (the sweep, the deletion worker): one run at a time, whatever delays a run. Thumbnails:
+ * schedule (the sweep, the deletion worker): one run at a time, whatever delays a run (the daily
+ * metrics reserve none: `unreserved`, routes/background.ts). Thumbnails:
  * a bulk image upload queues its events (Lambda keeps them up to six hours) instead of taking 1 GB
  * functions from the pool every API function shares; 10 at once make about 300 previews a minute.
  * An account keeps at least 100 unreserved, so these 12 (two schedules, ten thumbnails) need a
@@ -58,7 +59,7 @@ export function startBackgroundFunction(scope: Construct, props: BackgroundProps
       targets: [new LambdaFunction(fn, { retryAttempts: 0 })],
     });
     fn.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.minutes(1) });
-    reserve(RESERVED_CONCURRENCY.scheduled);
+    if (!spec.unreserved) reserve(RESERVED_CONCURRENCY.scheduled);
     return undefined;
   }
   if (!spec.objectEvents) return undefined;

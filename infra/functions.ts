@@ -47,6 +47,8 @@ export interface FunctionSpec {
   objectEvents?: { prefix: ObjectPrefix; events: readonly ObjectEventType[] };
   /** A schedule starts it every this many minutes (no API route). */
   everyMinutes?: number;
+  /** A scheduled function that reserves no concurrency (routes/background.ts `unreserved`). */
+  unreserved?: true;
 }
 
 export function constructId(handler: string): string {
@@ -136,6 +138,7 @@ export function functionSpecs(
       table: mergeTable({}, fn.table),
       bucket: mergeGrants({}, fn.bucket),
       everyMinutes: fn.everyMinutes,
+      ...(fn.unreserved ? { unreserved: fn.unreserved } : {}),
     })),
     bareSpec(FALLBACK_HANDLER),
   ];

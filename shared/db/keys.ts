@@ -22,6 +22,7 @@ export const PARTITION_PATTERNS = {
   DELETION: 'DELETIONS',
   GO: 'GO#*',
   LINKVIEWS: 'LINKVIEWS#*',
+  METRICS: 'METRICS',
 } as const;
 export type Partition = keyof typeof PARTITION_PATTERNS;
 
@@ -244,3 +245,11 @@ export const linkViewsKey = (linkId: string, shard: number | 'max') => ({
   pk: `LINKVIEWS#${linkId}#${shard}`,
   sk: 'VIEWS',
 });
+
+/**
+ * The instance's daily figures (issue 36, metrics/store.ts): one item per UTC day in one partition,
+ * so a year of them is one Query. The daily job overwrites its day's item (a second run the same day
+ * writes the same key).
+ */
+export const METRICS_PARTITION = 'METRICS';
+export const metricsDayKey = (day: string) => ({ pk: METRICS_PARTITION, sk: `DAY#${day}` });

@@ -249,6 +249,14 @@ export const ACCESS = {
       ConditionCheckItem: ['USERNAME'],
     },
   },
+  // Instance metrics (issue 36): the days asked for, one Query of the METRICS partition.
+  stats: { items: { Query: ['METRICS'] } },
+  // The daily job: every user from the listing index, each one's file and link items (Query USER),
+  // the links' view counters (BatchGetItem LINKVIEWS), the day's item written.
+  statsDaily: {
+    items: { Query: ['USER'], BatchGetItem: ['LINKVIEWS'], UpdateItem: ['METRICS'] },
+    indexes: [USERS_INDEX],
+  },
 } satisfies Record<string, TableAccess>;
 
 /** The bucket access of each route that has one. */

@@ -54,6 +54,11 @@ export const SCHEDULED_FUNCTION_SECONDS = 60;
 export interface ScheduledFunction {
   handler: string;
   everyMinutes: number;
+  /**
+   * Reserves no concurrency (the others reserve one run: infra/background.ts): for a function whose
+   * overlapping runs do no harm and which runs too seldom to need a place kept.
+   */
+  unreserved?: true;
   table?: TableAccess;
   bucket?: BucketAccess;
 }
@@ -82,5 +87,13 @@ export const scheduledFunctions: readonly ScheduledFunction[] = [
     everyMinutes: 1,
     table: ACCESS.usersDeleteContinued,
     bucket: BUCKET.usersDelete,
+  },
+  {
+    // The instance's figures of the day for GET /api/stats (metrics/collect.ts, docs/metrics.md).
+    handler: 'metrics/daily',
+    everyMinutes: 24 * 60,
+    // Once a day, and two runs at once write the same day's item.
+    unreserved: true,
+    table: ACCESS.statsDaily,
   },
 ];

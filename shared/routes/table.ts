@@ -97,4 +97,6 @@ export const routes: readonly Route[] = [
   route('GET', '/api/auth/invites/{id}', 'invites/get', 'admin', 'none', 'admin', { table: ACCESS.invitesFind }),
   route('DELETE', '/api/auth/invites/{id}', 'invites/delete', 'admin', 'none', 'admin', { table: ACCESS.invitesDelete }),
   route('POST', '/api/auth/register', 'auth/register', 'public', 'json', 'account', { usesKeys: true, hashesPasswords: true, table: ACCESS.register }),
+  // Instance metrics (issue 36): the daily figures, one Query (docs/metrics.md)
+  route('GET', '/api/stats', 'metrics/get', 'admin', 'none', 'admin', { table: ACCESS.stats }),
 ];

@@ -31,7 +31,7 @@ afterAll(() => closeDashboard(dashboard));
 
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const a11y = async () => expect(await seriousA11yViolations(page)).toEqual([]);
-const nav = (name: string) => page.getByRole('navigation').getByRole('link', { name });
+const nav = (name: string) => page.getByRole('navigation').getByRole('link', { name, exact: true });
 const rows = () => page.locator('tbody tr');
 
 const shownNames = () =>

@@ -36,7 +36,7 @@ beforeAll(async () => {
 afterAll(() => closeDashboard(dashboard));
 
 const a11y = async () => expect(await seriousA11yViolations(page)).toEqual([]);
-const nav = (name: string) => page.getByRole('navigation').getByRole('link', { name });
+const nav = (name: string) => page.getByRole('navigation').getByRole('link', { name, exact: true });
 const dialog = () => page.getByRole('dialog');
 const row = (name: string) => page.getByRole('row', { name: new RegExp(name.replace('.', '\\.')) });
 

@@ -205,6 +205,9 @@ try {
       await page.goto(`${runner.url}/users`);
       await page.getByRole('row', { name: /robin/ }).waitFor();
       await shot('users');
+      await page.goto(`${runner.url}/metrics`);
+      await page.getByRole('figure', { name: 'Top users' }).waitFor();
+      await shot('metrics');
       await context.close();
     }
   }

@@ -223,6 +223,18 @@ async function sweep() {
   }
 }
 
+/** The daily metrics job as its schedule starts it (no route: its uses are attributed by hand). */
+async function dailyMetrics() {
+  current = 'metrics/daily';
+  try {
+    return await ((await loadHandler('metrics/daily')) as unknown as (event: unknown) => Promise<unknown>)(
+      scheduledEvent(),
+    );
+  } finally {
+    current = undefined;
+  }
+}
+
 /**
  * A user with a linked provider account, a passkey, a file, a short link and a stray object under
  * `uploads/`, whose DELETE finds no time left (202: only marked); the deletions worker, run as its
@@ -677,6 +689,9 @@ describe('every request the code sends is within its function grant, and every g
       json: { destination: 'https://example.com/kept', vanity: uniqueName('kept') },
     });
     expect((await request('GET', `/go/${kept.body.code}`)).status).toBe(302);
+    // Instance metrics (issue 36): the daily job counts the user's files and links, the admin reads them.
+    expect(await dailyMetrics()).toMatchObject({ urls: 1 });
+    expect((await request('GET', '/api/stats', self)).status).toBe(200);
 
     // The user goes, with its files; the admin logs out both ways.
     const deleted = await request('DELETE', `/api/users/${userId}`, { ...self, json: { delete: true } });

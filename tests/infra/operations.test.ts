@@ -164,8 +164,9 @@ describe('alarms, topic and dashboard', () => {
         expect(fed).toContain(JSON.stringify({ Ref: logicalIdOf(logs) }));
       }
     }
-    // The alarm bill does not grow with the routes: per area, one alarm reading one metric.
-    expect(ofType('AWS::CloudWatch::Alarm')).toHaveLength(6 + 3 + areas.length);
+    // The alarm bill does not grow with the routes: per area, one alarm reading one metric (besides
+    // the six service-wide ones and the four background functions': thumbnails, expiry, deletions, metrics).
+    expect(ofType('AWS::CloudWatch::Alarm')).toHaveLength(6 + 4 + areas.length);
   });
 
   test('with -c alarms=false no alarm at all, the topic and the dashboard kept', () => {

@@ -294,6 +294,27 @@ describe('least privilege', () => {
     ]);
   });
 
+  test('instance metrics: the route reads the METRICS partition only; the daily job reads users, files and link counters and writes its day, no Scan, no bucket', () => {
+    const keys = (patterns: string[]) =>
+      ` if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': patterns } })}`;
+    expect(grantLines('metrics/get')).toEqual([
+      `dynamodb:GetItem on table${keys(['USER#*'])}`,
+      `dynamodb:Query on table${keys(['METRICS'])}`,
+      'secretsmanager:DescribeSecret on secret',
+      'secretsmanager:GetSecretValue on secret',
+    ]);
+    expect(grantLines('metrics/daily')).toEqual([
+      `dynamodb:BatchGetItem on table${keys(['LINKVIEWS#*'])}`,
+      `dynamodb:Query on table${keys(['USER#*'])}`,
+      'dynamodb:Query on table/index/gsi12',
+      `dynamodb:UpdateItem on table${keys(['METRICS'])}`,
+    ]);
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 day)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [functionLogicalId('metrics/daily'), 'Arn'] } })],
+    });
+  });
+
   test('presigned uploads: the URL may tag, completion may retag and tell a missing object from a refused HEAD', () => {
     expect(grantLines('files/upload-start')).toEqual(
       expect.arrayContaining(['s3:PutObject on bucket/files/*', 's3:PutObjectTagging on bucket/files/*']),
@@ -347,11 +368,12 @@ describe('least privilege', () => {
       expect(grantLines(handler).filter((line) => writes.test(line))).toEqual([]);
   });
 
-  test('only the listings and the expiry sweep query indexes: users by gsi12, files by the file indexes, the sweep by gsi11', () => {
+  test('only the listings, the expiry sweep and the daily metrics query indexes: users by gsi12, files by the file indexes, the sweep by gsi11', () => {
     const querying = specs.filter((spec) => spec.table.indexes?.length).map((spec) => spec.handler);
-    expect(querying.sort()).toEqual(['files/expire', 'files/list', 'users/list']);
+    expect(querying.sort()).toEqual(['files/expire', 'files/list', 'metrics/daily', 'users/list']);
     expect(specs.find((spec) => spec.handler === 'files/expire')?.table.indexes).toEqual(['gsi11']);
     expect(specs.find((spec) => spec.handler === 'users/list')?.table.indexes).toEqual(['gsi12']);
+    expect(specs.find((spec) => spec.handler === 'metrics/daily')?.table.indexes).toEqual(['gsi12']);
   });
 });
 
@@ -762,8 +784,9 @@ describe('HTTP API', () => {
 describe('expiry', () => {
   test('a schedule starts the sweep every minute, not retried (the next run does the same), and nothing else', () => {
     const rules = ofType('AWS::Events::Rule');
-    // One per scheduled function: the sweep's, and the user deletions worker's (users section).
-    expect(rules).toHaveLength(2);
+    // One per scheduled function: the sweep's, the user deletions worker's (users section) and the
+    // daily metrics' (metrics section).
+    expect(rules).toHaveLength(3);
     const sweepRule = rules.find(
       ([, rule]) => rule.Properties.Targets[0].Arn['Fn::GetAtt'][0] === functionLogicalId('files/expire'),
     );

@@ -33,6 +33,8 @@ const RANKS: Record<string, number> = {
   passkeys: 6,
   // Second factors (TOTP): their secrets, codes and storage on the user item; auth checks them at login.
   mfa: 6,
+  // Instance metrics (issue 36): the daily figures, read from the users, files and links below.
+  metrics: 6,
   // Entities, and what stands beside them.
   users: 5,
   files: 5,

@@ -48,7 +48,7 @@ test('each route sits in the area of its handler folder (issue 32’s nested sta
   const areaOf = (handler: string): Area => {
     if (handler === 'files/raw' || handler.startsWith('view/')) return 'public';
     if (handler.startsWith('files/')) return 'files';
-    if (handler.startsWith('users/')) return 'admin';
+    if (handler.startsWith('users/') || handler.startsWith('metrics/')) return 'admin';
     // The instance's settings and invites (issue 38); registration and the public settings stay in account.
     if (handler.startsWith('server/settings') || handler.startsWith('invites/')) return 'admin';
     if (handler.startsWith('links/')) return 'links';
@@ -56,6 +56,18 @@ test('each route sits in the area of its handler folder (issue 32’s nested sta
   };
   expect(routes.filter((route) => route.area !== areaOf(route.handler))).toEqual([]);
   expect(new Set(routes.map((route) => route.handler.split('/')[0]))).toEqual(
-    new Set(['health', 'server', 'setup', 'auth', 'user', 'users', 'files', 'view', 'links', 'invites']),
+    new Set([
+      'health',
+      'server',
+      'setup',
+      'auth',
+      'user',
+      'users',
+      'files',
+      'view',
+      'links',
+      'invites',
+      'metrics',
+    ]),
   );
 });

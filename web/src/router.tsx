@@ -15,6 +15,7 @@ const UsersPage = lazy(() => import('./pages/users/UsersPage.tsx'));
 const LinksPage = lazy(() => import('./pages/links/LinksPage.tsx'));
 const ServerSettingsPage = lazy(() => import('./pages/server/ServerSettingsPage.tsx'));
 const InvitesPage = lazy(() => import('./pages/server/InvitesPage.tsx'));
+const MetricsPage = lazy(() => import('./pages/metrics/MetricsPage.tsx'));
 const NotFoundPage = lazy(() => import('./pages/NotFound.tsx'));
 
 export const router = createBrowserRouter([
@@ -38,6 +39,7 @@ export const router = createBrowserRouter([
       { path: 'users', element: <UsersPage /> },
       { path: 'invites', element: <InvitesPage /> },
       { path: 'server', element: <ServerSettingsPage /> },
+      { path: 'metrics', element: <MetricsPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

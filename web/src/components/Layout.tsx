@@ -2,6 +2,7 @@ import { Alert, AppShell, Burger, Button, Center, Group, Loader, NavLink, Text }
 import { useDisclosure } from '@mantine/hooks';
 import {
   IconAdjustments,
+  IconChartBar,
   IconFiles,
   IconFileText,
   IconLink,
@@ -26,6 +27,7 @@ const PAGES = [
   { to: '/links', label: 'Links', icon: IconLink, role: 'USER' },
   { to: '/settings', label: 'Settings', icon: IconSettings, role: 'USER' },
   { to: '/users', label: 'Users', icon: IconUsers, role: 'ADMIN' },
+  { to: '/metrics', label: 'Metrics', icon: IconChartBar, role: 'ADMIN' },
   { to: '/invites', label: 'Invites', icon: IconMailPlus, role: 'ADMIN' },
   { to: '/server', label: 'Server settings', icon: IconAdjustments, role: 'SUPERADMIN' },
 ] as const;
