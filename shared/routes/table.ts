@@ -88,5 +88,9 @@ export const routes: readonly Route[] = [
   route('POST', '/api/user/urls/{id}/password', 'links/password', 'public', 'json', 'links', { hashesPasswords: true, table: ACCESS.linkPassword }),
   route('GET', '/go/{code}', 'links/go', 'public', 'none', 'links', { table: ACCESS.go }),
   route('GET', '/view/url/{id}', 'links/view-url', 'public', 'none', 'links', { table: ACCESS.linkPage }),
-  route('POST', '/view/url/{id}', 'links/view-url-unlock', 'public', 'form', 'links', { hashesPasswords: true, table: ACCESS.linkUnlock }),
+  route('POST', '/view/url/{id}', 'links/view-url-unlock', 'public', 'form', 'links', { hashesPasswords: true, table: ACCESS.linkUnlock }),  // Home and sessions (issue 36)
+  route('GET', '/api/user/stats', 'user/stats', 'signed-in', 'none', 'account', { table: ACCESS.userStats }),
+  route('GET', '/api/user/recent', 'user/recent', 'signed-in', 'none', 'account', { table: ACCESS.userRecent }),
+  route('GET', '/api/user/sessions', 'user/sessions-get', 'signed-in', 'none', 'account'),
+  route('DELETE', '/api/user/sessions', 'user/sessions-delete', 'signed-in', 'json', 'account', { table: ACCESS.sessionsEnd }),
 ];
