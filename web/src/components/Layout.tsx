@@ -1,6 +1,6 @@
 import { Alert, AppShell, Burger, Button, Center, Group, Loader, NavLink, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconFiles, IconLink, IconSettings, IconUpload, IconUsers } from '@tabler/icons-react';
+import { IconFiles, IconHome, IconLink, IconSettings, IconUpload, IconUsers } from '@tabler/icons-react';
 import { Suspense } from 'react';
 import { Navigate, Outlet, NavLink as RouterLink, useLocation } from 'react-router';
 import { ApiError } from '../api/client.ts';
@@ -10,6 +10,7 @@ import { ThemeToggle } from './ThemeToggle.tsx';
 import { UserMenu } from './UserMenu.tsx';
 
 const PAGES = [
+  { to: '/home', label: 'Home', icon: IconHome, admin: false },
   { to: '/files', label: 'Files', icon: IconFiles, admin: false },
   { to: '/upload', label: 'Upload', icon: IconUpload, admin: false },
   { to: '/links', label: 'Links', icon: IconLink, admin: false },
