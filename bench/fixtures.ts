@@ -36,7 +36,7 @@ export async function freshSessionCookie(userId: string): Promise<string> {
   if (!user) throw new Error('fixture user is gone');
   const sessionId = newSessionId();
   const issuedAt = Date.now();
-  await addSession(user, sessionId, issuedAt, config().maxSessions);
+  await addSession(user, { sessionId, issuedAt, userAgent: 'bench' }, config().maxSessions);
   return `${SESSION_COOKIE}=${await sealSession({ userId, sessionId, issuedAt })}`;
 }
 

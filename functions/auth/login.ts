@@ -14,7 +14,7 @@ export const handler = defineHandler(
   async (request) => {
     refuseCrossSite(request);
     const { username, password, code } = readJson(request, loginSchema);
-    const session = await login(username, password, request.sourceIp, code);
+    const session = await login(username, password, request.sourceIp, code, request.headers['user-agent']);
     // What Zipline's clients expect: ask for the code, set no cookie.
     if (session === CODE_REQUIRED) return json(200, { totp: true });
     noteUserId(request, session.user.id);

@@ -17,7 +17,11 @@ export const handler = defineHandler(
   async (request) => {
     refuseCrossSite(request);
     const { response } = readJson(request, passkeySignInSchema);
-    const session = await openSession(await verifyPasskeySignIn(response, relyingParty(request)), 'passkey');
+    const session = await openSession(
+      await verifyPasskeySignIn(response, relyingParty(request)),
+      'passkey',
+      request.headers['user-agent'],
+    );
     noteUserId(request, session.user.id);
     return json(
       200,

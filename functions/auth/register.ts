@@ -45,7 +45,7 @@ export const handler = defineHandler(async (request) => {
     role: 'USER',
     ...(inviteCode === undefined ? {} : { inviteCode }),
   });
-  const session = await openSession(user, 'password');
+  const session = await openSession(user, 'password', request.headers['user-agent']);
   noteUserId(request, user.id);
   return json(
     200,

@@ -21,7 +21,7 @@ export const handler = defineHandler(
     const { code } = readJson(request, codeBodySchema);
     const userId = await readPendingSignIn(request);
     if (!userId) throw new ServiceError('unauthenticated', SIGN_IN_EXPIRED);
-    const session = await loginWithCode(userId, request.sourceIp, code);
+    const session = await loginWithCode(userId, request.sourceIp, code, request.headers['user-agent']);
     noteUserId(request, session.user.id);
     return json(
       200,

@@ -21,7 +21,8 @@ export async function login(
   username: string,
   password: string,
   sourceIp: string,
-  code?: string | null,
+  code: string | null | undefined,
+  userAgent: string | undefined,
 ): Promise<LoggedIn | typeof CODE_REQUIRED> {
   const name = username.trim();
   const byAddress = await countAttempt(addressLimit(sourceIp));
@@ -31,5 +32,5 @@ export async function login(
   const user = found?.deletingAt === undefined ? found : undefined;
   const valid = await verifyPassword(password, user?.passwordHash);
   if (!user || !valid) throw new ServiceError('unauthenticated', INVALID_CREDENTIALS);
-  return secondFactor(user, code, [byAddress, byUsername], 'password');
+  return secondFactor(user, code, [byAddress, byUsername], 'password', userAgent);
 }

@@ -23,6 +23,7 @@ export async function secondFactor(
   code: string | null | undefined,
   [byAddress, byUsername]: [Attempt, Attempt],
   method: SignInMethod,
+  userAgent: string | undefined,
 ): Promise<LoggedIn | typeof CODE_REQUIRED> {
   if (isTotpEnabled(user)) {
     // `null`, and an empty field, mean no code.
@@ -30,19 +31,24 @@ export async function secondFactor(
     if (!(await useSecondFactor(user, code))) throw new ServiceError('unauthenticated', INVALID_CODE);
   }
   await Promise.all([resetCounter(byUsername), refundAttempt(byAddress)]);
-  return openSession(user, method);
+  return openSession(user, method, userAgent);
 }
 
 /**
  * The end of a provider sign-in that waited for the code (`POST /api/auth/totp`,
  * auth/pending-sign-in.ts): counted per address and per username as a login is, the same check.
  */
-export async function loginWithCode(userId: string, sourceIp: string, code: string): Promise<LoggedIn> {
+export async function loginWithCode(
+  userId: string,
+  sourceIp: string,
+  code: string,
+  userAgent: string | undefined,
+): Promise<LoggedIn> {
   const byAddress = await countAttempt(addressLimit(sourceIp));
   const found = await getUser(userId, { consistent: true });
   if (!found || found.deletingAt !== undefined) throw new ServiceError('unauthenticated', SIGN_IN_EXPIRED);
   const byUsername = await countAttempt(usernameLimit(found.username));
-  const session = await secondFactor(found, code, [byAddress, byUsername], 'provider');
+  const session = await secondFactor(found, code, [byAddress, byUsername], 'provider', userAgent);
   if (session === CODE_REQUIRED) throw new ServiceError('unauthenticated', INVALID_CODE);
   return session;
 }

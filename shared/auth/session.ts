@@ -58,13 +58,18 @@ export interface OpenedSession {
 
 /**
  * Signs a user in, whatever proved who they are (`method`): a new session id in the user's
- * `sessions` (capped, oldest dropped). The cookie remembers the method: a password change asks more
- * of a session the password did not make (auth/current-password.ts).
+ * `sessions` (capped, oldest dropped), with the client's `User-Agent` beside it (what
+ * `GET /api/user/sessions` shows). The cookie remembers the method: a password change asks more of a
+ * session the password did not make (auth/current-password.ts).
  */
-export async function openSession(user: UserRecord, method: SignInMethod): Promise<OpenedSession> {
+export async function openSession(
+  user: UserRecord,
+  method: SignInMethod,
+  userAgent: string | undefined,
+): Promise<OpenedSession> {
   const sessionId = newSessionId();
   const issuedAt = Date.now();
-  const added = await addSession(user, sessionId, issuedAt, config().maxSessions);
+  const added = await addSession(user, { sessionId, issuedAt, userAgent }, config().maxSessions);
   return { user: added, sessionId, issuedAt, method };
 }
 

@@ -147,6 +147,16 @@ export const fileKeyParts = (key: { pk: unknown; sk: unknown }) => ({
 });
 /** Per-user file counters (count, bytes, per filter), updated in the transaction of every file write. */
 export const fileStatsKey = (userId: string) => ({ pk: `USER#${userId}`, sk: 'FILESTATS' });
+/**
+ * A user's count of files of one type (`sortTypeCount`), an item per type next to the counters so the
+ * counters item stays small however many types a user stores; one query (`begins_with FILESTATS`)
+ * reads the counters and every type's count together.
+ */
+export const FILE_STATS_PREFIX = 'FILESTATS';
+export const fileTypeStatsKey = (userId: string, type: string) => ({
+  pk: `USER#${userId}`,
+  sk: `${FILE_STATS_PREFIX}#TYPE#${type}`,
+});
 /** A pending presigned upload; expires through the table's TTL when never completed. */
 export const uploadKey = (userId: string, uploadId: string) => ({
   pk: `USER#${userId}`,

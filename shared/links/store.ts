@@ -141,3 +141,12 @@ export async function listLinks(userId: string): Promise<LinkRecord[]> {
 /** Whether `name` is one of the link's (`/api/user/urls/{id}/password` takes the id, code or vanity). */
 export const answersTo = (link: LinkRecord, name: string) =>
   link.id === name || (link.vanity !== null && vanityKey(link.vanity) === name.toLowerCase());
+
+/**
+ * A user's short-link counters: how many links they have (`count`, the one `maxUrls` limits) and the
+ * views folded into them (`views`, docs/stats.md: the redirects write only the link's own counters).
+ */
+export async function getLinkCounters(userId: string): Promise<{ count: number; views: number }> {
+  const item = await getItem(linkStatsKey(userId));
+  return { count: Number(item?.count ?? 0), views: Number(item?.views ?? 0) };
+}

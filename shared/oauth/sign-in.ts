@@ -105,7 +105,7 @@ export async function finishSignIn(
       const pending = await pendingSignInCookie(user.id, request.secure);
       return { location: `${CODE_PAGE}${provider.id}`, cookies: [cleared, pending], userId: user.id };
     }
-    const session = await openSession(user, 'provider');
+    const session = await openSession(user, 'provider', request.headers['user-agent']);
     return {
       location: '/',
       cookies: [cleared, await openedSessionCookie(session, request.secure)],

@@ -257,6 +257,11 @@ export const ACCESS = {
     items: { Query: ['USER'], BatchGetItem: ['LINKVIEWS'], UpdateItem: ['METRICS'] },
     indexes: [USERS_INDEX],
   },
+  // Home and sessions (issue 36): the file counters with each type's count (one Query) and the link
+  // counter; the newest files (one Query); ending sessions (the caller's user item).
+  userStats: { items: { Query: ['USER'], GetItem: ['USER'] } },
+  userRecent: { items: { Query: ['USER'] } },
+  sessionsEnd: { items: { UpdateItem: ['USER'] } },
 } satisfies Record<string, TableAccess>;
 
 /** The bucket access of each route that has one. */

@@ -99,4 +99,9 @@ export const routes: readonly Route[] = [
   route('POST', '/api/auth/register', 'auth/register', 'public', 'json', 'account', { usesKeys: true, hashesPasswords: true, table: ACCESS.register }),
   // Instance metrics (issue 36): the daily figures, one Query (docs/metrics.md)
   route('GET', '/api/stats', 'metrics/get', 'admin', 'none', 'admin', { table: ACCESS.stats }),
+  // Home and sessions (issue 36)
+  route('GET', '/api/user/stats', 'user/stats', 'signed-in', 'none', 'account', { table: ACCESS.userStats }),
+  route('GET', '/api/user/recent', 'user/recent', 'signed-in', 'none', 'account', { table: ACCESS.userRecent }),
+  route('GET', '/api/user/sessions', 'user/sessions-get', 'signed-in', 'none', 'account'),
+  route('DELETE', '/api/user/sessions', 'user/sessions-delete', 'signed-in', 'json', 'account', { table: ACCESS.sessionsEnd }),
 ];

@@ -45,9 +45,13 @@ function userUpdate(current: UserRecord, changes: UserChanges, now: string): Upd
     update.set('tokenNonce', newTokenNonce());
     const kept = changes.keepSessionId;
     const issuedAt = kept === undefined ? undefined : current.sessions[kept];
-    update.set('sessions', kept !== undefined && issuedAt !== undefined ? { [kept]: issuedAt } : {});
+    const keeps = kept !== undefined && issuedAt !== undefined;
+    update.set('sessions', keeps ? { [kept]: issuedAt } : {});
+    const agent = keeps ? current.sessionAgents?.[kept] : undefined;
+    update.set('sessionAgents', agent !== undefined && keeps ? { [kept]: agent } : {});
   } else if (changes.endAllSessions) {
     update.set('sessions', {});
+    update.set('sessionAgents', {});
   }
   if (changes.role !== undefined) {
     // The listing index's band follows the role (the write is conditional on the role judged). Both

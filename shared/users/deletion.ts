@@ -40,6 +40,7 @@ export async function markDeleting(
     const mark = new UpdateBuilder()
       .setIfAbsent('deletingAt', now)
       .set('sessions', {})
+      .set('sessionAgents', {})
       .set('tokenNonce', newTokenNonce());
     mark.when(`attribute_exists(pk) AND ${mark.name('role')} = ${mark.value(expectedRole)}`);
     // Once asked for, deleting the bytes stays asked for.

@@ -55,6 +55,8 @@ export interface UserRecord {
   passkeys: PasskeyEntry[];
   /** Session id → issue time (ms). A cookie is valid only while its id is here. */
   sessions: Record<string, number>;
+  /** Session id → the client's `User-Agent` at sign-in (users/sign-in/sessions.ts); absent on older items. */
+  sessionAgents?: Record<string, string>;
   /** The API token's only stored part; the token itself needs the server key. */
   tokenNonce: string;
   createdAt: string;

@@ -32,6 +32,7 @@ const USER_ATTRIBUTES = [
   'oauthProviders',
   'passkeys',
   'sessions',
+  'sessionAgents',
   'tokenNonce',
   'createdAt',
   'updatedAt',

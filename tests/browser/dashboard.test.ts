@@ -63,6 +63,7 @@ async function fileAction(name: string, action: string) {
 
 test('upload, browse, change and delete files', async () => {
   await signIn(dashboard, ADMIN.username, ADMIN.password);
+  await page.getByRole('navigation').getByRole('link', { name: 'Files' }).click();
   await page.getByRole('heading', { name: 'No files yet' }).waitFor();
   await a11y();
 

@@ -62,7 +62,7 @@ async function uploadWithToken(name: string, type: string, body: string | Buffer
 
 test('no page logs an error or a failed request on load (no avatar set: asked once, then remembered)', async () => {
   await signIn(dashboard, ADMIN.username, ADMIN.password);
-  await page.getByRole('heading', { name: 'No files yet' }).waitFor();
+  await page.getByText('Nothing uploaded yet: drop a file above.').waitFor();
   await page.waitForLoadState('networkidle');
   // The contract's 404 for a user without an avatar, once for this version of the account.
   expect(problems.filter((problem) => !problem.startsWith('console:'))).toEqual([

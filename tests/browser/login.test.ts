@@ -67,8 +67,8 @@ test('first run → setup, logout, login errors, 429, expired session returns to
   await page.getByText('The passwords differ').waitFor();
   await page.getByLabel('Confirm password').fill('first password');
   await page.getByRole('button', { name: 'Create account' }).click();
-  await page.getByRole('heading', { name: 'Files', exact: true }).waitFor();
-  expect(page.url()).toBe(`${runner.url}/files`);
+  await page.getByRole('heading', { name: /^Welcome back/ }).waitFor();
+  expect(page.url()).toBe(`${runner.url}/home`);
 
   await page.getByRole('button', { name: 'User menu for owner' }).click();
   await page.getByRole('menuitem', { name: 'Log out' }).click();
@@ -96,7 +96,7 @@ test('first run → setup, logout, login errors, 429, expired session returns to
     .waitFor();
 
   await signIn('owner', 'first password');
-  await page.getByRole('heading', { name: 'Files', exact: true }).waitFor();
+  await page.getByRole('heading', { name: /^Welcome back/ }).waitFor();
 
   // The session ends behind the page's back: the next API call brings login, then the way back.
   await page.goto(`${runner.url}/settings?tab=view`);

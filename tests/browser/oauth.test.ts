@@ -88,7 +88,7 @@ test('link from settings, sign in with the provider, unlink', async () => {
 
   await signOut(dashboard, ADMIN.username);
   await page.getByRole('link', { name: 'Sign in with Test ID' }).click();
-  await page.getByRole('heading', { name: 'Files', exact: true }).waitFor();
+  await page.getByRole('heading', { name: /^Welcome back/ }).waitFor();
   await page.getByRole('button', { name: `User menu for ${ADMIN.username}` }).waitFor();
 
   await openSettings();
@@ -139,6 +139,6 @@ test('with two-factor sign-in on, the provider sign-in asks for the code before 
   await page.getByRole('button', { name: 'Use a recovery code' }).click();
   await page.getByLabel('Recovery code').fill(recoveryCode as string);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByRole('heading', { name: 'Files', exact: true }).waitFor();
+  await page.getByRole('heading', { name: /^Welcome back/ }).waitFor();
   await page.getByRole('button', { name: `User menu for ${ADMIN.username}` }).waitFor();
 }, 120_000);

@@ -153,6 +153,11 @@ try {
       await page.getByLabel('Username').fill(admin.username);
       await page.getByLabel(/^Password/).fill(admin.password);
       await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      // The landing page: figures, recent files with their previews, the quick upload.
+      await page.getByRole('list', { name: 'Recent files' }).waitFor();
+      await page.waitForFunction(() => [...document.images].every((image) => image.complete));
+      await shot('home');
+      await page.goto(`${runner.url}/files`);
       await page
         .getByRole('listitem')
         .nth(EXAMPLES.length - 1)

@@ -51,6 +51,6 @@ test('the first-run page asks for the setup code and creates the account only wi
 
   await code.fill(CODE);
   await page.getByRole('button', { name: 'Create account' }).click();
-  await page.getByRole('heading', { name: 'Files', exact: true }).waitFor();
-  expect(page.url()).toBe(`${runner.url}/files`);
+  await page.getByRole('heading', { name: /^Welcome back/ }).waitFor();
+  expect(page.url()).toBe(`${runner.url}/home`);
 }, 120_000);

@@ -88,7 +88,7 @@ test('turn TOTP on, sign in with a code and with a recovery code, turn it off', 
   const code = codeAt(secret, Math.max(stepNow(), enrolledAt + 1));
   await page.getByRole('textbox', { name: 'Authentication code' }).fill(code);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByRole('heading', { name: 'Files', exact: true }).waitFor();
+  await page.getByRole('heading', { name: /^Welcome back/ }).waitFor();
 
   // A recovery code in place of the code.
   await signOut(dashboard, ADMIN.username);
@@ -96,7 +96,7 @@ test('turn TOTP on, sign in with a code and with a recovery code, turn it off', 
   await page.getByRole('button', { name: 'Use a recovery code' }).click();
   await page.getByRole('textbox', { name: 'Recovery code' }).fill(codes[0] as string);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByRole('heading', { name: 'Files', exact: true }).waitFor();
+  await page.getByRole('heading', { name: /^Welcome back/ }).waitFor();
 
   // Off again with another recovery code; then the password alone signs in.
   await page.goto(`${dashboard.runner.url}/settings`);

@@ -20,6 +20,7 @@ type User = Awaited<ReturnType<typeof signedInUser>>;
 interface Uploaded {
   id: string;
   name: string;
+  type: string;
   url: string;
 }
 
@@ -163,7 +164,11 @@ describe('a user with hundreds of files, four of them past their deletesAt', () 
       `${fileNameKey(file.name).pk}|FILENAME`,
     ]);
     const after = await tableSnapshot();
-    expect(changedKeys(before, after)).toEqual([...expectedGone, `USER#${owner.id}|FILESTATS`].sort());
+    // The counters, and the count of each type the expired files had (issue 36's `sortTypeCount`).
+    const counters = [...new Set(expired.map((file) => `FILESTATS#TYPE#${file.type}`)), 'FILESTATS'];
+    expect(changedKeys(before, after)).toEqual(
+      [...expectedGone, ...counters.map((sk) => `USER#${owner.id}|${sk}`)].sort(),
+    );
     for (const key of expectedGone) expect(after.has(key)).toBe(false);
     expect(await countersOf(owner.id)).toEqual(await recount(owner.id));
     expect(await countersOf(owner.id)).toMatchObject({

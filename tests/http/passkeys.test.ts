@@ -66,7 +66,7 @@ async function passwordlessUser() {
     passwordHash: NO_PASSWORD,
     role: 'USER',
   });
-  const session = await openSession(user, 'passkey');
+  const session = await openSession(user, 'passkey', undefined);
   return { id: user.id, cookie: cookieValue(await openedSessionCookie(session, true)) };
 }
 
@@ -331,7 +331,9 @@ describe('rename and delete', () => {
       role: 'USER',
       identity: { provider: 'oidc', providerId: uniqueName('sub'), username: 'someone' },
     });
-    const cookie = cookieValue(await openedSessionCookie(await openSession(linked, 'provider'), true));
+    const cookie = cookieValue(
+      await openedSessionCookie(await openSession(linked, 'provider', undefined), true),
+    );
     const { credential } = await addPasskey({ cookie });
     const unlinked = await call('DELETE', '/api/user/oauth', { cookie, json: { provider: 'oidc' } });
     expect(unlinked.status).toBe(200);

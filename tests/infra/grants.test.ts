@@ -693,6 +693,15 @@ describe('every request the code sends is within its function grant, and every g
     expect(await dailyMetrics()).toMatchObject({ urls: 1 });
     expect((await request('GET', '/api/stats', self)).status).toBe(200);
 
+    // Home and sessions (issue 36): the figures, the newest files, the sessions listed, and one
+    // ended (a second sign-in of the member's).
+    expect((await request('GET', '/api/user/stats', { token })).status).toBe(200);
+    expect((await request('GET', '/api/user/recent?take=5', { token })).status).toBe(200);
+    const elsewhere = await request('POST', '/api/auth/login', { json: { username, password } });
+    const listed = await request('GET', '/api/user/sessions', { cookie: cookieValue(elsewhere.cookies[0]) });
+    const ended = { ...memberSession, json: { sessionId: listed.body.current.id } };
+    expect((await request('DELETE', '/api/user/sessions', ended)).status).toBe(200);
+
     // The user goes, with its files; the admin logs out both ways.
     const deleted = await request('DELETE', `/api/users/${userId}`, { ...self, json: { delete: true } });
     expect(deleted.status).toBe(200);

@@ -44,13 +44,13 @@ export async function closeDashboard(dashboard: Dashboard | undefined): Promise<
   rmSync(dashboard.dataDir, { recursive: true, force: true });
 }
 
-/** Signs in on the login page and waits for the files page it leads to. */
+/** Signs in on the login page and waits for the home page it leads to. */
 export async function signIn({ page, runner }: Dashboard, username: string, password: string): Promise<void> {
   await page.goto(`${runner.url}/login`);
   await page.getByLabel('Username').fill(username);
   await page.getByLabel(/^Password/).fill(password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByRole('heading', { name: 'Files', exact: true }).waitFor();
+  await page.getByRole('heading', { name: /^Welcome back/ }).waitFor();
 }
 
 /** Logs out from the user menu and waits for the sign-in page. */

@@ -3,11 +3,12 @@ import { createBrowserRouter, Navigate } from 'react-router';
 import { InvitePage } from './pages/Invite.tsx';
 import { LoginPage } from './pages/Login.tsx';
 import { SetupPage } from './pages/Setup.tsx';
-import { loadFilesPage, loadLayout } from './pages/signed-in.ts';
+import { loadFilesPage, loadHomePage, loadLayout } from './pages/signed-in.ts';
 
 // Everything behind login loads on demand: the login page's first load stays small.
 const Layout = lazy(loadLayout);
 const FilesPage = lazy(loadFilesPage);
+const HomePage = lazy(loadHomePage);
 const UploadPage = lazy(() => import('./pages/Upload.tsx'));
 const UploadTextPage = lazy(() => import('./pages/UploadText.tsx'));
 const SettingsPage = lazy(() => import('./pages/settings/SettingsPage.tsx'));
@@ -30,7 +31,8 @@ export const router = createBrowserRouter([
       </Suspense>
     ),
     children: [
-      { index: true, element: <Navigate to="/files" replace /> },
+      { index: true, element: <Navigate to="/home" replace /> },
+      { path: 'home', element: <HomePage /> },
       { path: 'files', element: <FilesPage /> },
       { path: 'upload', element: <UploadPage /> },
       { path: 'upload/text', element: <UploadTextPage /> },

@@ -11,7 +11,14 @@ import { type FileRecord, isMedia, requireFile } from '#shared/files/model';
 import { indexAttributes, SORT_INDEXES } from '#shared/files/record/indexing';
 import { fromFileItem, toFileItem } from '#shared/files/record/items';
 import { moveNameClaim } from '#shared/files/record/name-claims';
-import { noPending, QuotaExceeded, statsOf, statsUpdate } from '#shared/files/record/stats';
+import {
+  noPending,
+  QuotaExceeded,
+  statsOf,
+  statsUpdate,
+  typeChangeUpdates,
+  typeCountUpdates,
+} from '#shared/files/record/stats';
 import type { QuotaLimits } from '#shared/quota';
 
 /**
@@ -76,6 +83,8 @@ export async function insertFiles(
         { ConditionExpression: 'attribute_not_exists(pk)' },
       ),
     ]),
+    // Last, so a failed condition's index still names the file or name claim it is about.
+    ...typeCountUpdates(userId, files, 1),
   ];
   try {
     await transactAsActiveOwner(userId, items);
@@ -185,9 +194,12 @@ export async function updateFile(userId: string, fileId: string, changes: FileCh
     const claimIndex = items.length;
     const renamed = next.name !== current.name;
     if (renamed) items.push(...moveNameClaim(userId, fileId, current.name, next.name));
+    const typeCounts = typeChangeUpdates(userId, current.type, next.type);
+    items.push(...typeCounts);
     try {
       // An ADD to the counters, or a name claim, would outlive a deletion: only for an active owner.
-      await (countersChange || renamed ? transactAsActiveOwner(userId, items) : transactWrite(items));
+      const creates = countersChange || renamed || typeCounts.length > 0;
+      await (creates ? transactAsActiveOwner(userId, items) : transactWrite(items));
     } catch (error) {
       // A moved version is retried first: the name may be this file's own by now.
       const failed = error instanceof TransactionConditionFailed ? error.failedIndexes : [];
@@ -224,6 +236,7 @@ export async function deleteFileRecordIf(
       }),
       deleteIn(fileNameKey(current.name)),
       statsUpdate(userId, noPending(statsOf([current], -1))),
+      ...typeCountUpdates(userId, [current], -1),
     ]);
     return current;
   });

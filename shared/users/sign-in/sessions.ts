@@ -5,10 +5,24 @@ import { notFound, ServiceError } from '#shared/errors';
 import type { UserRecord } from '#shared/users/model';
 import { getUser, sendUserItemUpdate, tryUpdateUserItem } from '#shared/users/store';
 
-/** Login sessions: ids and issue times in the user item's `sessions` map, capped per user. */
+/**
+ * Login sessions: ids and issue times in the user item's `sessions` map, capped per user, and each
+ * session's client (`User-Agent`, cut to `MAX_AGENT_CHARS`) in `sessionAgents` beside it, written
+ * and removed in the same updates. An item from before `sessionAgents` gets the whole map on its
+ * next sign-in (its older sessions show no client).
+ */
 
 /** Each round of concurrent logins lets at least one through, so this covers a burst of that many. */
 const SESSION_WRITE_ATTEMPTS = 12;
+
+/** What of a `User-Agent` is kept: enough for any parser, and ×100 sessions stays small in the item. */
+export const MAX_AGENT_CHARS = 512;
+
+export interface NewSession {
+  sessionId: string;
+  issuedAt: number;
+  userAgent: string | undefined;
+}
 
 /**
  * Adds a session id, dropping the oldest beyond the cap. The write is conditional on the session
@@ -16,11 +30,12 @@ const SESSION_WRITE_ATTEMPTS = 12;
  */
 export async function addSession(
   user: UserRecord,
-  sessionId: string,
-  issuedAt: number,
+  session: NewSession,
   maxSessions: number,
 ): Promise<UserRecord> {
-  let sessions = user.sessions;
+  const { sessionId, issuedAt } = session;
+  const agent = (session.userAgent ?? '').slice(0, MAX_AGENT_CHARS);
+  let current = user;
   return retry(
     {
       attempts: SESSION_WRITE_ATTEMPTS,
@@ -29,7 +44,7 @@ export async function addSession(
       exhausted: () => new ServiceError('unavailable', 'too many concurrent logins, try again'),
     },
     async () => {
-      const oldestFirst = Object.entries(sessions).sort(([, a], [, b]) => a - b);
+      const oldestFirst = Object.entries(current.sessions).sort(([, a], [, b]) => a - b);
       const dropped = oldestFirst
         .slice(0, Math.max(0, oldestFirst.length - maxSessions + 1))
         .map(([id]) => id);
@@ -41,23 +56,43 @@ export async function addSession(
         `attribute_exists(pk) AND size(${update.name('sessions')}) = ${update.value(oldestFirst.length)}`,
       );
       for (const id of dropped) update.when(`attribute_exists(${update.ref(['sessions', id])})`);
+      if (current.sessionAgents === undefined) {
+        // A map path needs its map: the first one is written whole, once (the condition).
+        update.set('sessionAgents', { [sessionId]: agent });
+        update.when(`attribute_not_exists(${update.name('sessionAgents')})`);
+      } else {
+        update.set(['sessionAgents', sessionId], agent);
+        for (const id of dropped) update.remove(['sessionAgents', id]);
+        update.when(`attribute_exists(${update.name('sessionAgents')})`);
+      }
       try {
         return await sendUserItemUpdate(user.id, update);
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
         const fresh = await getUser(user.id, { consistent: true });
         if (!fresh) throw notFound('user not found');
-        sessions = fresh.sessions;
+        current = fresh;
         throw error;
       }
     },
   );
 }
 
-export async function removeSession(userId: string, sessionId: string): Promise<void> {
-  // Logging out of a user that no longer exists has nothing left to remove.
-  await tryUpdateUserItem(
-    userId,
-    new UpdateBuilder().remove(['sessions', sessionId]).when('attribute_exists(pk)'),
-  );
+/**
+ * Ends sessions of `user` (as read: its `sessionAgents` map decides how the agents go). Ending one
+ * that is already gone changes nothing; a user that no longer exists has nothing left to remove.
+ */
+export async function removeSessions(
+  user: UserRecord,
+  sessionIds: string[],
+): Promise<UserRecord | undefined> {
+  if (sessionIds.length === 0) return user;
+  const update = new UpdateBuilder();
+  for (const id of sessionIds) {
+    update.remove(['sessions', id]);
+    if (user.sessionAgents !== undefined) update.remove(['sessionAgents', id]);
+  }
+  update.when('attribute_exists(pk)');
+  if (user.sessionAgents !== undefined) update.when(`attribute_exists(${update.name('sessionAgents')})`);
+  return tryUpdateUserItem(user.id, update);
 }

@@ -70,7 +70,7 @@ export function useAvatar(user: UserResource) {
 
 /** Only same-app paths are followed after login, never another origin (`//evil`, `https:`). */
 export function safeNext(next: string | null): string {
-  return next?.startsWith('/') && !next.startsWith('//') && !next.startsWith('/login') ? next : '/files';
+  return next?.startsWith('/') && !next.startsWith('//') && !next.startsWith('/login') ? next : '/home';
 }
 
 export function loginPath(location: { pathname: string; search: string }): string {

@@ -5,6 +5,7 @@ import {
   IconChartBar,
   IconFiles,
   IconFileText,
+  IconHome,
   IconLink,
   IconMailPlus,
   IconSettings,
@@ -21,6 +22,7 @@ import { ThemeToggle } from './ThemeToggle.tsx';
 import { UserMenu } from './UserMenu.tsx';
 
 const PAGES = [
+  { to: '/home', label: 'Home', icon: IconHome, role: 'USER' },
   { to: '/files', label: 'Files', icon: IconFiles, role: 'USER' },
   { to: '/upload', label: 'Upload', icon: IconUpload, role: 'USER' },
   { to: '/upload/text', label: 'Upload text', icon: IconFileText, role: 'USER' },
@@ -39,6 +41,16 @@ const SEES: Record<string, readonly string[]> = {
   SUPERADMIN: ['SUPERADMIN'],
 };
 
+/** The page whose path is the longest start of the location (`/upload/text` is not `/upload`). */
+function currentPage(pathname: string, pages: readonly (typeof PAGES)[number][]) {
+  return pages
+    .filter((page) => pathname === page.to || pathname.startsWith(`${page.to}/`))
+    .reduce<(typeof PAGES)[number] | undefined>(
+      (best, page) => (best && best.to.length >= page.to.length ? best : page),
+      undefined,
+    );
+}
+
 const PageLoader = () => (
   <Center h={200}>
     <Loader role="status" aria-label="Loading" />
@@ -50,7 +62,7 @@ export default function Layout() {
   const location = useLocation();
   const [opened, { toggle, close }] = useDisclosure();
   const { data, error, isPending, refetch } = useCurrentUser();
-  usePageTitle(PAGES.find((page) => location.pathname.startsWith(page.to))?.label);
+  usePageTitle(currentPage(location.pathname, PAGES)?.label);
 
   if (isPending) return <PageLoader />;
   if (error) {
@@ -66,13 +78,7 @@ export default function Layout() {
     );
   }
   const pages = PAGES.filter((page) => SEES[page.role]?.includes(data.user.role));
-  // The page whose path is the longest start of the location (`/upload/text` is not `/upload`).
-  const current = pages
-    .filter((page) => location.pathname === page.to || location.pathname.startsWith(`${page.to}/`))
-    .reduce<string | undefined>(
-      (best, page) => (best && best.length >= page.to.length ? best : page.to),
-      undefined,
-    );
+  const current = currentPage(location.pathname, pages)?.to;
 
   return (
     <AppShell

@@ -25,8 +25,8 @@ export function SetupPage() {
       await api('/api/auth/login', { method: 'POST', json: { username, password } });
     },
     onSuccess: async () => {
-      prefetchLanding(queryClient, '/files');
-      await navigate('/files', { replace: true });
+      prefetchLanding(queryClient, '/home');
+      await navigate('/home', { replace: true });
     },
   });
 

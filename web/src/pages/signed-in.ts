@@ -1,10 +1,12 @@
 import type { QueryClient } from '@tanstack/react-query';
+import { recentFilesQuery, userStatsQuery } from '../api/home.ts';
 import { currentUserQuery } from '../api/session.ts';
 import { fileListingQuery, fileQueryFrom } from './files/query.ts';
 
 /** The signed-in frame and the page most sign-ins land on, loaded on demand (router.tsx). */
 export const loadLayout = () => import('../components/Layout.tsx');
 export const loadFilesPage = () => import('./files/FilesPage.tsx');
+export const loadHomePage = () => import('./home/HomePage.tsx');
 
 /**
  * Called as a sign-in is sent: the frame and files page load while the password is checked, so
@@ -12,7 +14,7 @@ export const loadFilesPage = () => import('./files/FilesPage.tsx');
  */
 export function preloadSignedIn() {
   void loadLayout();
-  void loadFilesPage();
+  void loadHomePage();
 }
 
 /**
@@ -25,6 +27,10 @@ export function prefetchLanding(queryClient: QueryClient, target: string) {
   queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'setup' });
   void queryClient.prefetchQuery(currentUserQuery);
   const url = new URL(target, window.location.origin);
+  if (url.pathname === '/home') {
+    void queryClient.prefetchQuery(userStatsQuery);
+    void queryClient.prefetchQuery(recentFilesQuery);
+  }
   if (url.pathname === '/files') {
     void queryClient.prefetchQuery(fileListingQuery(fileQueryFrom(url.searchParams)));
   }

@@ -21,6 +21,7 @@ import { NewPasswordInputs, passwordsDiffer } from '../../components/FormFields.
 import { PasskeysSection } from './PasskeysSection.tsx';
 import { ProvidersSection } from './ProvidersSection.tsx';
 import { Section } from './Section.tsx';
+import { SessionsSection } from './SessionsSection.tsx';
 import { TwoFactorSection } from './TwoFactorSection.tsx';
 
 const saved = (message: string) => notifications.show({ color: 'teal', message });
@@ -233,6 +234,7 @@ export function AccountTab({ user }: { user: UserResource }) {
       <AvatarForm user={user} />
       <PasskeysSection user={user} />
       <ProvidersSection user={user} />
+      <SessionsSection />
     </Stack>
   );
 }
