@@ -1,5 +1,6 @@
 import { authenticate } from '#shared/auth/authenticate';
 import { hashOptionalPassword } from '#shared/auth/password';
+import { assertUploadFolder } from '#shared/files/record/folder-membership';
 import { startUpload } from '#shared/files/upload/presigned';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
@@ -14,6 +15,7 @@ import { readUploadOptions } from '#shared/validation/files/upload-headers';
 export const handler = defineHandler(async (request) => {
   const { user } = await authenticate(request);
   const { password, ...options } = readUploadOptions(request.headers, 'presignedStart');
+  await assertUploadFolder(user.id, options.folderId);
   const file = readJson(request, startUploadSchema);
   const passwordHash = await hashOptionalPassword(password);
   const upload = await startUpload(user, file, { ...options, passwordHash });

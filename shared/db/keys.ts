@@ -20,6 +20,7 @@ export const PARTITION_PATTERNS = {
   DELETION: 'DELETIONS',
   GO: 'GO#*',
   LINKVIEWS: 'LINKVIEWS#*',
+  FOLDER: 'FOLDER#*',
 } as const;
 export type Partition = keyof typeof PARTITION_PATTERNS;
 
@@ -229,4 +230,21 @@ export const linkRouteKey = (name: string) => ({ pk: `GO#${name}`, sk: 'GO' });
 export const linkViewsKey = (linkId: string, shard: number | 'max') => ({
   pk: `LINKVIEWS#${linkId}#${shard}`,
   sk: 'VIEWS',
+});
+
+/** A folder (issue 35, folders/store.ts) in its owner's partition, sorted by its time-ordered id. */
+export const FOLDER_PREFIX = 'FOLDER#';
+export const folderKey = (userId: string, folderId: string) => ({
+  pk: `USER#${userId}`,
+  sk: `${FOLDER_PREFIX}${folderId}`,
+});
+/**
+ * A folder's own partition: its owner (`sk` FOLDER, what `/folder/{id}` and an anonymous upload find
+ * it by) and one member item per file in it (`sk` FILE#<file id>), so a folder's files in id order
+ * are one Query of this partition, whatever the size of the owner's library.
+ */
+export const folderOwnerKey = (folderId: string) => ({ pk: `FOLDER#${folderId}`, sk: 'FOLDER' });
+export const folderMemberKey = (folderId: string, fileId: string) => ({
+  pk: `FOLDER#${folderId}`,
+  sk: `${FILE_PREFIX}${fileId}`,
 });

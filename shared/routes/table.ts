@@ -89,4 +89,13 @@ export const routes: readonly Route[] = [
   route('GET', '/go/{code}', 'links/go', 'public', 'none', 'links', { table: ACCESS.go }),
   route('GET', '/view/url/{id}', 'links/view-url', 'public', 'none', 'links', { table: ACCESS.linkPage }),
   route('POST', '/view/url/{id}', 'links/view-url-unlock', 'public', 'form', 'links', { hashesPasswords: true, table: ACCESS.linkUnlock }),
+  // Folders and bulk actions (issue 35)
+  route('GET', '/api/user/folders', 'folders/list', 'signed-in', 'none', 'files', { table: ACCESS.folderList }),
+  route('POST', '/api/user/folders', 'folders/create', 'signed-in', 'json', 'files', { table: ACCESS.folderCreate }),
+  route('GET', '/api/user/folders/{id}', 'folders/get', 'signed-in', 'none', 'files', { table: ACCESS.folderGet }),
+  route('PUT', '/api/user/folders/{id}', 'folders/add-file', 'signed-in', 'json', 'files', { table: ACCESS.folderAddFile }),
+  route('PATCH', '/api/user/folders/{id}', 'folders/patch', 'signed-in', 'json', 'files', { table: ACCESS.folderPatch }),
+  route('DELETE', '/api/user/folders/{id}', 'folders/delete', 'signed-in', 'json', 'files', { table: ACCESS.folderDelete, bucket: BUCKET.delete }),
+  route('PATCH', '/api/user/files/transaction', 'files/transaction-patch', 'signed-in', 'json', 'files', { table: ACCESS.filesBulkPatch }),
+  route('DELETE', '/api/user/files/transaction', 'files/transaction-delete', 'signed-in', 'json', 'files', { table: ACCESS.filesBulkDelete, bucket: BUCKET.delete }),
 ];
