@@ -24,6 +24,7 @@ import {
   uploadOptions,
   uploadPicture,
 } from './fixtures.ts';
+import { folderScenarios } from './folder-scenarios.ts';
 import { linkScenarios } from './link-scenarios.ts';
 import { type Scenario, scenario } from './scenario.ts';
 import { VIEWER } from './services.ts';
@@ -380,6 +381,7 @@ export async function benchScenarios(): Promise<{
     ),
     scenario('GET /api/nothing (fallback 404)', 'GET', '/api/nothing', 404, () => ({})),
     ...(await linkScenarios(user, filesOwner)),
+    ...(await folderScenarios(uploader)),
     ...ziplineScenarios(uploader, locked, viewed),
   ];
   // The thumbnail function, as S3 starts it: the event of a 1600×1200 PNG's upload.
