@@ -1,7 +1,6 @@
-import { authenticate } from '#shared/auth/authenticate';
+import { uploaderOf } from '#shared/accounts/uploader';
 import { hashOptionalPassword } from '#shared/auth/password';
 import { recordedType } from '#shared/files/content-type';
-import { assertUploadFolder } from '#shared/files/record/folder-membership';
 import { UPLOAD_BODY_LIMIT } from '#shared/files/upload/chunked/limits';
 import { receiveChunk } from '#shared/files/upload/chunked/receive';
 import { compressImages } from '#shared/files/upload/compression';
@@ -19,10 +18,9 @@ const MAX_FILES_PER_UPLOAD = 32;
 
 export const handler = defineHandler(
   async (request) => {
-    const { user } = await authenticate(request);
     const chunk = readChunkHeaders(request.headers, 'upload');
     const { password, ...options } = readUploadOptions(request.headers, 'upload');
-    await assertUploadFolder(user.id, options.folderId);
+    const user = await uploaderOf(request, options.folderId);
     const reply = readReplyOptions(request.headers);
     const parts = await readFileParts(request, { files: chunk ? 1 : MAX_FILES_PER_UPLOAD });
     if (chunk) {

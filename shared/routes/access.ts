@@ -111,13 +111,15 @@ export const ACCESS = {
   },
   // `x-zipline-folder`: the folder read before any byte is stored, the file's member item (FOLDER)
   // and the folder's counter (USER) in the recording transaction.
+  // Without a token, into a folder open to uploads: the address counted (THROTTLE), the folder's
+  // owner item (FOLDER) and its owner read.
   upload: {
     items: {
-      GetItem: ['USER'],
+      GetItem: ['USER', 'FOLDER'],
       Query: ['USER'],
       ConditionCheckItem: ['USER'],
       PutItem: ['USER', 'FILENAME', 'FOLDER'],
-      UpdateItem: ['USER'],
+      UpdateItem: ['USER', 'THROTTLE'],
       DeleteItem: ['USER'],
     },
   },

@@ -18,7 +18,8 @@ export interface Limit {
     | 'file-password-address'
     | 'file-password-throttled-name'
     | 'rename-user'
-    | 'link-password';
+    | 'link-password'
+    | 'folder-upload-address';
   subject: string;
   /** Attempts allowed per window. */
   max: number;

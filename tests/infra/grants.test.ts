@@ -186,6 +186,9 @@ function allowedBy(spec: FunctionSpec, use: Use): string | undefined {
  * presigned upload's reservation after it ran out (an hour after the start).
  */
 const REACHED_ELSEWHERE: Record<string, string> = {
+  'files/upload-partial GetItem FOLDER': 'a partial upload without a token: tests/http/folders-open.test.ts',
+  'files/upload-partial UpdateItem THROTTLE':
+    'a partial upload without a token: tests/http/folders-open.test.ts',
   'folders/delete PutObjectTagging files/':
     "a presigned upload's file deleted while its URL may be valid, as files/delete: tests/http/presigned-uploads.test.ts",
   'files/transaction-delete PutObjectTagging files/':
@@ -717,6 +720,14 @@ describe('every request the code sends is within its function grant, and every g
       (await request('DELETE', `/api/user/folders/${other}`, { token, json: { delete: true } })).status,
     ).toBe(200);
     expect((await request('PUT', folderPath, { token, json: { id: loose } })).status).toBe(200);
+    // An upload without a token into a folder open to uploads (counted per address).
+    expect((await request('PATCH', folderPath, { token, json: { allowUploads: true } })).status).toBe(200);
+    const anonymous = multipart([{ fileName: 'dropped.txt', content: 'dropped' }]);
+    const dropped = await request('POST', '/api/upload', {
+      raw: anonymous.body,
+      headers: { 'content-type': anonymous.contentType, 'x-zipline-folder': made.body.id },
+    });
+    expect(dropped.status).toBe(200);
     expect((await request('DELETE', folderPath, { token, json: { delete: 'folder' } })).status).toBe(200);
 
     // The user goes, with its files; the admin logs out both ways.
