@@ -1,5 +1,5 @@
-import { uploaderOf } from '#shared/accounts/uploader';
 import { hashOptionalPassword } from '#shared/auth/password';
+import { uploaderOf } from '#shared/auth/uploader';
 import { recordedType } from '#shared/files/content-type';
 import { UPLOAD_BODY_LIMIT } from '#shared/files/upload/chunked/limits';
 import { receiveChunk } from '#shared/files/upload/chunked/receive';

@@ -285,6 +285,8 @@ export const ACCESS = {
       DeleteItem: ['USER', 'FILENAME', 'FOLDER'],
     },
   },
+  // `/folder/{id}`: the folder's owner item, the folder, a page of its members and their files.
+  folderPage: { items: { GetItem: ['FOLDER', 'USER'], Query: ['FOLDER'], BatchGetItem: ['USER'] } },
   filesBulkPatch: {
     items: {
       GetItem: ['USER'],

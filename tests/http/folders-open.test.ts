@@ -84,3 +84,37 @@ test("the owner's quota counts them, and each address is limited", async () => {
     files: OPEN_UPLOADS_PER_ADDRESS + 2,
   });
 });
+
+test('/folder/{id}: the public folder page lists its files without script, only while the folder is public', async () => {
+  const [owner, other] = await Promise.all([signedInUser(), signedInUser()]);
+  const folder = (
+    await call('POST', '/api/user/folders', { token: owner.token, json: { name: 'Shots <&>' } })
+  ).body;
+  const part = multipart([{ fileName: 'shot.png', type: 'image/png', content: 'png bytes' }]);
+  const sent = await call('POST', '/api/upload', {
+    token: owner.token,
+    raw: part.body,
+    headers: { 'content-type': part.contentType, 'x-zipline-folder': folder.id },
+  });
+  const browser = { headers: { accept: 'text/html' } };
+  const closed = await call('GET', `/folder/${folder.id}`, browser);
+  expect(closed.status).toBe(404);
+  expect((await call('GET', `/folder/${folder.id}`)).body).toEqual({
+    error: 'folder not found',
+    statusCode: 404,
+  });
+  await call('PATCH', `/api/user/folders/${folder.id}`, { token: owner.token, json: { isPublic: true } });
+  const page = await call('GET', `/folder/${folder.id}`, browser);
+  expect(page.status).toBe(200);
+  expect(page.text).toContain('<h1>Shots &lt;&amp;&gt;</h1>');
+  expect(page.text).toContain(`href="/u/${sent.body.files[0].name}"`);
+  expect(page.text).not.toContain('<script');
+  expect(page.headers['content-security-policy']).toContain("default-src 'none'");
+  expect(page.headers['content-security-policy']).not.toContain('script-src');
+  // The same 404 for an unknown id, a malformed one, and as soon as it is private again.
+  expect(closed.text).toBe((await call('GET', '/folder/01arz3ndektsv4rrffq69g5fav', browser)).text);
+  expect((await call('GET', '/folder/nope', browser)).text).toBe(closed.text);
+  expect((await call('GET', `/folder/${folder.id}`, { ...browser, token: other.token })).status).toBe(200);
+  await call('PATCH', `/api/user/folders/${folder.id}`, { token: owner.token, json: { isPublic: false } });
+  expect((await call('GET', `/folder/${folder.id}`, browser)).status).toBe(404);
+});

@@ -700,6 +700,7 @@ describe('every request the code sends is within its function grant, and every g
     expect((await request('GET', '/api/user/folders', { token })).body.length).toBeGreaterThan(1);
     expect((await request('GET', folderPath, { token })).status).toBe(200);
     expect((await request('PATCH', folderPath, { token, json: { isPublic: true } })).status).toBe(200);
+    expect((await request('GET', `/folder/${made.body.id}`)).status).toBe(200);
     expect((await request('PUT', `/api/user/folders/${other}`, { token, json: { id: loose } })).status).toBe(
       200,
     );
