@@ -1,0 +1,52 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from './client.ts';
+
+/** A folder as `/api/user/folders` answers it (docs/folders.md). */
+export interface FolderResource {
+  id: string;
+  name: string;
+  public: boolean;
+  allowUploads: boolean;
+  createdAt: string;
+  updatedAt: string;
+  _count: { files: number };
+}
+
+/** What a bulk route answers: how many changed, and the ids it could not change. */
+export interface BulkResult {
+  count: number;
+  missing: string[];
+  failed: string[];
+}
+
+export const foldersQuery = {
+  queryKey: ['folders'],
+  queryFn: () => api<FolderResource[]>('/api/user/folders'),
+};
+
+export const useFolders = () => useQuery(foldersQuery);
+
+/**
+ * The bulk routes (one request for up to 1,000 files, each file changed once or not at all): a
+ * favourite, a move (`folder: null`: out of any folder), a deletion. Each refreshes the files and
+ * the folders' counts.
+ */
+export function useBulkMutations() {
+  const queryClient = useQueryClient();
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: ['files'] }),
+      queryClient.invalidateQueries({ queryKey: ['folders'] }),
+    ]);
+  const change = useMutation({
+    mutationFn: ({ ids, set }: { ids: string[]; set: { favorite: boolean } | { folder: string | null } }) =>
+      api<BulkResult>('/api/user/files/transaction', { method: 'PATCH', json: { files: ids, ...set } }),
+    onSettled: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: (ids: string[]) =>
+      api<BulkResult>('/api/user/files/transaction', { method: 'DELETE', json: { files: ids } }),
+    onSettled: refresh,
+  });
+  return { change, remove };
+}
