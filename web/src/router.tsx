@@ -11,6 +11,7 @@ const UploadPage = lazy(() => import('./pages/Upload.tsx'));
 const SettingsPage = lazy(() => import('./pages/settings/SettingsPage.tsx'));
 const UsersPage = lazy(() => import('./pages/users/UsersPage.tsx'));
 const LinksPage = lazy(() => import('./pages/links/LinksPage.tsx'));
+const FoldersPage = lazy(() => import('./pages/folders/FoldersPage.tsx'));
 const NotFoundPage = lazy(() => import('./pages/NotFound.tsx'));
 
 export const router = createBrowserRouter([
@@ -28,6 +29,7 @@ export const router = createBrowserRouter([
       { path: 'files', element: <FilesPage /> },
       { path: 'upload', element: <UploadPage /> },
       { path: 'links', element: <LinksPage /> },
+      { path: 'folders', element: <FoldersPage /> },
       { path: 'settings', element: <SettingsPage /> },
       { path: 'users', element: <UsersPage /> },
       { path: '*', element: <NotFoundPage /> },

@@ -50,3 +50,38 @@ export function useBulkMutations() {
   });
   return { change, remove };
 }
+
+/** Creating, changing and deleting folders; each refreshes the folders and the files. */
+export function useFolderMutations() {
+  const queryClient = useQueryClient();
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: ['folders'] }),
+      queryClient.invalidateQueries({ queryKey: ['files'] }),
+    ]);
+  const path = (id: string) => `/api/user/folders/${encodeURIComponent(id)}`;
+  const create = useMutation({
+    mutationFn: (name: string) =>
+      api<FolderResource>('/api/user/folders', { method: 'POST', json: { name } }),
+    onSettled: refresh,
+  });
+  const update = useMutation({
+    mutationFn: ({
+      id,
+      change,
+    }: {
+      id: string;
+      change: { name?: string; isPublic?: boolean; allowUploads?: boolean };
+    }) => api<FolderResource>(path(id), { method: 'PATCH', json: change }),
+    onSettled: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: ({ id, files }: { id: string; files: 'keep' | 'delete' }) =>
+      api<FolderResource>(path(id), {
+        method: 'DELETE',
+        json: { delete: files === 'delete' ? true : 'folder' },
+      }),
+    onSettled: refresh,
+  });
+  return { create, update, remove };
+}

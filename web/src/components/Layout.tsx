@@ -1,6 +1,6 @@
 import { Alert, AppShell, Burger, Button, Center, Group, Loader, NavLink, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconFiles, IconLink, IconSettings, IconUpload, IconUsers } from '@tabler/icons-react';
+import { IconFiles, IconFolder, IconLink, IconSettings, IconUpload, IconUsers } from '@tabler/icons-react';
 import { Suspense } from 'react';
 import { Navigate, Outlet, NavLink as RouterLink, useLocation } from 'react-router';
 import { ApiError } from '../api/client.ts';
@@ -12,6 +12,7 @@ import { UserMenu } from './UserMenu.tsx';
 const PAGES = [
   { to: '/files', label: 'Files', icon: IconFiles, admin: false },
   { to: '/upload', label: 'Upload', icon: IconUpload, admin: false },
+  { to: '/folders', label: 'Folders', icon: IconFolder, admin: false },
   { to: '/links', label: 'Links', icon: IconLink, admin: false },
   { to: '/settings', label: 'Settings', icon: IconSettings, admin: false },
   { to: '/users', label: 'Users', icon: IconUsers, admin: true },
