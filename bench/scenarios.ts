@@ -17,6 +17,7 @@ import {
   uploadFile,
   uploadPicture,
 } from './fixtures.ts';
+import { folderScenarios } from './folder-scenarios.ts';
 import { homeScenarios } from './home-scenarios.ts';
 import { linkScenarios } from './link-scenarios.ts';
 import { dailyMetricsEvent, metricsScenarios } from './metrics-scenarios.ts';
@@ -169,6 +170,7 @@ export async function benchScenarios(): Promise<{
     ...(await settingsScenarios({ cookie: await freshSessionCookie(superadmin.id) }, admin)),
     ...metricsScenarios(admin),
     ...homeScenarios(user, filesOwner),
+    ...(await folderScenarios(uploader)),
     ...ziplineScenarios(uploader, locked, viewed),
   ];
   // The thumbnail function, as S3 starts it: the event of a 1600×1200 PNG's upload.

@@ -37,7 +37,7 @@ import { privateBucket } from './constructs/private-bucket.ts';
  * `/go/*`: short links' redirects (issue 34), never cached so each counts its view and a disabled
  * link stops at once.
  */
-export const API_PATHS = ['/api/*', '/raw/*', '/view/*', '/u/*', '/r/*', '/go/*'] as const;
+export const API_PATHS = ['/api/*', '/raw/*', '/view/*', '/u/*', '/r/*', '/go/*', '/folder/*'] as const;
 
 /**
  * Every status CloudFront can cache as an error. Cached for 0 s: otherwise CloudFront keeps an

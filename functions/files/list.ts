@@ -2,11 +2,13 @@ import { authenticate } from '#shared/auth/authenticate';
 import { invalid, notFound } from '#shared/errors';
 import { type ListOptions, listFiles, searchFiles } from '#shared/files/listing/listing';
 import { toFileResource } from '#shared/files/model';
+import { folderPage } from '#shared/folders/listing';
 import { defineHandler } from '#shared/http/handler';
 import { validate } from '#shared/http/request';
 import { json } from '#shared/http/response';
 import { userWhoseFilesToList } from '#shared/users/file-owner';
 import { listQuerySchema } from '#shared/validation/files/schemas';
+import { FOLDER_ID } from '#shared/validation/folders/schemas';
 import { USER_ID } from '#shared/validation/ids';
 
 /**
@@ -26,6 +28,15 @@ export const handler = defineHandler(async (request) => {
     perpage: query.perpage,
     page: query.page,
   };
+  if (query.folder !== undefined) {
+    if (!FOLDER_ID.accepts(query.folder)) throw notFound(FOLDER_ID.notFound);
+    const { nextCursor, ...page } = await folderPage(user.id, query.folder, {
+      ...options,
+      cursor: query.cursor,
+      searchQuery: query.searchQuery?.trim(),
+    });
+    return json(200, page, { headers: nextCursor ? { 'x-next-cursor': nextCursor } : {} });
+  }
   const searchQuery = query.searchQuery?.trim();
   if (searchQuery) {
     if (query.cursor !== undefined) throw invalid('cursor cannot be combined with searchQuery');

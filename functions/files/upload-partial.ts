@@ -1,5 +1,5 @@
-import { authenticate } from '#shared/auth/authenticate';
 import { hashOptionalPassword } from '#shared/auth/password';
+import { uploaderOf } from '#shared/auth/uploader';
 import { CHUNK_BYTES, UPLOAD_BODY_LIMIT } from '#shared/files/upload/chunked/limits';
 import { receiveChunk } from '#shared/files/upload/chunked/receive';
 import { defineHandler } from '#shared/http/handler';
@@ -19,9 +19,9 @@ import { readUploadOptions } from '#shared/validation/files/upload-headers';
  */
 export const handler = defineHandler(
   async (request) => {
-    const { user } = await authenticate(request);
     const chunk = readChunkHeaders(request.headers, 'partial');
     const { password, ...options } = readUploadOptions(request.headers, 'upload', await currentSettings());
+    const user = await uploaderOf(request, options.folderId);
     const reply = readReplyOptions(request.headers);
     const [part] = await readFileParts(request, { files: 1 });
     // The password is hashed once, when the first chunk opens the upload.

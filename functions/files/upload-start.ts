@@ -1,5 +1,6 @@
 import { authenticate } from '#shared/auth/authenticate';
 import { hashOptionalPassword } from '#shared/auth/password';
+import { assertUploadFolder } from '#shared/files/record/folder-membership';
 import { startUpload } from '#shared/files/upload/presigned';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
@@ -19,6 +20,7 @@ export const handler = defineHandler(async (request) => {
     'presignedStart',
     await currentSettings(),
   );
+  await assertUploadFolder(user.id, options.folderId);
   const file = readJson(request, startUploadSchema);
   const passwordHash = await hashOptionalPassword(password);
   const upload = await startUpload(user, file, { ...options, passwordHash });

@@ -1,5 +1,5 @@
-import { authenticate } from '#shared/auth/authenticate';
 import { hashOptionalPassword } from '#shared/auth/password';
+import { uploaderOf } from '#shared/auth/uploader';
 import { recordedType } from '#shared/files/content-type';
 import { UPLOAD_BODY_LIMIT } from '#shared/files/upload/chunked/limits';
 import { receiveChunk } from '#shared/files/upload/chunked/receive';
@@ -21,10 +21,10 @@ const MAX_FILES_PER_UPLOAD = 32;
 
 export const handler = defineHandler(
   async (request) => {
-    const { user } = await authenticate(request);
     const chunk = readChunkHeaders(request.headers, 'upload');
     const settings = await currentSettings();
     const { password, ...options } = readUploadOptions(request.headers, 'upload', settings);
+    const user = await uploaderOf(request, options.folderId);
     const reply = readReplyOptions(request.headers);
     const parts = await readFileParts(request, { files: chunk ? 1 : MAX_FILES_PER_UPLOAD });
     if (chunk) {

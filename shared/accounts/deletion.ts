@@ -1,6 +1,7 @@
 import { ServiceError } from '#shared/errors';
 import { deleteFilesBytes, deleteUserObjects, FILE_BYTES_ATTRIBUTES } from '#shared/files/bucket/objects';
 import { NAME_CLAIM_ATTRIBUTES, releaseFileNames } from '#shared/files/record/name-claims';
+import { FOLDER_RELEASE_ATTRIBUTES, releaseFolders } from '#shared/folders/release';
 import { LINK_RELEASE_ATTRIBUTES, releaseLinks } from '#shared/links/route-items';
 import { enforce } from '#shared/users/admin';
 import {
@@ -61,8 +62,8 @@ export async function deleteUserAs(
 
 /**
  * Deletes a user and everything in its partition (`pk = USER#<id>`: avatar chunks, file metadata,
- * counters, pending uploads, short links) plus the name claims of its files and the names and view
- * counters of its short links, which live outside it, in an order
+ * counters, pending uploads, short links, folders) plus the name claims of its files, the names and
+ * view counters of its short links and its folders' owner and member items, which live outside it, in an order
  * that a retry after a failure at any step completes:
  *
  * 1. Mark the user (`markDeleting`): sessions, token and login refused, no more writes for it; the
@@ -88,10 +89,16 @@ export async function deleteUserCompletely(
 
 async function finishDeletion(marked: UserRecord, contents: boolean, timeLeft: () => boolean) {
   const cleanup = {
-    attributes: [...NAME_CLAIM_ATTRIBUTES, ...FILE_BYTES_ATTRIBUTES, ...LINK_RELEASE_ATTRIBUTES],
+    attributes: [
+      ...NAME_CLAIM_ATTRIBUTES,
+      ...FILE_BYTES_ATTRIBUTES,
+      ...LINK_RELEASE_ATTRIBUTES,
+      ...FOLDER_RELEASE_ATTRIBUTES,
+    ],
     beforeDelete: async (batch: Record<string, unknown>[]) => {
       await releaseFileNames(marked.id, batch);
       await releaseLinks(batch);
+      await releaseFolders(batch);
       if (contents) await deleteFilesBytes(batch);
     },
   };

@@ -24,6 +24,8 @@ export interface FileRecord {
   version: number;
   /** The WebP preview the thumbnail function made of an image (its key follows from `objectKey`), or null. */
   thumbnail: Thumbnail | null;
+  /** The owner's folder the file is in (folders/membership.ts), or null. */
+  folderId: string | null;
 }
 
 /** A made thumbnail: WebP, at most `THUMBNAIL_PIXELS` on its longer side. */
@@ -37,8 +39,8 @@ export interface Thumbnail {
 /**
  * The File resource of the API, Zipline 4.4's File: no owner id, no storage details. `url` is the
  * link's path (clients prefix their origin, as with Zipline's); `thumbnail` `{path}` with the owner's
- * path to the WebP preview, null while none exists; `folderId` null and `tags` empty (this service
- * has neither folders nor tags yet: the fields are there so Zipline clients parse every file).
+ * path to the WebP preview, null while none exists; `folderId` the folder it is in or null; `tags` empty (this
+ * service has no tags yet: the field is there so Zipline clients parse every file).
  */
 export type FileResource = Omit<
   FileRecord,
@@ -48,7 +50,6 @@ export type FileResource = Omit<
   password: boolean;
   url: string;
   thumbnail: { path: string } | null;
-  folderId: null;
   tags: never[];
 };
 
@@ -78,7 +79,7 @@ export function toFileResource(file: FileRecord): FileResource {
     password: file.passwordHash !== null,
     url: linkPath(file.name),
     thumbnail: file.thumbnail ? { path: thumbnailPath(file.id) } : null,
-    folderId: null,
+    folderId: file.folderId,
     tags: [],
   };
 }

@@ -46,7 +46,7 @@ export const ZIPLINE_HEADERS: readonly ZiplineHeader[] = [
   header('x-zipline-password', 'file', 'honoured', 'downloads and the view page need it'),
   header('x-zipline-image-compression-percent', 'file', 'honoured', 'images of a direct upload re-encoded at this quality (chunked and presigned uploads: stored as sent)'),
   header('x-zipline-image-compression-type', 'file', 'honoured', 'with a percent, the type they are re-encoded to: jpg, png or webp (jxl is a 400)'),
-  header('x-zipline-folder', 'file', 'refused', 'x-zipline-folder is not supported: there are no folders yet'),
+  header('x-zipline-folder', 'file', 'honoured', "the files go into the caller's folder (or, without a token, a folder open for uploads)"),
   header('x-zipline-no-json', 'reply', 'honoured', 'the URLs as plain text, comma-separated'),
   header('x-zipline-domain', 'reply', 'honoured', 'the host the returned URLs name'),
   header('content-range', 'chunk', 'honoured', "the chunk's bytes: bytes start-end/total"),

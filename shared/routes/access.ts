@@ -73,13 +73,23 @@ export const ACCESS = {
       DeleteItem: ['USER', 'USERNAME', 'USERLIKE'],
     },
   },
-  // The user's name claims, short links' names (GO) and view counters (LINKVIEWS), linked provider accounts (OAUTHID) and passkeys (PASSKEY) go with it.
+  // The user's name claims, folders' owner and member items (FOLDER), short links' names (GO) and view counters (LINKVIEWS), linked provider accounts (OAUTHID) and passkeys (PASSKEY) go with it.
   // The deletion is recorded as pending (DELETION) with its mark, and forgotten with the user.
   usersDelete: {
     items: {
       Query: ['USER'],
       UpdateItem: ['USER', 'DELETION'],
-      DeleteItem: ['USER', 'USERNAME', 'USERLIKE', 'FILENAME', 'OAUTHID', 'PASSKEY', 'DELETION', 'GO'],
+      DeleteItem: [
+        'USER',
+        'USERNAME',
+        'USERLIKE',
+        'FILENAME',
+        'OAUTHID',
+        'PASSKEY',
+        'DELETION',
+        'GO',
+        'FOLDER',
+      ],
       BatchWriteItem: ['USER', 'LINKVIEWS'],
     },
   },
@@ -87,32 +97,46 @@ export const ACCESS = {
     items: {
       GetItem: ['USER'],
       Query: ['USER', 'DELETION'],
-      DeleteItem: ['USER', 'USERNAME', 'USERLIKE', 'FILENAME', 'OAUTHID', 'PASSKEY', 'DELETION', 'GO'],
+      DeleteItem: [
+        'USER',
+        'USERNAME',
+        'USERLIKE',
+        'FILENAME',
+        'OAUTHID',
+        'PASSKEY',
+        'DELETION',
+        'GO',
+        'FOLDER',
+      ],
       BatchWriteItem: ['USER', 'LINKVIEWS'],
     },
   },
   // The server settings' upload policy and defaults (issue 38): the one SETTINGS item.
+  // `x-zipline-folder`: the folder read before any byte is stored, the file's member item (FOLDER)
+  // and the folder's counter (USER) in the recording transaction.
+  // Without a token, into a folder open to uploads: the address counted (THROTTLE), the folder's
+  // owner item (FOLDER) and its owner read.
   upload: {
     items: {
-      GetItem: ['SETTINGS'],
+      GetItem: ['SETTINGS', 'USER', 'FOLDER'],
       Query: ['USER'],
       ConditionCheckItem: ['USER'],
-      PutItem: ['USER', 'FILENAME'],
-      UpdateItem: ['USER'],
+      PutItem: ['USER', 'FILENAME', 'FOLDER'],
+      UpdateItem: ['USER', 'THROTTLE'],
       DeleteItem: ['USER'],
     },
   },
   // With `?id=`, an administrator's listing of another user: that user's item (GetItem USER, beyond
   // the caller's own) and that user's partition.
   filesList: {
-    items: { GetItem: ['USER'], BatchGetItem: ['USER'], Query: ['USER'] },
+    items: { GetItem: ['USER'], BatchGetItem: ['USER'], Query: ['USER', 'FOLDER'] },
     indexes: FILE_INDEXES,
   },
   // A file named by its public name: the name's claim, then the file.
   fileGet: { items: { GetItem: ['FILENAME'] } },
   uploadStart: {
     items: {
-      GetItem: ['SETTINGS'],
+      GetItem: ['SETTINGS', 'USER'],
       Query: ['USER'],
       ConditionCheckItem: ['USER'],
       PutItem: ['USER'],
@@ -123,7 +147,7 @@ export const ACCESS = {
   uploadComplete: {
     items: {
       ConditionCheckItem: ['USER'],
-      PutItem: ['USER', 'FILENAME'],
+      PutItem: ['USER', 'FILENAME', 'FOLDER'],
       UpdateItem: ['USER'],
       DeleteItem: ['USER'],
     },
@@ -155,7 +179,7 @@ export const ACCESS = {
       GetItem: ['FILENAME'],
       ConditionCheckItem: ['USER'],
       UpdateItem: ['USER'],
-      DeleteItem: ['USER', 'FILENAME'],
+      DeleteItem: ['USER', 'FILENAME', 'FOLDER'],
     },
   },
   // Zipline's password check: `/raw?pw=`'s reads and counted guesses, no view counted.
@@ -262,6 +286,59 @@ export const ACCESS = {
   userStats: { items: { Query: ['USER'], GetItem: ['USER'] } },
   userRecent: { items: { Query: ['USER'] } },
   sessionsEnd: { items: { UpdateItem: ['USER'] } },
+  // Folders (issue 35): the folder in its owner's partition, its owner item and its files' member
+  // items in its own (FOLDER); a move changes the file, the member items and both folders' counters
+  // in one transaction with the owner's check.
+  folderList: { items: { Query: ['USER'] } },
+  folderCreate: {
+    items: {
+      ConditionCheckItem: ['USER'],
+      PutItem: ['USER', 'FOLDER'],
+      GetItem: ['USER'],
+      UpdateItem: ['USER'],
+      DeleteItem: ['FOLDER'],
+    },
+  },
+  folderGet: { items: { GetItem: ['USER'] } },
+  folderAddFile: {
+    items: {
+      GetItem: ['USER'],
+      ConditionCheckItem: ['USER'],
+      UpdateItem: ['USER'],
+      PutItem: ['FOLDER'],
+      DeleteItem: ['FOLDER'],
+    },
+  },
+  folderPatch: { items: { GetItem: ['USER'], UpdateItem: ['USER'] } },
+  // Emptying: each file moved out, or deleted as a file DELETE; then the folder and its owner item.
+  folderDelete: {
+    items: {
+      GetItem: ['USER'],
+      Query: ['FOLDER'],
+      ConditionCheckItem: ['USER'],
+      UpdateItem: ['USER'],
+      DeleteItem: ['USER', 'FILENAME', 'FOLDER'],
+    },
+  },
+  // `/folder/{id}`: the folder's owner item, the folder, a page of its members and their files.
+  folderPage: { items: { GetItem: ['FOLDER', 'USER'], Query: ['FOLDER'], BatchGetItem: ['USER'] } },
+  filesBulkPatch: {
+    items: {
+      GetItem: ['USER'],
+      ConditionCheckItem: ['USER'],
+      UpdateItem: ['USER'],
+      PutItem: ['FOLDER'],
+      DeleteItem: ['FOLDER'],
+    },
+  },
+  filesBulkDelete: {
+    items: {
+      GetItem: ['USER'],
+      ConditionCheckItem: ['USER'],
+      UpdateItem: ['USER'],
+      DeleteItem: ['USER', 'FILENAME', 'FOLDER'],
+    },
+  },
 } satisfies Record<string, TableAccess>;
 
 /** The bucket access of each route that has one. */

@@ -66,7 +66,7 @@ export interface ScheduledFunction {
 export const scheduledFunctions: readonly ScheduledFunction[] = [
   {
     // The expiry sweep (files/expiry/sweep.ts): the due files from the expiry index; each file read, then
-    // deleted with its name claim and counters share in one transaction; its bytes and thumbnail.
+    // deleted with its name claim, counters share and folder membership in one transaction; its bytes and thumbnail.
     handler: 'files/expire',
     everyMinutes: 1,
     table: {
@@ -74,7 +74,7 @@ export const scheduledFunctions: readonly ScheduledFunction[] = [
         GetItem: ['USER'],
         ConditionCheckItem: ['USER'],
         UpdateItem: ['USER'],
-        DeleteItem: ['USER', 'FILENAME'],
+        DeleteItem: ['USER', 'FILENAME', 'FOLDER'],
       },
       indexes: [EXPIRY_INDEX],
     },

@@ -10,11 +10,17 @@ export type RouteMatch =
   | { kind: 'method_not_allowed'; allow: RouteMethod[] }
   | { kind: 'not_found' };
 
-const compiled = routes.map((route) => ({
-  route,
-  names: [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string),
-  pattern: new RegExp(`^${route.path.replace(/\{\w+\}/g, '([^/]+)')}/?$`),
-}));
+/**
+ * Fewer path parameters first, as API Gateway prefers the most specific route: `PATCH
+ * /api/user/files/transaction` is that route, not `PATCH /api/user/files/{id}` with id `transaction`.
+ */
+const compiled = routes
+  .map((route) => ({
+    route,
+    names: [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string),
+    pattern: new RegExp(`^${route.path.replace(/\{\w+\}/g, '([^/]+)')}/?$`),
+  }))
+  .sort((a, b) => a.names.length - b.names.length);
 
 export function matchRoute(method: string, path: string): RouteMatch {
   const allow: RouteMethod[] = [];

@@ -104,4 +104,14 @@ export const routes: readonly Route[] = [
   route('GET', '/api/user/recent', 'user/recent', 'signed-in', 'none', 'account', { table: ACCESS.userRecent }),
   route('GET', '/api/user/sessions', 'user/sessions-get', 'signed-in', 'none', 'account'),
   route('DELETE', '/api/user/sessions', 'user/sessions-delete', 'signed-in', 'json', 'account', { table: ACCESS.sessionsEnd }),
+  // Folders and bulk actions (issue 35)
+  route('GET', '/api/user/folders', 'folders/list', 'signed-in', 'none', 'files', { table: ACCESS.folderList }),
+  route('POST', '/api/user/folders', 'folders/create', 'signed-in', 'json', 'files', { table: ACCESS.folderCreate }),
+  route('GET', '/api/user/folders/{id}', 'folders/get', 'signed-in', 'none', 'files', { table: ACCESS.folderGet }),
+  route('PUT', '/api/user/folders/{id}', 'folders/add-file', 'signed-in', 'json', 'files', { table: ACCESS.folderAddFile }),
+  route('PATCH', '/api/user/folders/{id}', 'folders/patch', 'signed-in', 'json', 'files', { table: ACCESS.folderPatch }),
+  route('DELETE', '/api/user/folders/{id}', 'folders/delete', 'signed-in', 'json', 'files', { table: ACCESS.folderDelete, bucket: BUCKET.delete }),
+  route('PATCH', '/api/user/files/transaction', 'files/transaction-patch', 'signed-in', 'json', 'files', { table: ACCESS.filesBulkPatch }),
+  route('GET', '/folder/{id}', 'view/folder', 'public', 'none', 'public', { table: ACCESS.folderPage }),
+  route('DELETE', '/api/user/files/transaction', 'files/transaction-delete', 'signed-in', 'json', 'files', { table: ACCESS.filesBulkDelete, bucket: BUCKET.delete }),
 ];

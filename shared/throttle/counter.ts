@@ -19,7 +19,8 @@ export interface Limit {
     | 'file-password-throttled-name'
     | 'rename-user'
     | 'link-password'
-    | 'register-address';
+    | 'register-address'
+    | 'folder-upload-address';
   subject: string;
   /** Attempts allowed per window. */
   max: number;

@@ -249,6 +249,9 @@ const ACCEPTED_REQUEST: Record<string, CallOptions> = {
   'links/patch': { json: {} },
   'links/password': { json: { password: 'guess' } },
   'user/passkeys-rename': { json: { name: 'Laptop' } },
+  'folders/add-file': { json: { id: '01arz3ndektsv4rrffq69g5fav' } },
+  'folders/patch': { json: {} },
+  'folders/delete': { json: { delete: 'folder' } },
   'view/unlock': {
     raw: 'password=guess',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },

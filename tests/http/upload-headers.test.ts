@@ -200,7 +200,7 @@ describe('x-zipline-* headers honoured as Zipline defines them', () => {
   test('headers without a meaning here are a 400 naming them, and store nothing', async () => {
     const owner = await signedInUser();
     const cases: [Record<string, string>, string][] = [
-      [{ 'x-zipline-folder': 'fld_1' }, 'x-zipline-folder is not supported: there are no folders yet'],
+      [{ 'x-zipline-folder': 'fld_1' }, 'x-zipline-folder: folder not found'],
       [
         { 'x-zipline-p-identifier': 'abc' },
         'x-zipline-p-identifier needs content-range: it belongs to a chunked upload',

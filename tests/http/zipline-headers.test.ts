@@ -64,16 +64,9 @@ describe('one table of the Zipline headers', () => {
     );
   });
 
-  test.each(ZIPLINE_HEADERS.filter((header) => header.support === 'refused'))(
-    'refused while its feature does not exist: $name is a 400 naming it, storing nothing',
-    async ({ name, message }) => {
-      const owner = await signedInUser();
-      const response = await uploadRequest(owner.token, txt, { [name]: 'fld_1' });
-      expect(response.body).toEqual({ error: message, statusCode: 400 });
-      expect(message).toContain(name);
-      expect(await fileCount(owner.token)).toBe(0);
-    },
-  );
+  test('no header is refused any more: x-zipline-folder, the last, names a folder (tests/http/folders.test.ts)', () => {
+    expect(ZIPLINE_HEADERS.filter((header) => header.support === 'refused')).toEqual([]);
+  });
 });
 
 describe('Zipline 4.4 upload header rules', () => {

@@ -22,6 +22,7 @@ import { expireFile } from '../support/files.ts';
 import { multipart } from '../support/multipart.ts';
 import { type OidcProvider, providerSignIn, startOidcProvider } from '../support/oidc.ts';
 import { PNG_1X1 } from '../support/pixels.ts';
+import { updateUserQuota } from '../support/quota.ts';
 import { headForbidden, injectS3Fault } from '../support/s3-calls.ts';
 import { codeAt, stepNow } from '../support/totp-codes.ts';
 
@@ -187,6 +188,15 @@ function allowedBy(spec: FunctionSpec, use: Use): string | undefined {
  * presigned upload's reservation after it ran out (an hour after the start).
  */
 const REACHED_ELSEWHERE: Record<string, string> = {
+  'files/upload-partial GetItem FOLDER': 'a partial upload without a token: tests/http/folders-open.test.ts',
+  'files/upload-partial UpdateItem THROTTLE':
+    'a partial upload without a token: tests/http/folders-open.test.ts',
+  'folders/delete PutObjectTagging files/':
+    "a presigned upload's file deleted while its URL may be valid, as files/delete: tests/http/presigned-uploads.test.ts",
+  'files/transaction-delete PutObjectTagging files/':
+    "a presigned upload's file deleted while its URL may be valid, as files/delete: tests/http/presigned-uploads.test.ts",
+  'users/continue-deletions DeleteItem FOLDER':
+    "the worker runs the deletion step users/delete runs in the flow (folders' owner and member items)",
   'files/upload DeleteItem USER': 'reclaim: tests/http/presigned-uploads.test.ts',
   'files/upload-start DeleteItem USER': 'reclaim: tests/http/presigned-uploads.test.ts',
   'files/upload-start Query USER': 'reclaim: tests/http/presigned-uploads.test.ts',
@@ -584,6 +594,11 @@ describe('every request the code sends is within its function grant, and every g
     await expireFile(userId, chunkedId);
     expect(await sweep()).toMatchObject({ expired: 1 });
 
+    // Folders (issue 35): the partial and presigned uploads below go into one (x-zipline-folder).
+    const intoFolder = {
+      'x-zipline-folder': (await request('POST', '/api/user/folders', { token, json: { name: 'g' } })).body
+        .id,
+    };
     // Zipline 4.4's partial upload: the first chunk gets the identifier, the last completes; a second
     // upload is listed as incomplete and abandoned (its staged chunk deleted).
     const partial = async (start: number, content: string, total: number, identifier?: string) => {
@@ -597,6 +612,7 @@ describe('every request the code sends is within its function grant, and every g
           'x-zipline-p-filename': 'p.txt',
           'x-zipline-p-lastchunk': String(start + content.length === total),
           'x-zipline-password': 'secret',
+          ...intoFolder,
           ...(identifier ? { 'x-zipline-p-identifier': identifier } : {}),
         },
       });
@@ -617,6 +633,7 @@ describe('every request the code sends is within its function grant, and every g
       const started = await request('POST', '/api/user/files/uploads', {
         token,
         json: { originalName: 'big.bin', size: 15, type: 'application/octet-stream' },
+        headers: intoFolder,
       });
       expect(started.status).toBe(200);
       const complete = `/api/user/files/uploads/${started.body.id}/complete`;
@@ -701,6 +718,60 @@ describe('every request the code sends is within its function grant, and every g
     const listed = await request('GET', '/api/user/sessions', { cookie: cookieValue(elsewhere.cookies[0]) });
     const ended = { ...memberSession, json: { sessionId: listed.body.current.id } };
     expect((await request('DELETE', '/api/user/sessions', ended)).status).toBe(200);
+
+    // Folders: created with a file, read, changed, a file moved between two and out, listed by
+    // folder, bulk favourite, move and delete; one deleted keeping its files, one with them.
+    const folderFile = async (folder?: string) => {
+      const part = multipart([{ fileName: 'in-folder.txt', content: 'folder bytes' }]);
+      const sent = await request('POST', '/api/upload', {
+        token,
+        raw: part.body,
+        headers: { 'content-type': part.contentType, ...(folder ? { 'x-zipline-folder': folder } : {}) },
+      });
+      expect(sent.status).toBe(200);
+      return sent.body.files[0].id as string;
+    };
+    // Room for them (the quota of three files was for the flows above): written outside any grant.
+    await updateUserQuota(userId, { filesQuota: 'BY_FILES', maxFiles: 100, maxBytes: null });
+    const other = (await request('POST', '/api/user/folders', { token, json: { name: 'o' } })).body
+      .id as string;
+    const loose = await folderFile(other);
+    const made = await request('POST', '/api/user/folders', { token, json: { name: 'f', files: [loose] } });
+    expect(made.body._count).toEqual({ files: 1 });
+    const folderPath = `/api/user/folders/${made.body.id}`;
+    expect((await request('GET', '/api/user/folders', { token })).body.length).toBeGreaterThan(1);
+    expect((await request('GET', folderPath, { token })).status).toBe(200);
+    expect((await request('PATCH', folderPath, { token, json: { isPublic: true } })).status).toBe(200);
+    expect((await request('GET', `/folder/${made.body.id}`)).status).toBe(200);
+    expect((await request('PUT', `/api/user/folders/${other}`, { token, json: { id: loose } })).status).toBe(
+      200,
+    );
+    expect((await request('PUT', folderPath, { token, json: { id: loose } })).status).toBe(200);
+    expect((await request('GET', `/api/user/files?folder=${made.body.id}`, { token })).body.total).toBe(1);
+    const bulk = (method: string, json: unknown) =>
+      request(method, '/api/user/files/transaction', { token, json });
+    expect((await bulk('PATCH', { files: [loose], favorite: true })).body.count).toBe(1);
+    expect((await bulk('PATCH', { files: [loose], folder: other })).body.count).toBe(1);
+    expect((await bulk('PATCH', { files: [loose], folder: null })).body.count).toBe(1);
+    expect((await request('PUT', folderPath, { token, json: { id: loose } })).status).toBe(200);
+    expect((await request('DELETE', folderPath, { token, json: { delete: 'file', id: loose } })).status).toBe(
+      200,
+    );
+    expect((await bulk('DELETE', { files: [await folderFile(other)] })).body.count).toBe(1);
+    await folderFile(other);
+    expect(
+      (await request('DELETE', `/api/user/folders/${other}`, { token, json: { delete: true } })).status,
+    ).toBe(200);
+    expect((await request('PUT', folderPath, { token, json: { id: loose } })).status).toBe(200);
+    // An upload without a token into a folder open to uploads (counted per address).
+    expect((await request('PATCH', folderPath, { token, json: { allowUploads: true } })).status).toBe(200);
+    const anonymous = multipart([{ fileName: 'dropped.txt', content: 'dropped' }]);
+    const dropped = await request('POST', '/api/upload', {
+      raw: anonymous.body,
+      headers: { 'content-type': anonymous.contentType, 'x-zipline-folder': made.body.id },
+    });
+    expect(dropped.status).toBe(200);
+    expect((await request('DELETE', folderPath, { token, json: { delete: 'folder' } })).status).toBe(200);
 
     // The user goes, with its files; the admin logs out both ways.
     const deleted = await request('DELETE', `/api/users/${userId}`, { ...self, json: { delete: true } });

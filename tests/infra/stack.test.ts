@@ -337,12 +337,12 @@ describe('least privilege', () => {
     ]);
   });
 
-  test('the expiry sweep: the expiry index, file items and name claims, and what deleting a file may do in the bucket', () => {
+  test('the expiry sweep: the expiry index, file items, name claims and folder members, and what deleting a file may do in the bucket', () => {
     const leading = (patterns: string[]) =>
       JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': patterns } });
     expect(grantLines('files/expire')).toEqual([
       `dynamodb:ConditionCheckItem on table if ${leading(['USER#*'])}`,
-      `dynamodb:DeleteItem on table if ${leading(['FILENAME#*', 'USER#*'])}`,
+      `dynamodb:DeleteItem on table if ${leading(['FILENAME#*', 'FOLDER#*', 'USER#*'])}`,
       `dynamodb:GetItem on table if ${leading(['USER#*'])}`,
       'dynamodb:Query on table/index/gsi11',
       `dynamodb:UpdateItem on table if ${leading(['USER#*'])}`,

@@ -31,6 +31,8 @@ const RANKS: Record<string, number> = {
   http: 7,
   // Passkeys (issue 15): the WebAuthn ceremonies and credentials, above the users they belong to.
   passkeys: 6,
+  // Folders (issue 35): above the files they hold (moves, a folder's deletion and listing).
+  folders: 6,
   // Second factors (TOTP): their secrets, codes and storage on the user item; auth checks them at login.
   mfa: 6,
   // Instance metrics (issue 36): the daily figures, read from the users, files and links below.

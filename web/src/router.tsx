@@ -17,6 +17,7 @@ const LinksPage = lazy(() => import('./pages/links/LinksPage.tsx'));
 const ServerSettingsPage = lazy(() => import('./pages/server/ServerSettingsPage.tsx'));
 const InvitesPage = lazy(() => import('./pages/server/InvitesPage.tsx'));
 const MetricsPage = lazy(() => import('./pages/metrics/MetricsPage.tsx'));
+const FoldersPage = lazy(() => import('./pages/folders/FoldersPage.tsx'));
 const NotFoundPage = lazy(() => import('./pages/NotFound.tsx'));
 
 export const router = createBrowserRouter([
@@ -37,6 +38,7 @@ export const router = createBrowserRouter([
       { path: 'upload', element: <UploadPage /> },
       { path: 'upload/text', element: <UploadTextPage /> },
       { path: 'links', element: <LinksPage /> },
+      { path: 'folders', element: <FoldersPage /> },
       { path: 'settings', element: <SettingsPage /> },
       { path: 'users', element: <UsersPage /> },
       { path: 'invites', element: <InvitesPage /> },

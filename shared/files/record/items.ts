@@ -21,6 +21,7 @@ const FILE_ATTRIBUTES = [
   'passwordHash',
   'version',
   'thumbnail',
+  'folderId',
 ] as const satisfies readonly (keyof FileRecord)[];
 
 export function fromFileItem(item: Record<string, unknown>): FileRecord {
@@ -30,12 +31,13 @@ export function fromFileItem(item: Record<string, unknown>): FileRecord {
   file.deletesAt ??= null;
   file.passwordHash ??= null;
   file.thumbnail ??= null;
+  file.folderId ??= null;
   return file;
 }
 
 /** The stored item of a file: its record, keys and index attributes (also the benchmark's fill). */
 export function toFileItem(userId: string, file: FileRecord) {
-  const { maxViews, deletesAt, passwordHash, thumbnail, ...rest } = file;
+  const { maxViews, deletesAt, passwordHash, thumbnail, folderId, ...rest } = file;
   return {
     ...fileKey(userId, file.id),
     entity: 'FILE',
@@ -44,6 +46,7 @@ export function toFileItem(userId: string, file: FileRecord) {
     ...(deletesAt === null ? {} : { deletesAt }),
     ...(passwordHash === null ? {} : { passwordHash }),
     ...(thumbnail === null ? {} : { thumbnail }),
+    ...(folderId === null ? {} : { folderId }),
     ...indexAttributes(userId, file),
   };
 }

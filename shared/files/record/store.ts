@@ -6,8 +6,9 @@ import { EXPIRY_INDEX, fileKey, fileNameKey, userKey } from '#shared/db/keys';
 import { batchGetItems } from '#shared/db/reads';
 import { checkIn, deleteIn, putIn, updateIn } from '#shared/db/table-calls';
 import { type TransactItem, TransactionConditionFailed, transactWrite } from '#shared/db/transact';
-import { notFound, unauthenticated } from '#shared/errors';
+import { notFound, ServiceError, unauthenticated } from '#shared/errors';
 import { type FileRecord, isMedia, requireFile } from '#shared/files/model';
+import { FOLDER_NOT_FOUND, joinFolderItems, leaveFolderItems } from '#shared/files/record/folder-membership';
 import { indexAttributes, SORT_INDEXES } from '#shared/files/record/indexing';
 import { fromFileItem, toFileItem } from '#shared/files/record/items';
 import { moveNameClaim } from '#shared/files/record/name-claims';
@@ -86,11 +87,14 @@ export async function insertFiles(
     // Last, so a failed condition's index still names the file or name claim it is about.
     ...typeCountUpdates(userId, files, 1),
   ];
+  const firstFolderItem = items.length;
+  items.push(...joinFolderItems(userId, files));
   try {
     await transactAsActiveOwner(userId, items);
   } catch (error) {
     if (!(error instanceof TransactionConditionFailed)) throw error;
     if (error.failedIndexes.includes(0)) throw new QuotaExceeded();
+    if (error.failedIndexes.some((index) => index >= firstFolderItem)) throw new FolderClosed();
     const firstFile = 1 + extra.length;
     const nameIndex = error.failedIndexes.find(
       (index) => index >= firstFile && (index - firstFile) % 2 === 1,
@@ -146,11 +150,20 @@ const versionRetries = {
  * ADD and never bump the version, so downloads do not conflict.
  */
 export async function updateFile(userId: string, fileId: string, changes: FileChanges): Promise<FileRecord> {
+  return (await changeFile(userId, fileId, changes)).file;
+}
+
+/** `updateFile`, saying whether anything changed (a bulk change counts the files it changed). */
+export async function changeFile(
+  userId: string,
+  fileId: string,
+  changes: FileChanges,
+): Promise<{ file: FileRecord; changed: boolean }> {
   return retry(versionRetries, async () => {
     const current = requireFile(await getFile(userId, fileId, { consistent: true }));
     // Nothing would change (e.g. `password: ""` on a file without one): no write, no new updatedAt.
     if (Object.entries(changes).every(([name, value]) => current[name as keyof FileChanges] === value)) {
-      return current;
+      return { file: current, changed: false };
     }
     const next: FileRecord = { ...current, ...changes, updatedAt: new Date().toISOString() };
     next.version = current.version + 1;
@@ -205,11 +218,18 @@ export async function updateFile(userId: string, fileId: string, changes: FileCh
       const failed = error instanceof TransactionConditionFailed ? error.failedIndexes : [];
       throw renamed && failed.includes(claimIndex) && !failed.includes(0) ? new NameTaken(next.name) : error;
     }
-    return { ...next, views: current.views };
+    return { file: { ...next, views: current.views }, changed: true };
   });
 }
 
-/** Deletes a file's metadata, its name claim and its share of the counters, atomically. */
+/** The folder a file was to go into cannot take files (gone, or being deleted). */
+export class FolderClosed extends ServiceError {
+  constructor() {
+    super('not_found', FOLDER_NOT_FOUND);
+  }
+}
+
+/** Deletes a file's metadata, its name claim, its folder membership and its share of the counters, atomically. */
 export async function deleteFileRecord(userId: string, fileId: string): Promise<FileRecord> {
   const deleted = await deleteFileRecordIf(userId, fileId, () => true);
   if (!deleted) throw notFound('file not found');
@@ -237,6 +257,7 @@ export async function deleteFileRecordIf(
       deleteIn(fileNameKey(current.name)),
       statsUpdate(userId, noPending(statsOf([current], -1))),
       ...typeCountUpdates(userId, [current], -1),
+      ...leaveFolderItems(userId, current),
     ]);
     return current;
   });

@@ -16,6 +16,8 @@ export interface UploadOptions extends Naming {
   downloadAsOriginalName: boolean;
   /** bcrypt hash of `x-zipline-password` (hashed by the handler), or null. */
   passwordHash: string | null;
+  /** `x-zipline-folder`: the owner's folder the files go into (checked open before any byte is stored), or null. */
+  folderId: string | null;
 }
 
 /** The options a pending upload keeps until its file is recorded. */
@@ -34,6 +36,7 @@ export const pendingUploadOptions = (options: UploadOptions): PendingUploadOptio
   deletesAt: options.deletesAt,
   downloadAsOriginalName: options.downloadAsOriginalName,
   passwordHash: options.passwordHash,
+  folderId: options.folderId,
 });
 
 /**
@@ -49,6 +52,7 @@ export const uploadOptionsOf = (upload: PendingUploadOptions): UploadOptions => 
   deletesAt: upload.deletesAt,
   downloadAsOriginalName: upload.downloadAsOriginalName,
   passwordHash: upload.passwordHash ?? null,
+  folderId: upload.folderId ?? null,
 });
 
 /** Public names are download links and sort keys: `/raw/{name}` takes at most this many bytes. */

@@ -56,6 +56,8 @@ export interface PendingUpload {
   downloadAsOriginalName: boolean;
   /** The file's password hash (absent on items of earlier versions). */
   passwordHash?: string | null;
+  /** Absent on items of earlier versions: no folder. */
+  folderId?: string | null;
   /** A chunked upload's progress (absent on presigned uploads). */
   chunked?: ChunkProgress;
   /** While a request assembles a chunked upload's parts: until when its claim holds. */

@@ -1,7 +1,7 @@
 import ms from 'ms';
 import * as v from 'valibot';
 import { invalid } from '#shared/errors';
-import { NAME_FORMATS, SAFE_EXTENSION } from '#shared/files/names';
+import { isFileId, NAME_FORMATS, SAFE_EXTENSION } from '#shared/files/names';
 import type { UploadOptions } from '#shared/files/reservation/options';
 import {
   COMPRESSED_TYPES,
@@ -193,5 +193,14 @@ export function readUploadOptions(
     extension: readExtension(values['x-zipline-file-extension']),
     extensionless: isTrue(values['x-zipline-extensionless']),
     password: readFilePassword(values['x-zipline-password'], 'x-zipline-password'),
+    folderId: readFolder(values['x-zipline-folder']),
   };
+}
+
+/** `x-zipline-folder`: a folder's id (whose it is and whether it is open, the upload checks). */
+function readFolder(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  const id = value.trim();
+  if (!isFileId(id)) throw invalid('x-zipline-folder: folder not found');
+  return id;
 }

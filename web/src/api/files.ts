@@ -10,6 +10,8 @@ export interface FileQuery {
   favorite: boolean;
   searchField: SearchField;
   searchQuery: string;
+  /** A folder's id: its files only (sorted by creation; no search or favourite filter with it). */
+  folder?: string;
 }
 
 export function listingPath(query: FileQuery): string {
@@ -19,6 +21,11 @@ export function listingPath(query: FileQuery): string {
     sortBy: query.sortBy,
     order: query.order,
   });
+  if (query.folder) {
+    params.set('folder', query.folder);
+    if (query.sortBy !== 'id') params.set('sortBy', 'createdAt');
+    return `/api/user/files?${params}`;
+  }
   if (query.favorite) params.set('favorite', 'true');
   if (query.searchQuery.trim()) {
     params.set('searchField', query.searchField);

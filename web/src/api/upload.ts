@@ -12,6 +12,8 @@ export interface UploadOptions {
   maxViews: number | null;
   format: string;
   keepOriginalName: boolean;
+  /** `x-zipline-folder`: one of the caller's folders, or empty for none. */
+  folder?: string;
 }
 
 function optionHeaders(options: UploadOptions): Record<string, string> {
@@ -20,6 +22,7 @@ function optionHeaders(options: UploadOptions): Record<string, string> {
   if (options.maxViews !== null) headers['x-zipline-max-views'] = String(options.maxViews);
   if (options.keepOriginalName) headers['x-zipline-original-name'] = 'true';
   if (options.password) headers['x-zipline-password'] = options.password;
+  if (options.folder) headers['x-zipline-folder'] = options.folder;
   return headers;
 }
 

@@ -1,6 +1,7 @@
 import { NumberInput, Paper, PasswordInput, Select, SimpleGrid, Switch, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { pastExpiryError } from '../api/files.ts';
+import { useFolders } from '../api/folders.ts';
 import { fromLocalInput } from '../api/format.ts';
 import type { UploadOptions } from '../api/upload.ts';
 
@@ -36,6 +37,8 @@ interface Form {
   format: string;
   keepOriginalName: boolean;
   password: string;
+  /** A folder's id, or empty: none. */
+  folder: string;
 }
 
 /**
@@ -50,7 +53,9 @@ export function useUploadOptions() {
     format: 'random',
     keepOriginalName: false,
     password: '',
+    folder: '',
   });
+  const folders = useFolders();
   const [errors, setErrors] = useState<{ date?: string; password?: string }>({});
   const change = (update: Partial<Form>) => {
     setForm((current) => ({ ...current, ...update }));
@@ -72,8 +77,8 @@ export function useUploadOptions() {
     else if (form.password.length > PASSWORD_MAX) found.password = `At most ${PASSWORD_MAX} characters`;
     setErrors(found);
     if (found.date || found.password) return null;
-    const { maxViews, format, keepOriginalName, password } = form;
-    return { expiresIn, maxViews, format, keepOriginalName, password };
+    const { maxViews, format, keepOriginalName, password, folder } = form;
+    return { expiresIn, maxViews, format, keepOriginalName, password, folder };
   };
 
   const panel = (
@@ -118,6 +123,16 @@ export function useUploadOptions() {
           value={form.format}
           allowDeselect={false}
           onChange={(value) => change({ format: value ?? 'random' })}
+        />
+        <Select
+          label="Folder"
+          data={[
+            { value: '', label: 'No folder' },
+            ...(folders.data ?? []).map((folder) => ({ value: folder.id, label: folder.name })),
+          ]}
+          value={form.folder}
+          allowDeselect={false}
+          onChange={(value) => change({ folder: value ?? '' })}
         />
         <Switch
           label="Downloads keep the original file name"

@@ -17,6 +17,8 @@ export function fileQueryFrom(params: URLSearchParams): FileQuery {
     // People look for what they named the file, not the random name the link got.
     searchField: pick(params.get('searchField'), SEARCH_LABELS, 'originalName'),
     searchQuery: params.get('q') ?? '',
+    // A folder's files (the Folders page's "Open"): listed newest or oldest first only.
+    ...(params.get('folder') ? { folder: params.get('folder') as string } : {}),
   };
 }
 
