@@ -54,6 +54,7 @@ function fakeFile(userId: string, index: number): FileRecord {
     objectKey: `files/${userId}/${id}`,
     version: 1,
     thumbnail: null,
+    tags: [],
   };
 }
 

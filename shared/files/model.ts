@@ -24,6 +24,20 @@ export interface FileRecord {
   version: number;
   /** The WebP preview the thumbnail function made of an image (its key follows from `objectKey`), or null. */
   thumbnail: Thumbnail | null;
+  /** The ids of the owner's tags the file has (docs/tags.md), at most `MAX_TAGS_PER_FILE`. */
+  tags: string[];
+}
+
+/** How many tags a file may have: each is a membership item written with every change of the file. */
+export const MAX_TAGS_PER_FILE = 20;
+
+/** A tag as a File lists it: Zipline's Tag without its files. */
+export interface TagSummary {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  name: string;
+  color: string;
 }
 
 /** A made thumbnail: WebP, at most `THUMBNAIL_PIXELS` on its longer side. */
@@ -37,19 +51,19 @@ export interface Thumbnail {
 /**
  * The File resource of the API, Zipline 4.4's File: no owner id, no storage details. `url` is the
  * link's path (clients prefix their origin, as with Zipline's); `thumbnail` `{path}` with the owner's
- * path to the WebP preview, null while none exists; `folderId` null and `tags` empty (this service
- * has neither folders nor tags yet: the fields are there so Zipline clients parse every file).
+ * path to the WebP preview, null while none exists; `folderId` null (no folders yet: the field is
+ * there so Zipline clients parse every file); `tags` the file's tags as objects, Zipline's `tags`.
  */
 export type FileResource = Omit<
   FileRecord,
-  'downloadAsOriginalName' | 'objectKey' | 'version' | 'passwordHash' | 'thumbnail'
+  'downloadAsOriginalName' | 'objectKey' | 'version' | 'passwordHash' | 'thumbnail' | 'tags'
 > & {
   /** Whether `/raw/{name}` asks for a password (never the hash). */
   password: boolean;
   url: string;
   thumbnail: { path: string } | null;
   folderId: null;
-  tags: never[];
+  tags: TagSummary[];
 };
 
 /**
@@ -62,7 +76,11 @@ export const linkPath = (name: string) => `/u/${encodeURIComponent(name)}`;
 /** The owner's route to a file's thumbnail (the dashboard's grid loads it with the session). */
 export const thumbnailPath = (id: string) => `/api/user/files/${encodeURIComponent(id)}/thumbnail`;
 
-export function toFileResource(file: FileRecord): FileResource {
+/** The resource of a file; `tags` looks its tag ids up (a tag deleted meanwhile is left out). */
+export function toFileResource(
+  file: FileRecord,
+  tags: ReadonlyMap<string, TagSummary> = new Map(),
+): FileResource {
   return {
     id: file.id,
     name: file.name,
@@ -79,7 +97,7 @@ export function toFileResource(file: FileRecord): FileResource {
     url: linkPath(file.name),
     thumbnail: file.thumbnail ? { path: thumbnailPath(file.id) } : null,
     folderId: null,
-    tags: [],
+    tags: file.tags.flatMap((id) => tags.get(id) ?? []),
   };
 }
 
@@ -114,8 +132,11 @@ export const SORT_FIELDS = [
 ] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
 
-export const SEARCH_FIELDS = ['name', 'originalName', 'type', 'id'] as const;
+/** `tags` lists the files having every tag of a comma-separated list of ids (listing/by-tag.ts). */
+export const SEARCH_FIELDS = ['name', 'originalName', 'type', 'id', 'tags'] as const;
 export type SearchField = (typeof SEARCH_FIELDS)[number];
+/** The fields a search matches as text in the search index (`tags` is a listing by tag instead). */
+export type TextSearchField = Exclude<SearchField, 'tags'>;
 
 /** `dashboard` keeps what the dashboard previews; `none` (no folder or tag) is every file here. */
 export const LIST_FILTERS = ['all', 'none', 'dashboard'] as const;

@@ -105,7 +105,7 @@ export const ACCESS = {
     indexes: FILE_INDEXES,
   },
   // A file named by its public name: the name's claim, then the file.
-  fileGet: { items: { GetItem: ['FILENAME'] } },
+  fileGet: { items: { GetItem: ['FILENAME'], Query: ['USER'] } },
   uploadStart: {
     items: {
       Query: ['USER'],
@@ -135,19 +135,22 @@ export const ACCESS = {
       DeleteItem: ['USER'],
     },
   },
-  // A rename claims the new name and releases the old in the file's transaction.
+  // A rename claims the new name and releases the old in the file's transaction; the file's tag
+  // memberships (USER) are written in it too, and its tags read (Query USER) for the answer.
   filePatch: {
     items: {
       GetItem: ['FILENAME'],
+      Query: ['USER'],
       ConditionCheckItem: ['USER'],
       UpdateItem: ['USER'],
-      PutItem: ['FILENAME'],
-      DeleteItem: ['FILENAME'],
+      PutItem: ['FILENAME', 'USER'],
+      DeleteItem: ['FILENAME', 'USER'],
     },
   },
   fileDelete: {
     items: {
       GetItem: ['FILENAME'],
+      Query: ['USER'],
       ConditionCheckItem: ['USER'],
       UpdateItem: ['USER'],
       DeleteItem: ['USER', 'FILENAME'],
@@ -225,6 +228,13 @@ export const ACCESS = {
   // A password for a link: guesses counted (THROTTLE) before the route item is read.
   linkPassword: { items: { GetItem: ['GO'], UpdateItem: ['THROTTLE'] } },
   linkUnlock: { items: { GetItem: ['GO'], UpdateItem: ['THROTTLE', 'LINKVIEWS'] } },
+  // Tags (issue 35, docs/tags.md): the tag and its name claim in the owner's partition, the owner's
+  // tag count on its file counters; a deletion takes the tag off its files (memberships by Query).
+  tagList: { items: { Query: ['USER'] } },
+  tagCreate: { items: { ConditionCheckItem: ['USER'], PutItem: ['USER'], UpdateItem: ['USER'] } },
+  tagPatch: { items: { PutItem: ['USER'], DeleteItem: ['USER'] } },
+  tagDelete: { items: { Query: ['USER'], UpdateItem: ['USER'], DeleteItem: ['USER'] } },
+  usersTags: { items: { Query: ['USER'] } },
 } satisfies Record<string, TableAccess>;
 
 /** The bucket access of each route that has one. */

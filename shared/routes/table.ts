@@ -89,4 +89,11 @@ export const routes: readonly Route[] = [
   route('GET', '/go/{code}', 'links/go', 'public', 'none', 'links', { table: ACCESS.go }),
   route('GET', '/view/url/{id}', 'links/view-url', 'public', 'none', 'links', { table: ACCESS.linkPage }),
   route('POST', '/view/url/{id}', 'links/view-url-unlock', 'public', 'form', 'links', { hashesPasswords: true, table: ACCESS.linkUnlock }),
+  // Tags (issue 35, docs/tags.md)
+  route('GET', '/api/user/tags', 'tags/list', 'signed-in', 'none', 'files', { table: ACCESS.tagList }),
+  route('POST', '/api/user/tags', 'tags/create', 'signed-in', 'json', 'files', { table: ACCESS.tagCreate }),
+  route('GET', '/api/user/tags/{id}', 'tags/get', 'signed-in', 'none', 'files'),
+  route('PATCH', '/api/user/tags/{id}', 'tags/patch', 'signed-in', 'json', 'files', { table: ACCESS.tagPatch }),
+  route('DELETE', '/api/user/tags/{id}', 'tags/delete', 'signed-in', 'none', 'files', { table: ACCESS.tagDelete }),
+  route('GET', '/api/users/{id}/tags', 'users/tags', 'admin', 'none', 'admin', { table: ACCESS.usersTags }),
 ];

@@ -45,13 +45,13 @@ test('the CSRF check guards exactly the cookie-authenticated writes', () => {
 test('each route sits in the area of its handler folder (issue 32’s nested stacks)', () => {
   const areaOf = (handler: string): Area => {
     if (handler === 'files/raw' || handler.startsWith('view/')) return 'public';
-    if (handler.startsWith('files/')) return 'files';
+    if (handler.startsWith('files/') || handler.startsWith('tags/')) return 'files';
     if (handler.startsWith('users/')) return 'admin';
     if (handler.startsWith('links/')) return 'links';
     return 'account';
   };
   expect(routes.filter((route) => route.area !== areaOf(route.handler))).toEqual([]);
   expect(new Set(routes.map((route) => route.handler.split('/')[0]))).toEqual(
-    new Set(['health', 'server', 'setup', 'auth', 'user', 'users', 'files', 'view', 'links']),
+    new Set(['health', 'server', 'setup', 'auth', 'user', 'users', 'files', 'view', 'links', 'tags']),
   );
 });

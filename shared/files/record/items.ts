@@ -21,6 +21,7 @@ const FILE_ATTRIBUTES = [
   'passwordHash',
   'version',
   'thumbnail',
+  'tags',
 ] as const satisfies readonly (keyof FileRecord)[];
 
 export function fromFileItem(item: Record<string, unknown>): FileRecord {
@@ -30,12 +31,14 @@ export function fromFileItem(item: Record<string, unknown>): FileRecord {
   file.deletesAt ??= null;
   file.passwordHash ??= null;
   file.thumbnail ??= null;
+  // A string set (absent when empty), read back in id order: tags are created in that order.
+  file.tags = item.tags instanceof Set ? [...(item.tags as Set<string>)].sort() : [];
   return file;
 }
 
 /** The stored item of a file: its record, keys and index attributes (also the benchmark's fill). */
 export function toFileItem(userId: string, file: FileRecord) {
-  const { maxViews, deletesAt, passwordHash, thumbnail, ...rest } = file;
+  const { maxViews, deletesAt, passwordHash, thumbnail, tags, ...rest } = file;
   return {
     ...fileKey(userId, file.id),
     entity: 'FILE',
@@ -44,6 +47,7 @@ export function toFileItem(userId: string, file: FileRecord) {
     ...(deletesAt === null ? {} : { deletesAt }),
     ...(passwordHash === null ? {} : { passwordHash }),
     ...(thumbnail === null ? {} : { thumbnail }),
+    ...(tags.length === 0 ? {} : { tags: new Set(tags) }),
     ...indexAttributes(userId, file),
   };
 }

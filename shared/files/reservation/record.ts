@@ -40,6 +40,7 @@ export function newRecord(
     passwordHash: options.passwordHash,
     version: 1,
     thumbnail: null,
+    tags: [],
   };
   return record;
 }
