@@ -27,6 +27,7 @@ import {
 import { linkScenarios } from './link-scenarios.ts';
 import { type Scenario, scenario } from './scenario.ts';
 import { VIEWER } from './services.ts';
+import { tagScenarios } from './tag-scenarios.ts';
 import { ziplineScenarios } from './zipline-scenarios.ts';
 
 /** Files of the listing fixture: more than one page of 15. */
@@ -380,6 +381,7 @@ export async function benchScenarios(): Promise<{
     ),
     scenario('GET /api/nothing (fallback 404)', 'GET', '/api/nothing', 404, () => ({})),
     ...(await linkScenarios(user, filesOwner)),
+    ...(await tagScenarios(user, filesOwner, admin)),
     ...ziplineScenarios(uploader, locked, viewed),
   ];
   // The thumbnail function, as S3 starts it: the event of a 1600×1200 PNG's upload.

@@ -33,7 +33,10 @@ export const TAG_ID = { accepts: isFileId, notFound: 'tag not found' };
 
 /** `PATCH /api/user/files/{id}` `tags`: ids, at most `MAX_TAGS_PER_FILE` of them (duplicates count once). */
 export const fileTagsSchema = v.pipe(
-  v.array(v.string('must be tag ids'), 'must be an array of tag ids'),
+  v.array(
+    v.pipe(v.string('must be tag ids'), v.check(isFileId, 'invalid tag somewhere: not a tag id')),
+    'must be an array of tag ids',
+  ),
   v.transform((ids) => [...new Set(ids)].sort()),
   v.maxLength(MAX_TAGS_PER_FILE, `a file has at most ${MAX_TAGS_PER_FILE} tags`),
 );
