@@ -10,6 +10,8 @@ export interface FileQuery {
   favorite: boolean;
   searchField: SearchField;
   searchQuery: string;
+  /** A tag's id: the files having it (`searchField=tags`), instead of a text search. */
+  tag: string;
 }
 
 export function listingPath(query: FileQuery): string {
@@ -20,7 +22,10 @@ export function listingPath(query: FileQuery): string {
     order: query.order,
   });
   if (query.favorite) params.set('favorite', 'true');
-  if (query.searchQuery.trim()) {
+  if (query.tag) {
+    params.set('searchField', 'tags');
+    params.set('searchQuery', query.tag);
+  } else if (query.searchQuery.trim()) {
     params.set('searchField', query.searchField);
     params.set('searchQuery', query.searchQuery.trim());
   }
@@ -32,6 +37,8 @@ export type FilePatch = Partial<
   Pick<FileResource, 'favorite' | 'originalName' | 'maxViews' | 'deletesAt'>
 > & {
   password?: string | null;
+  /** The ids of the file's tags from now on. */
+  tags?: string[];
 };
 
 /** `GET /api/user/files/{id}`: the detail view's file, refreshed with the listing (same key prefix). */
