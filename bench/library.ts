@@ -55,6 +55,7 @@ function fakeFile(userId: string, index: number): FileRecord {
     version: 1,
     thumbnail: null,
     folderId: null,
+    tags: [],
   };
 }
 

@@ -24,6 +24,7 @@ import { dailyMetricsEvent, metricsScenarios } from './metrics-scenarios.ts';
 import { type Scenario, scenario } from './scenario.ts';
 import { settingsScenarios } from './settings-scenarios.ts';
 import { signInScenarios } from './sign-in-scenarios.ts';
+import { tagScenarios } from './tag-scenarios.ts';
 import { ziplineScenarios } from './zipline-scenarios.ts';
 
 /** Files of the listing fixture: more than one page of 15. */
@@ -171,6 +172,7 @@ export async function benchScenarios(): Promise<{
     ...metricsScenarios(admin),
     ...homeScenarios(user, filesOwner),
     ...(await folderScenarios(uploader)),
+    ...(await tagScenarios(user, filesOwner, admin)),
     ...ziplineScenarios(uploader, locked, viewed),
   ];
   // The thumbnail function, as S3 starts it: the event of a 1600×1200 PNG's upload.

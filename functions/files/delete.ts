@@ -4,6 +4,7 @@ import { findOwnFile } from '#shared/files/record/own-file';
 import { deleteFile } from '#shared/files/serve/access';
 import { defineHandler } from '#shared/http/handler';
 import { json } from '#shared/http/response';
+import { tagLookup } from '#shared/tags/store';
 import { FILE_ID_OR_NAME, pathId } from '#shared/validation/ids';
 
 /** By id or public name, as `GET`. Answers the deleted file, as existing clients expect. */
@@ -11,5 +12,5 @@ export const handler = defineHandler(async (request) => {
   const { user } = await authenticate(request);
   const file = requireFile(await findOwnFile(user.id, pathId(request, 'id', FILE_ID_OR_NAME)));
   const deleted = await deleteFile(user.id, file.id);
-  return json(200, toFileResource(deleted));
+  return json(200, toFileResource(deleted, await tagLookup(user.id, [deleted])));
 });

@@ -1,19 +1,24 @@
 import { authenticate } from '#shared/auth/authenticate';
 import { invalid, notFound } from '#shared/errors';
+import { listTagged } from '#shared/files/listing/by-tag';
 import { type ListOptions, listFiles, searchFiles } from '#shared/files/listing/listing';
-import { toFileResource } from '#shared/files/model';
+import { type FileRecord, toFileResource } from '#shared/files/model';
 import { folderPage } from '#shared/folders/listing';
 import { defineHandler } from '#shared/http/handler';
 import { validate } from '#shared/http/request';
 import { json } from '#shared/http/response';
+import { requireTag, tagLookup } from '#shared/tags/store';
 import { userWhoseFilesToList } from '#shared/users/file-owner';
 import { listQuerySchema } from '#shared/validation/files/schemas';
 import { FOLDER_ID } from '#shared/validation/folders/schemas';
 import { USER_ID } from '#shared/validation/ids';
+import { readTagQuery } from '#shared/validation/tags/schemas';
 
 /**
  * The caller's files; with `?id=<user id>` (Zipline's), an administrator lists a user it may act on
  * as `/api/users/{id}` allows (anyone else: 404), each file's `url` following that owner's settings.
+ * `searchField=tags&searchQuery=<ids>` lists the files having every one of those tags (Zipline's),
+ * paged by `page` or the `x-next-cursor` cursor, without a total (docs/tags.md).
  */
 export const handler = defineHandler(async (request) => {
   const { user: caller } = await authenticate(request);
@@ -27,35 +32,57 @@ export const handler = defineHandler(async (request) => {
     favoriteOnly: query.favorite,
     perpage: query.perpage,
     page: query.page,
+    cursor: query.cursor,
   };
+  const resources = async (files: FileRecord[]) => {
+    const tags = await tagLookup(user.id, files);
+    return files.map((file) => toFileResource(file, tags));
+  };
+  const next = (cursor: string | undefined): { headers: Record<string, string> } => ({
+    headers: cursor ? { 'x-next-cursor': cursor } : {},
+  });
   if (query.folder !== undefined) {
     if (!FOLDER_ID.accepts(query.folder)) throw notFound(FOLDER_ID.notFound);
-    const { nextCursor, ...page } = await folderPage(user.id, query.folder, {
+    const { nextCursor, files, ...counts } = await folderPage(user.id, query.folder, {
       ...options,
       cursor: query.cursor,
       searchQuery: query.searchQuery?.trim(),
     });
-    return json(200, page, { headers: nextCursor ? { 'x-next-cursor': nextCursor } : {} });
+    return json(200, { page: await resources(files), ...counts }, next(nextCursor));
   }
   const searchQuery = query.searchQuery?.trim();
-  if (searchQuery) {
+  const field = query.searchField;
+  if (searchQuery && field === 'tags') {
+    const tagIds = readTagQuery(searchQuery);
+    // Zipline's 400 for a tag that is not the owner's.
+    await Promise.all(tagIds.map((id) => requireTag(user.id, id))).catch(() => {
+      throw invalid('invalid tag somewhere');
+    });
+    const found = await listTagged(user.id, tagIds, options);
+    return json(
+      200,
+      { page: await resources(found.files), search: { field: 'tags', query: tagIds } },
+      next(found.nextCursor),
+    );
+  }
+  if (searchQuery && field !== 'tags') {
     if (query.cursor !== undefined) throw invalid('cursor cannot be combined with searchQuery');
-    const found = await searchFiles(user.id, { ...options, field: query.searchField, query: searchQuery });
+    const found = await searchFiles(user.id, { ...options, field, query: searchQuery });
     return json(200, {
-      page: found.files.map((file) => toFileResource(file)),
+      page: await resources(found.files),
       total: found.total,
       pages: Math.ceil(found.total / options.perpage),
-      search: { field: query.searchField, query: searchQuery },
+      search: { field, query: searchQuery },
     });
   }
-  const result = await listFiles(user.id, { ...options, cursor: query.cursor });
+  const result = await listFiles(user.id, options);
   return json(
     200,
     {
-      page: result.files.map((file) => toFileResource(file)),
+      page: await resources(result.files),
       total: result.total,
       pages: Math.ceil(result.total / options.perpage),
     },
-    { headers: result.nextCursor ? { 'x-next-cursor': result.nextCursor } : {} },
+    next(result.nextCursor),
   );
 });

@@ -26,6 +26,20 @@ export interface FileRecord {
   thumbnail: Thumbnail | null;
   /** The owner's folder the file is in (folders/membership.ts), or null. */
   folderId: string | null;
+  /** The ids of the owner's tags the file has (docs/tags.md), at most `MAX_TAGS_PER_FILE`. */
+  tags: string[];
+}
+
+/** How many tags a file may have: each is a membership item written with every change of the file. */
+export const MAX_TAGS_PER_FILE = 20;
+
+/** A tag as a File lists it: Zipline's Tag without its files. */
+export interface TagSummary {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  name: string;
+  color: string;
 }
 
 /** A made thumbnail: WebP, at most `THUMBNAIL_PIXELS` on its longer side. */
@@ -39,18 +53,19 @@ export interface Thumbnail {
 /**
  * The File resource of the API, Zipline 4.4's File: no owner id, no storage details. `url` is the
  * link's path (clients prefix their origin, as with Zipline's); `thumbnail` `{path}` with the owner's
- * path to the WebP preview, null while none exists; `folderId` the folder it is in or null; `tags` empty (this
- * service has no tags yet: the field is there so Zipline clients parse every file).
+ * path to the WebP preview, null while none exists; `folderId` the folder it is in or null; `tags`
+ * the file's tags as objects, Zipline's `tags`.
  */
 export type FileResource = Omit<
   FileRecord,
-  'downloadAsOriginalName' | 'objectKey' | 'version' | 'passwordHash' | 'thumbnail'
+  'downloadAsOriginalName' | 'objectKey' | 'version' | 'passwordHash' | 'thumbnail' | 'tags'
 > & {
   /** Whether `/raw/{name}` asks for a password (never the hash). */
   password: boolean;
   url: string;
   thumbnail: { path: string } | null;
-  tags: never[];
+  folderId: string | null;
+  tags: TagSummary[];
 };
 
 /**
@@ -63,7 +78,11 @@ export const linkPath = (name: string) => `/u/${encodeURIComponent(name)}`;
 /** The owner's route to a file's thumbnail (the dashboard's grid loads it with the session). */
 export const thumbnailPath = (id: string) => `/api/user/files/${encodeURIComponent(id)}/thumbnail`;
 
-export function toFileResource(file: FileRecord): FileResource {
+/** The resource of a file; `tags` looks its tag ids up (a tag deleted meanwhile is left out). */
+export function toFileResource(
+  file: FileRecord,
+  tags: ReadonlyMap<string, TagSummary> = new Map(),
+): FileResource {
   return {
     id: file.id,
     name: file.name,
@@ -80,7 +99,7 @@ export function toFileResource(file: FileRecord): FileResource {
     url: linkPath(file.name),
     thumbnail: file.thumbnail ? { path: thumbnailPath(file.id) } : null,
     folderId: file.folderId,
-    tags: [],
+    tags: file.tags.flatMap((id) => tags.get(id) ?? []),
   };
 }
 
@@ -115,8 +134,11 @@ export const SORT_FIELDS = [
 ] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
 
-export const SEARCH_FIELDS = ['name', 'originalName', 'type', 'id'] as const;
+/** `tags` lists the files having every tag of a comma-separated list of ids (listing/by-tag.ts). */
+export const SEARCH_FIELDS = ['name', 'originalName', 'type', 'id', 'tags'] as const;
 export type SearchField = (typeof SEARCH_FIELDS)[number];
+/** The fields a search matches as text in the search index (`tags` is a listing by tag instead). */
+export type TextSearchField = Exclude<SearchField, 'tags'>;
 
 /** `dashboard` keeps what the dashboard previews; `none` (no folder or tag) is every file here. */
 export const LIST_FILTERS = ['all', 'none', 'dashboard'] as const;

@@ -1,7 +1,6 @@
 import { invalid } from '#shared/errors';
 import { listFolderFiles } from '#shared/files/listing/folder';
 import type { ListOptions } from '#shared/files/listing/listing';
-import { toFileResource } from '#shared/files/model';
 import { requireFolder } from '#shared/folders/store';
 
 /**
@@ -24,7 +23,7 @@ export async function folderPage(
   const folder = await requireFolder(userId, folderId);
   const page = await listFolderFiles(userId, folderId, options);
   return {
-    page: page.files.map(toFileResource),
+    files: page.files,
     total: folder.files,
     pages: Math.ceil(folder.files / options.perpage),
     nextCursor: page.nextCursor,

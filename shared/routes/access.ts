@@ -133,7 +133,7 @@ export const ACCESS = {
     indexes: FILE_INDEXES,
   },
   // A file named by its public name: the name's claim, then the file.
-  fileGet: { items: { GetItem: ['FILENAME'] } },
+  fileGet: { items: { GetItem: ['FILENAME'], Query: ['USER'] } },
   uploadStart: {
     items: {
       GetItem: ['SETTINGS', 'USER'],
@@ -164,19 +164,22 @@ export const ACCESS = {
       DeleteItem: ['USER'],
     },
   },
-  // A rename claims the new name and releases the old in the file's transaction.
+  // A rename claims the new name and releases the old in the file's transaction; the file's tag
+  // memberships (USER) are written in it too, and its tags read (Query USER) for the answer.
   filePatch: {
     items: {
       GetItem: ['FILENAME'],
+      Query: ['USER'],
       ConditionCheckItem: ['USER'],
       UpdateItem: ['USER'],
-      PutItem: ['FILENAME'],
-      DeleteItem: ['FILENAME'],
+      PutItem: ['FILENAME', 'USER'],
+      DeleteItem: ['FILENAME', 'USER'],
     },
   },
   fileDelete: {
     items: {
       GetItem: ['FILENAME'],
+      Query: ['USER'],
       ConditionCheckItem: ['USER'],
       UpdateItem: ['USER'],
       DeleteItem: ['USER', 'FILENAME', 'FOLDER'],
@@ -322,13 +325,14 @@ export const ACCESS = {
   },
   // `/folder/{id}`: the folder's owner item, the folder, a page of its members and their files.
   folderPage: { items: { GetItem: ['FOLDER', 'USER'], Query: ['FOLDER'], BatchGetItem: ['USER'] } },
+  // A favourite toggle rewrites the file's tag memberships (USER) with its new sort keys.
   filesBulkPatch: {
     items: {
       GetItem: ['USER'],
       ConditionCheckItem: ['USER'],
       UpdateItem: ['USER'],
-      PutItem: ['FOLDER'],
-      DeleteItem: ['FOLDER'],
+      PutItem: ['USER', 'FOLDER'],
+      DeleteItem: ['USER', 'FOLDER'],
     },
   },
   filesBulkDelete: {
@@ -339,6 +343,13 @@ export const ACCESS = {
       DeleteItem: ['USER', 'FILENAME', 'FOLDER'],
     },
   },
+  // Tags (issue 35, docs/tags.md): the tag and its name claim in the owner's partition, the owner's
+  // tag count on its file counters; a deletion takes the tag off its files (memberships by Query).
+  tagList: { items: { Query: ['USER'] } },
+  tagCreate: { items: { ConditionCheckItem: ['USER'], PutItem: ['USER'], UpdateItem: ['USER'] } },
+  tagPatch: { items: { PutItem: ['USER'], DeleteItem: ['USER'] } },
+  tagDelete: { items: { Query: ['USER'], UpdateItem: ['USER'], DeleteItem: ['USER'] } },
+  usersTags: { items: { Query: ['USER'] } },
 } satisfies Record<string, TableAccess>;
 
 /** The bucket access of each route that has one. */

@@ -114,4 +114,11 @@ export const routes: readonly Route[] = [
   route('PATCH', '/api/user/files/transaction', 'files/transaction-patch', 'signed-in', 'json', 'files', { table: ACCESS.filesBulkPatch }),
   route('GET', '/folder/{id}', 'view/folder', 'public', 'none', 'public', { table: ACCESS.folderPage }),
   route('DELETE', '/api/user/files/transaction', 'files/transaction-delete', 'signed-in', 'json', 'files', { table: ACCESS.filesBulkDelete, bucket: BUCKET.delete }),
+  // Tags (issue 35, docs/tags.md)
+  route('GET', '/api/user/tags', 'tags/list', 'signed-in', 'none', 'files', { table: ACCESS.tagList }),
+  route('POST', '/api/user/tags', 'tags/create', 'signed-in', 'json', 'files', { table: ACCESS.tagCreate }),
+  route('GET', '/api/user/tags/{id}', 'tags/get', 'signed-in', 'none', 'files'),
+  route('PATCH', '/api/user/tags/{id}', 'tags/patch', 'signed-in', 'json', 'files', { table: ACCESS.tagPatch }),
+  route('DELETE', '/api/user/tags/{id}', 'tags/delete', 'signed-in', 'none', 'files', { table: ACCESS.tagDelete }),
+  route('GET', '/api/users/{id}/tags', 'users/tags', 'admin', 'none', 'admin', { table: ACCESS.usersTags }),
 ];

@@ -247,6 +247,7 @@ const ACCEPTED_REQUEST: Record<string, CallOptions> = {
   'files/patch': { json: { favorite: true } },
   'files/password': { json: { password: 'guess' } },
   'links/patch': { json: {} },
+  'tags/patch': { json: {} },
   'links/password': { json: { password: 'guess' } },
   'user/passkeys-rename': { json: { name: 'Laptop' } },
   'folders/add-file': { json: { id: '01arz3ndektsv4rrffq69g5fav' } },

@@ -51,13 +51,17 @@ describe('editing a file the way Zipline’s edit dialog does', () => {
     }
   });
 
-  test('tags or a bad type are a clear 400 that changes nothing', async () => {
+  test("tags that are not the caller's, or a bad type, are a clear 400 that changes nothing", async () => {
     const owner = await signedInUser();
     const [file] = await upload(owner.token, [{ fileName: 'keep.txt', type: 'text/plain', content: 'k' }]);
     const before = await call('GET', `/api/user/files/${file?.id}`, { token: owner.token });
     const cases: [unknown, string][] = [
-      [{ tags: ['t1'], favorite: true }, 'tags: tags are not supported yet'],
-      [{ tags: 'none' }, 'tags: must be an array'],
+      [{ tags: ['t1'], favorite: true }, 'tags.0: invalid tag somewhere: not a tag id'],
+      [
+        { tags: ['01jd0000000000000000000000'], favorite: true },
+        'invalid tag somewhere: tags must be ids of your tags',
+      ],
+      [{ tags: 'none' }, 'tags: must be an array of tag ids'],
       [{ password: 5 }, 'password: must be a string or null'],
       [{ type: 'not a type', favorite: true }, 'type: must be a MIME type'],
       [{ type: 7 }, 'type: must be a MIME type'],

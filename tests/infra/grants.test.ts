@@ -551,6 +551,25 @@ describe('every request the code sends is within its function grant, and every g
     expect((await check('wrong')).status).toBe(404);
     expect((await check('image secret')).status).toBe(200);
     // A rename by name (the claims move in the file's transaction), then the delete by the new name.
+    // Tags (issue 35): created, listed, read, renamed; put on a file (memberships written), taken
+    // off (deleted) and put on again; the file read with its tags, listed by tag; an administrator's
+    // read of the user's tags; one tag deleted off the file, the other kept for the rename and the
+    // file's deletion below (its memberships go with it).
+    const newTag = async (name: string) =>
+      (await request('POST', '/api/user/tags', { token, json: { name, color: '#123' } })).body.id as string;
+    const [gone, keptTag] = [await newTag('grants'), await newTag('kept')];
+    expect((await request('GET', '/api/user/tags', { token })).body).toHaveLength(2);
+    expect((await request('GET', `/api/user/tags/${gone}`, { token })).status).toBe(200);
+    expect(
+      (await request('PATCH', `/api/user/tags/${gone}`, { token, json: { name: 'granted' } })).status,
+    ).toBe(200);
+    const tagFile = (tags: string[]) => request('PATCH', byName(first), { token, json: { tags } });
+    for (const tags of [[gone, keptTag], [], [gone, keptTag]]) expect((await tagFile(tags)).status).toBe(200);
+    expect((await request('GET', byName(first), { token })).body.tags).toHaveLength(2);
+    const byTag = await request('GET', `/api/user/files?searchField=tags&searchQuery=${gone}`, { token });
+    expect(byTag.body.page).toHaveLength(1);
+    expect((await request('GET', `/api/users/${userId}/tags`, self)).body).toHaveLength(2);
+    expect((await request('DELETE', `/api/user/tags/${gone}`, { token })).status).toBe(200);
     const renamed = await request('PATCH', byName(first), { token, json: { name: uniqueName('renamed') } });
     expect(renamed.status).toBe(200);
     expect((await request('DELETE', `/api/user/files/${renamed.body.name}`, { token })).status).toBe(200);

@@ -29,6 +29,8 @@ const RANKS: Record<string, number> = {
   accounts: 8,
   // The request view and responses; auth reads requests, validation reports through `validate`.
   http: 7,
+  // Tags (issue 35): a user's tags, above the files whose memberships they clean up when deleted.
+  tags: 6,
   // Passkeys (issue 15): the WebAuthn ceremonies and credentials, above the users they belong to.
   passkeys: 6,
   // Folders (issue 35): above the files they hold (moves, a folder's deletion and listing).

@@ -47,7 +47,8 @@ test('the CSRF check guards exactly the cookie-authenticated writes', () => {
 test('each route sits in the area of its handler folder (issue 32’s nested stacks)', () => {
   const areaOf = (handler: string): Area => {
     if (handler === 'files/raw' || handler.startsWith('view/')) return 'public';
-    if (handler.startsWith('files/') || handler.startsWith('folders/')) return 'files';
+    if (handler.startsWith('files/') || handler.startsWith('folders/') || handler.startsWith('tags/'))
+      return 'files';
     if (handler.startsWith('users/') || handler.startsWith('metrics/')) return 'admin';
     // The instance's settings and invites (issue 38); registration and the public settings stay in account.
     if (handler.startsWith('server/settings') || handler.startsWith('invites/')) return 'admin';
@@ -69,6 +70,7 @@ test('each route sits in the area of its handler folder (issue 32’s nested sta
       'invites',
       'metrics',
       'folders',
+      'tags',
     ]),
   );
 });

@@ -1,17 +1,20 @@
 import { decodeCursor, encodeCursor } from '#shared/db/cursor';
-import { fileKeyParts } from '#shared/db/keys';
+import { FILE_PREFIX, fileKey, fileKeyParts } from '#shared/db/keys';
 import { batchGetItems } from '#shared/db/reads';
 import { type ExpiredFiles, findExpiredFiles, withoutExpired } from '#shared/files/expiry/expired';
 import {
+  fileIdOf,
   type Key,
+  libraryScope,
   type Position,
   positionOf,
+  type Scope,
   source,
   sourcesOf,
   type Walk,
   walkSources,
 } from '#shared/files/listing/walk';
-import type { FileRecord, FileStats, ListFilter, SearchField, SortField } from '#shared/files/model';
+import type { FileRecord, FileStats, ListFilter, SortField, TextSearchField } from '#shared/files/model';
 import { SEARCH_INDEX, SORT_INDEXES, searchableValue, sortKeyOf } from '#shared/files/record/indexing';
 import { fromFileItem } from '#shared/files/record/items';
 import { getFileStats } from '#shared/files/record/stats';
@@ -45,8 +48,12 @@ function totalOf(stats: FileStats, options: Pick<ListOptions, 'filter' | 'favori
 }
 
 /** What leaves the expired files out of a walk: undefined when there are none (the usual case). */
-const notIn = (expired: ExpiredFiles) =>
-  expired.keys.size === 0 ? undefined : (item: Key) => !expired.keys.has(String(item.sk));
+export const notIn = (expired: ExpiredFiles) =>
+  expired.keys.size === 0 ? undefined : (item: Key) => !expired.keys.has(`${FILE_PREFIX}${fileIdOf(item)}`);
+
+/** Both of two item tests (either may be absent). */
+export const both = (a?: (item: Key) => boolean, b?: (item: Key) => boolean) =>
+  a && b ? (item: Key) => a(item) && b(item) : (a ?? b);
 
 /**
  * One page of a user's files in any order. The first page, and a page after a cursor, read `perpage`
@@ -58,36 +65,56 @@ const notIn = (expired: ExpiredFiles) =>
  * skip waits for that read.
  */
 export async function listFiles(userId: string, options: ListOptions): Promise<FilePage> {
-  const sources = sourcesOf(userId, options.sortBy, options.order);
-  const scope = cursorScope(userId, options);
-  const [stats, expired, after] = await Promise.all([
-    getFileStats(userId),
-    findExpiredFiles(userId, new Date()),
-    options.cursor === undefined
-      ? undefined
-      : decodeCursor(scope, options.cursor).then((key) => positionOf(userId, sources, key)),
-  ]);
+  const [stats, expired] = await Promise.all([getFileStats(userId), findExpiredFiles(userId, new Date())]);
   const total = totalOf(withoutExpired(stats, expired), options);
-  const live = notIn(expired);
-  const start = after ?? (await skip(userId, options, live));
-  if (start === null) return { files: [], total, nextCursor: undefined };
-  const found = await walkSources(sources, options, start, options.perpage, true, live);
+  const found = await listScope(
+    userId,
+    libraryScope(userId),
+    cursorScope(userId, options),
+    options,
+    notIn(expired),
+  );
+  return { ...found, total };
+}
+
+/**
+ * A page of the files of `scope` (the library, or a tag's: listing/by-tag.ts) that pass `accept`, as
+ * `listFiles` reads it: after the cursor (made for `cursorScope`), or skipping to the numbered page.
+ */
+export async function listScope(
+  userId: string,
+  scope: Scope,
+  cursorScope: string,
+  options: ListOptions,
+  accept: ((item: Key) => boolean) | undefined,
+): Promise<Omit<FilePage, 'total'>> {
+  const sources = sourcesOf(scope, options.sortBy, options.order);
+  const start =
+    options.cursor === undefined
+      ? await skip(scope, options, accept)
+      : positionOf(scope, sources, await decodeCursor(cursorScope, options.cursor));
+  if (start === null) return { files: [], nextCursor: undefined };
+  const found = await walkSources(sources, options, start, options.perpage, true, accept);
   return {
-    files: await filesOf(found),
-    total,
-    nextCursor: found.more && found.last?.key ? await encodeCursor(scope, found.last.key) : undefined,
+    files: await filesOf(userId, scope, found),
+    nextCursor: found.more && found.last?.key ? await encodeCursor(cursorScope, found.last.key) : undefined,
   };
 }
 
-/** The files of a walk: read whole from the base table, or by key after an index's entries. */
-async function filesOf(found: Walk): Promise<FileRecord[]> {
-  const entries = found.items.filter(({ source: from }) => from.index !== undefined).map(({ item }) => item);
+/** The files of a walk: read whole from the base table, or by key after an index's entries or memberships. */
+async function filesOf(userId: string, scope: Scope, found: Walk): Promise<FileRecord[]> {
+  const whole = (from: Walk['items'][number]['source']) =>
+    from.index === undefined && scope.prefix === FILE_PREFIX;
+  const entries = found.items.filter(({ source: from }) => !whole(from)).map(({ item }) => item);
   const read = new Map(
-    (await batchGetFiles(entries as { pk: string; sk: string }[])).map((file) => [file.id, file]),
+    (await batchGetFiles(entries.map((item) => fileKey(userId, fileIdOf(item))))).map((file) => [
+      file.id,
+      file,
+    ]),
   );
   return found.items.flatMap(({ item, source: from }) => {
-    if (from.index === undefined) return [fromFileItem(item)];
-    const file = read.get(fileKeyParts(item as { pk: unknown; sk: unknown }).fileId);
+    if (whole(from)) return [fromFileItem(item)];
+    const file = read.get(fileIdOf(item));
     return file ? [file] : [];
   });
 }
@@ -98,7 +125,7 @@ async function filesOf(found: Walk): Promise<FileRecord[]> {
  * back; a sparse order's files without an entry are skipped in the base table.
  */
 async function skip(
-  userId: string,
+  scope: Scope,
   options: ListOptions,
   live: ((item: Key) => boolean) | undefined,
 ): Promise<Position | null> {
@@ -106,7 +133,7 @@ async function skip(
   if (count === 0) return { source: 0, key: undefined };
   const { index, skipIndex } = SORT_INDEXES[options.sortBy];
   const sources =
-    index === undefined ? [source(userId, skipIndex)] : sourcesOf(userId, options.sortBy, options.order);
+    index === undefined ? [source(scope, skipIndex)] : sourcesOf(scope, options.sortBy, options.order);
   const skipped = await walkSources(sources, options, { source: 0, key: undefined }, count, false, live);
   if (!skipped.more || !skipped.last?.key) return null;
   const { key } = skipped.last;
@@ -114,7 +141,7 @@ async function skip(
 }
 
 export interface SearchOptions extends Omit<ListOptions, 'after'> {
-  field: SearchField;
+  field: TextSearchField;
   /** Matched case-insensitively as a substring. */
   query: string;
 }
@@ -134,7 +161,7 @@ export async function searchFiles(
   const live = notIn(await findExpiredFiles(userId, new Date()));
   const accept = (entry: Key) =>
     searchableValue(entry, options.field).includes(query) && (live === undefined || live(entry));
-  const from = source(userId, SEARCH_INDEX);
+  const from = source(libraryScope(userId), SEARCH_INDEX);
   const { index, sparse } = SORT_INDEXES[options.sortBy];
   const skipped = (options.page - 1) * options.perpage;
   const found = await walkSources(

@@ -1,5 +1,5 @@
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { FILE_PREFIX, filesPartition, userKey } from '#shared/db/keys';
+import { FILE_PREFIX, filesPartition, tagFilesPartition, taggedPrefix, userKey } from '#shared/db/keys';
 import { queryPage } from '#shared/db/reads';
 import { invalid } from '#shared/errors';
 import type { ListFilter, SortField } from '#shared/files/model';
@@ -12,6 +12,29 @@ import { SORT_INDEXES } from '#shared/files/record/indexing';
  */
 
 export type Key = Record<string, NativeAttributeValue>;
+
+/**
+ * Which files are walked: a user's library (its file items, `FILE#<id>`, and their index entries
+ * under `FILES#<user>`), or one tag's (its memberships, `TAGGED#<tag>#<id>`, under the tag's index
+ * partition: files/record/memberships.ts). Either way an item's sort key ends with the file's id.
+ */
+export interface Scope {
+  pk: string;
+  prefix: string;
+  indexPartition: string;
+}
+export const libraryScope = (userId: string): Scope => ({
+  pk: userKey(userId).pk,
+  prefix: FILE_PREFIX,
+  indexPartition: filesPartition(userId),
+});
+export const tagScope = (userId: string, tagId: string): Scope => ({
+  pk: userKey(userId).pk,
+  prefix: taggedPrefix(tagId),
+  indexPartition: tagFilesPartition(userId, tagId),
+});
+/** The id of the file an item of any scope stands for (the tail of its sort key). */
+export const fileIdOf = (item: Key) => String(item.sk).slice(String(item.sk).lastIndexOf('#') + 1);
 
 export interface WalkOptions {
   order: 'asc' | 'desc';
@@ -28,15 +51,15 @@ export interface Source {
   filter?: string;
 }
 
-/** A user's files in id order (the base table), or in the order of `index`. */
-export function source(userId: string, index: string | undefined): Source {
+/** A scope's files in id order (the base table), or in the order of `index`. */
+export function source(scope: Scope, index: string | undefined): Source {
   if (index === undefined) {
     return {
       index,
       keyNames: ['pk', 'sk'],
       keyCondition: {
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': userKey(userId).pk, ':prefix': FILE_PREFIX },
+        ExpressionAttributeValues: { ':pk': scope.pk, ':prefix': scope.prefix },
       },
     };
   }
@@ -45,7 +68,7 @@ export function source(userId: string, index: string | undefined): Source {
     keyNames: ['pk', 'sk', `${index}pk`, `${index}sk`],
     keyCondition: {
       KeyConditionExpression: `${index}pk = :pk`,
-      ExpressionAttributeValues: { ':pk': filesPartition(userId) },
+      ExpressionAttributeValues: { ':pk': scope.indexPartition },
     },
   };
 }
@@ -57,11 +80,11 @@ export function source(userId: string, index: string | undefined): Source {
  * key itself, not by the field, so an item the upgrade has not reached yet (an entry holding the
  * default) is still listed exactly once.
  */
-export function sourcesOf(userId: string, sortBy: SortField, order: 'asc' | 'desc') {
+export function sourcesOf(scope: Scope, sortBy: SortField, order: 'asc' | 'desc') {
   const { index, sparse } = SORT_INDEXES[sortBy];
-  const entries = source(userId, index);
+  const entries = source(scope, index);
   if (!sparse || index === undefined) return [entries];
-  const absent: Source = { ...source(userId, undefined), filter: `attribute_not_exists(${index}sk)` };
+  const absent: Source = { ...source(scope, undefined), filter: `attribute_not_exists(${index}sk)` };
   return sparse.first === (order === 'asc') ? [absent, entries] : [entries, absent];
 }
 
@@ -171,15 +194,16 @@ async function walk(
   }
 }
 
-/** Where a cursor's key resumes: the source whose keys it has, checked to be this user's. */
-export function positionOf(userId: string, sources: Source[], after: Key): Position {
+/** Where a cursor's key resumes: the source whose keys it has, checked to be this scope's. */
+export function positionOf(scope: Scope, sources: Source[], after: Key): Position {
   const names = Object.keys(after).sort();
   const at = sources.findIndex((from) => names.join() === [...from.keyNames].sort().join());
   const from = sources[at];
   const valid =
     from !== undefined &&
-    after.pk === userKey(userId).pk &&
-    (from.index === undefined || after[`${from.index}pk`] === filesPartition(userId)) &&
+    after.pk === scope.pk &&
+    String(after.sk).startsWith(scope.prefix) &&
+    (from.index === undefined || after[`${from.index}pk`] === scope.indexPartition) &&
     names.every((name) => typeof after[name] === 'string');
   if (!valid) throw invalid('invalid cursor');
   return { source: at, key: after };

@@ -1,5 +1,5 @@
 import { expiryIndexKey, FILE_ORDER_INDEXES, filesPartition, indexKeyAttributes } from '#shared/db/keys';
-import { type FileRecord, isMedia, type SearchField, type SortField } from '#shared/files/model';
+import { type FileRecord, isMedia, type SortField, type TextSearchField } from '#shared/files/model';
 
 /**
  * How a file appears in the file indexes (table.ts): for each sort order an index whose sort key is
@@ -68,17 +68,27 @@ const withId = (value: string, id: string) => `${value}${SEPARATOR}${id}`;
 export const sortKeyOf = (value: string, id: string) => withId(value, id);
 
 /** The views index's keys of a file viewed `views` times (at least once: none before). */
-export function viewsIndexKey(userId: string, views: number, id: string): Record<string, string> {
+export function viewsIndexKey(
+  userId: string,
+  views: number,
+  id: string,
+  partition = filesPartition(userId),
+): Record<string, string> {
   const { pk, sk } = indexKeyAttributes(FILE_ORDER_INDEXES.byViews);
-  return { [pk]: filesPartition(userId), [sk]: withId(encodeViews(views), id) };
+  return { [pk]: partition, [sk]: withId(encodeViews(views), id) };
 }
 
 /**
  * Every index attribute of a file item; rewritten whenever a field it encodes changes. A sparse
- * order's keys, and the expiry index's, exist only while the field differs from its default.
+ * order's keys, and the expiry index's, exist only while the field differs from its default. A tag
+ * membership (record/memberships.ts) has the same under its tag's partition, and no expiry entry.
  */
-export function indexAttributes(userId: string, file: FileRecord): Record<string, string | boolean> {
-  const partition = filesPartition(userId);
+export function indexAttributes(
+  userId: string,
+  file: FileRecord,
+  partition = filesPartition(userId),
+): Record<string, string | boolean> {
+  const library = partition === filesPartition(userId);
   const values: Record<SortField, string | undefined> = {
     id: undefined,
     createdAt: undefined,
@@ -103,11 +113,13 @@ export function indexAttributes(userId: string, file: FileRecord): Record<string
     attributes[keys.pk] = partition;
     attributes[keys.sk] = withId(value, file.id);
   }
-  return file.deletesAt === null ? attributes : { ...attributes, ...expiryIndexKey(file.id, file.deletesAt) };
+  return file.deletesAt === null || !library
+    ? attributes
+    : { ...attributes, ...expiryIndexKey(file.id, file.deletesAt) };
 }
 
 /** The lowercased value of a search field, read from a search-index entry. */
-export function searchableValue(entry: Record<string, unknown>, field: SearchField): string {
+export function searchableValue(entry: Record<string, unknown>, field: TextSearchField): string {
   if (field === 'id') return String(entry[indexKeyAttributes(SEARCH_INDEX).sk] ?? '').toLowerCase();
   const attribute = indexKeyAttributes(SORT_INDEXES[field].index as string).sk;
   const encoded = String(entry[attribute] ?? '');

@@ -22,6 +22,7 @@ const FILE_ATTRIBUTES = [
   'version',
   'thumbnail',
   'folderId',
+  'tags',
 ] as const satisfies readonly (keyof FileRecord)[];
 
 export function fromFileItem(item: Record<string, unknown>): FileRecord {
@@ -32,12 +33,14 @@ export function fromFileItem(item: Record<string, unknown>): FileRecord {
   file.passwordHash ??= null;
   file.thumbnail ??= null;
   file.folderId ??= null;
+  // A string set (absent when empty), read back in id order: tags are created in that order.
+  file.tags = item.tags instanceof Set ? [...(item.tags as Set<string>)].sort() : [];
   return file;
 }
 
 /** The stored item of a file: its record, keys and index attributes (also the benchmark's fill). */
 export function toFileItem(userId: string, file: FileRecord) {
-  const { maxViews, deletesAt, passwordHash, thumbnail, folderId, ...rest } = file;
+  const { maxViews, deletesAt, passwordHash, thumbnail, folderId, tags, ...rest } = file;
   return {
     ...fileKey(userId, file.id),
     entity: 'FILE',
@@ -47,6 +50,7 @@ export function toFileItem(userId: string, file: FileRecord) {
     ...(passwordHash === null ? {} : { passwordHash }),
     ...(thumbnail === null ? {} : { thumbnail }),
     ...(folderId === null ? {} : { folderId }),
+    ...(tags.length === 0 ? {} : { tags: new Set(tags) }),
     ...indexAttributes(userId, file),
   };
 }

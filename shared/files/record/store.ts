@@ -11,6 +11,7 @@ import { type FileRecord, isMedia, requireFile } from '#shared/files/model';
 import { FOLDER_NOT_FOUND, joinFolderItems, leaveFolderItems } from '#shared/files/record/folder-membership';
 import { indexAttributes, SORT_INDEXES } from '#shared/files/record/indexing';
 import { fromFileItem, toFileItem } from '#shared/files/record/items';
+import { membershipDeletes, membershipWrites, UnknownTag } from '#shared/files/record/memberships';
 import { moveNameClaim } from '#shared/files/record/name-claims';
 import {
   noPending,
@@ -126,7 +127,12 @@ export interface FileChanges {
   deletesAt?: string | null;
   /** A new password's hash, or null to remove the password. */
   passwordHash?: string | null;
+  /** The ids of the owner's tags the file has from now on (each must exist: else `UnknownTag`). */
+  tags?: string[];
 }
+
+const sameValue = (a: unknown, b: unknown) =>
+  Array.isArray(a) && Array.isArray(b) ? a.join() === b.join() : a === b;
 
 /** The indexes whose keys a PATCH moves: updatedAt, deletesAt, name, originalName, type, favorite, expiry. */
 const PATCHED_INDEXES = [
@@ -162,7 +168,9 @@ export async function changeFile(
   return retry(versionRetries, async () => {
     const current = requireFile(await getFile(userId, fileId, { consistent: true }));
     // Nothing would change (e.g. `password: ""` on a file without one): no write, no new updatedAt.
-    if (Object.entries(changes).every(([name, value]) => current[name as keyof FileChanges] === value)) {
+    if (
+      Object.entries(changes).every(([name, value]) => sameValue(current[name as keyof FileChanges], value))
+    ) {
       return { file: current, changed: false };
     }
     const next: FileRecord = { ...current, ...changes, updatedAt: new Date().toISOString() };
@@ -178,6 +186,7 @@ export async function changeFile(
     update.set('media', indexed.media);
     for (const attribute of ['maxViews', 'deletesAt', 'passwordHash'] as const)
       update.setOrRemove(attribute, next[attribute]);
+    update.setOrRemove('tags', next.tags.length === 0 ? null : new Set(next.tags));
     for (const index of PATCHED_INDEXES) {
       update.setOrRemove(`${index}pk`, indexed[`${index}pk`] ?? null);
       update.setOrRemove(`${index}sk`, indexed[`${index}sk`] ?? null);
@@ -209,14 +218,19 @@ export async function changeFile(
     if (renamed) items.push(...moveNameClaim(userId, fileId, current.name, next.name));
     const typeCounts = typeChangeUpdates(userId, current.type, next.type);
     items.push(...typeCounts);
+    const membershipsFrom = items.length;
+    items.push(...membershipWrites(userId, current, next));
+    const tagged = items.length > membershipsFrom;
     try {
-      // An ADD to the counters, or a name claim, would outlive a deletion: only for an active owner.
-      const creates = countersChange || renamed || typeCounts.length > 0;
+      // An ADD to the counters, a name claim or a membership would outlive a deletion: only for an active owner.
+      const creates = countersChange || renamed || typeCounts.length > 0 || tagged;
       await (creates ? transactAsActiveOwner(userId, items) : transactWrite(items));
     } catch (error) {
       // A moved version is retried first: the name may be this file's own by now.
       const failed = error instanceof TransactionConditionFailed ? error.failedIndexes : [];
-      throw renamed && failed.includes(claimIndex) && !failed.includes(0) ? new NameTaken(next.name) : error;
+      if (failed.includes(0)) throw error;
+      if (failed.some((index) => index >= membershipsFrom)) throw new UnknownTag();
+      throw renamed && failed.includes(claimIndex) ? new NameTaken(next.name) : error;
     }
     return { file: { ...next, views: current.views }, changed: true };
   });
@@ -258,6 +272,7 @@ export async function deleteFileRecordIf(
       statsUpdate(userId, noPending(statsOf([current], -1))),
       ...typeCountUpdates(userId, [current], -1),
       ...leaveFolderItems(userId, current),
+      ...membershipDeletes(userId, current),
     ]);
     return current;
   });

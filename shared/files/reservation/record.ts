@@ -41,6 +41,7 @@ export function newRecord(
     version: 1,
     thumbnail: null,
     folderId: options.folderId,
+    tags: [],
   };
   return record;
 }

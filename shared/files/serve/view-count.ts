@@ -5,6 +5,7 @@ import { updateItem } from '#shared/db/table-calls';
 import { type FileRecord, isExpired } from '#shared/files/model';
 import { viewsIndexKey } from '#shared/files/record/indexing';
 import { fromFileItem } from '#shared/files/record/items';
+import { membershipViewWrites } from '#shared/files/record/memberships';
 import { findNameClaim, STAND_IN_CLAIM } from '#shared/files/record/name-claims';
 import { getFile } from '#shared/files/record/store';
 
@@ -43,6 +44,21 @@ const setViewsIndex = (update: UpdateBuilder, userId: string, views: number, fil
     update.set(attribute, value);
   return update;
 };
+
+/**
+ * A tagged file's memberships take its new count too (one write per tag, only ever upwards), so a
+ * listing by tag in views order is the library's order (docs/tags.md).
+ */
+async function followViews(userId: string, file: FileRecord | undefined): Promise<FileRecord | undefined> {
+  if (file) {
+    await Promise.all(
+      membershipViewWrites(userId, file).map(({ key, update }) =>
+        unlessConditionFails(updateItem(key, update)),
+      ),
+    );
+  }
+  return file;
+}
 
 /** One conditional update of a file item; undefined when its condition fails. */
 async function updateFileIf(
@@ -103,7 +119,7 @@ export async function countFileView(
   // A later view already wrote a newer count; its own second write positions the file.
   const index = setViewsIndex(new UpdateBuilder(), userId, updated.views, fileId);
   await updateFileIf(userId, fileId, index, `${index.name('views')} = ${index.value(updated.views)}`);
-  return updated;
+  return followViews(userId, updated);
 }
 
 /**
@@ -121,5 +137,6 @@ export async function countSeenView(
   const views = seen.views + 1;
   const count = setViewsIndex(new UpdateBuilder().set('views', views), userId, views, seen.id);
   const condition = `${count.name('views')} = ${count.value(seen.views)} AND ${servableCondition(count, null, now)}`;
-  return (await updateFileIf(userId, seen.id, count, condition)) ?? countFileView(userId, seen.id, null, now);
+  const counted = await updateFileIf(userId, seen.id, count, condition);
+  return counted ? followViews(userId, counted) : countFileView(userId, seen.id, null, now);
 }

@@ -3,6 +3,7 @@ import { invalid } from '#shared/errors';
 import { MIME_TYPE } from '#shared/files/mime-type';
 import { LIST_FILTERS, SEARCH_FIELDS, SORT_FIELDS } from '#shared/files/model';
 import { uploadedFileName } from '#shared/files/names';
+import { fileTagsSchema } from '#shared/validation/tags/schemas';
 import { MAX_PASSWORD_BYTES, NO_CONTROL_CHARACTERS, strictMessage } from '#shared/validation/text';
 
 /** Names are sort keys of the file indexes: bounded well inside DynamoDB's 1,024-byte key limit. */
@@ -148,7 +149,7 @@ const futureDate = v.pipe(
 /**
  * `PATCH /api/user/files/{id}`, as Zipline's edit dialog sends it. `name` renames the file (its public
  * name: the old links stop answering); `password` sets the file's password (`""`/`null` removes it;
- * see `readFilePassword`); `tags` is accepted where it changes nothing (`[]`) until tags exist; `{}`
+ * see `readFilePassword`); `tags` replaces the file's tags (the caller's own: docs/tags.md); `{}`
  * changes nothing.
  */
 export const patchFileSchema = v.strictObject(
@@ -171,12 +172,7 @@ export const patchFileSchema = v.strictObject(
       v.pipe(v.string('must be a MIME type'), v.regex(MIME_TYPE, 'must be a MIME type'), v.toLowerCase()),
     ),
     password: v.optional(v.nullable(v.string('must be a string or null'))),
-    tags: v.optional(
-      v.pipe(
-        v.array(v.string('must be tag ids'), 'must be an array'),
-        v.maxLength(0, 'tags are not supported yet'),
-      ),
-    ),
+    tags: v.optional(fileTagsSchema),
   },
   strictMessage,
 );

@@ -12,6 +12,8 @@ export interface FileQuery {
   searchQuery: string;
   /** A folder's id: its files only (sorted by creation; no search or favourite filter with it). */
   folder?: string;
+  /** A tag's id: the files having it (`searchField=tags`), instead of a text search. */
+  tag: string;
 }
 
 export function listingPath(query: FileQuery): string {
@@ -27,7 +29,10 @@ export function listingPath(query: FileQuery): string {
     return `/api/user/files?${params}`;
   }
   if (query.favorite) params.set('favorite', 'true');
-  if (query.searchQuery.trim()) {
+  if (query.tag) {
+    params.set('searchField', 'tags');
+    params.set('searchQuery', query.tag);
+  } else if (query.searchQuery.trim()) {
     params.set('searchField', query.searchField);
     params.set('searchQuery', query.searchQuery.trim());
   }
@@ -39,6 +44,8 @@ export type FilePatch = Partial<
   Pick<FileResource, 'favorite' | 'originalName' | 'maxViews' | 'deletesAt'>
 > & {
   password?: string | null;
+  /** The ids of the file's tags from now on. */
+  tags?: string[];
 };
 
 /** `GET /api/user/files/{id}`: the detail view's file, refreshed with the listing (same key prefix). */

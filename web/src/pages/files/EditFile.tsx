@@ -1,9 +1,21 @@
-import { Alert, Button, Checkbox, Group, NumberInput, PasswordInput, Stack, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Group,
+  MultiSelect,
+  NumberInput,
+  PasswordInput,
+  Stack,
+  TextInput,
+} from '@mantine/core';
 import { modals } from '@mantine/modals';
+import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
 import { type FilePatch, pastExpiryError, useFileMutations } from '../../api/files.ts';
 import { fromLocalInput, toLocalInput } from '../../api/format.ts';
+import { tagsQuery } from '../../api/tags.ts';
 import type { FileResource } from '../../api/types.ts';
 
 /** The API's bound on a file password (bcrypt reads 72 bytes). */
@@ -17,6 +29,8 @@ function EditFileForm({ file, onClose }: { file: FileResource; onClose: () => vo
   const [deletesAt, setDeletesAt] = useState(toLocalInput(file.deletesAt));
   const [password, setPassword] = useState('');
   const [removePassword, setRemovePassword] = useState(false);
+  const allTags = useQuery(tagsQuery);
+  const [tags, setTags] = useState(file.tags.map((tag) => tag.id));
   const [expiryError, setExpiryError] = useState<string | null>(null);
   const passwordError =
     byteLength(password) > PASSWORD_MAX_BYTES ? `At most ${PASSWORD_MAX_BYTES} bytes` : null;
@@ -36,6 +50,14 @@ function EditFileForm({ file, onClose }: { file: FileResource; onClose: () => vo
       change.deletesAt = expiry;
     }
     if (passwordError) return;
+    if (
+      [...tags].sort().join() !==
+      file.tags
+        .map((tag) => tag.id)
+        .sort()
+        .join()
+    )
+      change.tags = tags;
     if (removePassword) change.password = null;
     else if (password) change.password = password;
     if (Object.keys(change).length === 0) return onClose();
@@ -56,6 +78,17 @@ function EditFileForm({ file, onClose }: { file: FileResource; onClose: () => vo
           required
           value={originalName}
           onChange={(event) => setOriginalName(event.currentTarget.value)}
+        />
+        <MultiSelect
+          label="Tags"
+          description="At most 20. New tags: Tags on the files page."
+          placeholder={tags.length === 0 ? 'No tags' : undefined}
+          data={(allTags.data ?? []).map((tag) => ({ value: tag.id, label: tag.name }))}
+          value={tags}
+          onChange={setTags}
+          maxValues={20}
+          searchable
+          clearable
         />
         <NumberInput
           label="Max views"

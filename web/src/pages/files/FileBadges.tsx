@@ -1,6 +1,7 @@
 import { Badge, Group } from '@mantine/core';
 import { IconClockHour4, IconEyeOff, IconLock } from '@tabler/icons-react';
 import type { FileResource } from '../../api/types.ts';
+import { TagChips } from './TagChips.tsx';
 
 /** "Expires soon": within a day, the time a shared link is typically still passed around. */
 export const EXPIRING_SOON_MS = 24 * 60 * 60 * 1000;
@@ -15,10 +16,10 @@ export function fileStates(file: FileResource, now = Date.now()) {
   };
 }
 
-/** The states as badges (filled dark, or yellow with dark text: 4.5:1 in both themes). */
+/** The states as badges (filled dark, or yellow with dark text: 4.5:1 in both themes), then the tags. */
 export function FileBadges({ file }: { file: FileResource }) {
   const states = fileStates(file);
-  if (!states.protected && !states.viewsUsedUp && !states.expiringSoon) return null;
+  if (!states.protected && !states.viewsUsedUp && !states.expiringSoon && file.tags.length === 0) return null;
   return (
     <Group gap={4} wrap="wrap">
       {states.protected && (
@@ -42,6 +43,7 @@ export function FileBadges({ file }: { file: FileResource }) {
           Expires soon
         </Badge>
       )}
+      <TagChips tags={file.tags} />
     </Group>
   );
 }

@@ -17,10 +17,14 @@ import {
   IconSearch,
   IconSortAscending,
   IconSortDescending,
+  IconTags,
 } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
 import type { FileQuery } from '../../api/files.ts';
+import { tagsQuery } from '../../api/tags.ts';
 import type { SearchField, SortField } from '../../api/types.ts';
 import { SEARCH_LABELS, SORT_LABELS } from './labels.ts';
+import { openTagManager } from './TagManager.tsx';
 
 interface Props {
   query: FileQuery;
@@ -37,10 +41,29 @@ interface Props {
 export function FileFilters({ query, view, update, search, onSearch }: Props) {
   const phone = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
   const [opened, { toggle }] = useDisclosure(false);
+  const tags = useQuery(tagsQuery);
+  // A tag filter lists the tag's files; the text search waits until it is cleared (one or the other).
+  const tagFilter = (
+    <Select
+      label="Tag"
+      placeholder="Any tag"
+      w={160}
+      clearable
+      data={(tags.data ?? []).map((tag) => ({ value: tag.id, label: tag.name }))}
+      value={query.tag || null}
+      onChange={(value) => update({ tag: value, q: null })}
+    />
+  );
+  const manageTags = (
+    <Button variant="default" leftSection={<IconTags size={16} aria-hidden />} onClick={openTagManager}>
+      Tags
+    </Button>
+  );
   const searchInput = (
     <TextInput
       label="Search"
-      placeholder="Search files"
+      placeholder={query.tag ? 'Clear the tag to search' : 'Search files'}
+      disabled={query.tag !== ''}
       leftSection={<IconSearch size={16} />}
       style={{ flex: '1 1 180px' }}
       value={search}
@@ -113,7 +136,9 @@ export function FileFilters({ query, view, update, search, onSearch }: Props) {
       <Group gap="sm" align="flex-end" wrap="wrap">
         {searchIn}
         {searchInput}
+        {tagFilter}
         {controls}
+        {manageTags}
       </Group>
     );
   }
@@ -134,7 +159,9 @@ export function FileFilters({ query, view, update, search, onSearch }: Props) {
       <Collapse expanded={opened}>
         <Group id="file-filters" gap="sm" align="flex-end" wrap="wrap" pt="sm">
           {searchIn}
+          {tagFilter}
           {controls}
+          {manageTags}
         </Group>
       </Collapse>
     </div>

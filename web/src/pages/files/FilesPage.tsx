@@ -4,6 +4,7 @@ import { IconUpload } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { tagsQuery } from '../../api/tags.ts';
 import type { FileResource } from '../../api/types.ts';
 import { BulkBar } from './BulkBar.tsx';
 import { EmptyState } from './EmptyState.tsx';
@@ -51,8 +52,15 @@ export default function FilesPage() {
 
   const listing = useQuery({ ...fileListingQuery(query), placeholderData: keepPreviousData });
   const files = listing.data?.page ?? [];
-  const searching = query.searchQuery.trim() !== '';
-  // A search has no total: offer the next page while pages come back full.
+  const searching = query.searchQuery.trim() !== '' || query.tag !== '';
+  const tags = useQuery(tagsQuery).data;
+  const tagName = tags?.find((tag) => tag.id === query.tag)?.name;
+  // A tag deleted (here or elsewhere) while it filters the page: back to every file.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a change of the tags decides it
+  useEffect(() => {
+    if (query.tag && tags && tagName === undefined) update({ tag: null });
+  }, [tags]);
+  // A search or a tag's listing has no total: offer the next page while pages come back full.
   const pages = searching
     ? query.page + (files.length === query.perpage ? 1 : 0)
     : Math.max(1, listing.data?.pages ?? 1);
@@ -71,11 +79,13 @@ export default function FilesPage() {
         <div>
           <Title order={1}>Files</Title>
           <Text c="dimmed" size="sm" aria-live="polite">
-            {searching
-              ? `Search results for “${query.searchQuery}”`
-              : listing.data?.total !== undefined
-                ? `${listing.data.total} ${listing.data.total === 1 ? 'file' : 'files'}${query.favorite ? ' in favorites' : ''}`
-                : ' '}
+            {query.tag
+              ? `Files tagged “${tagName ?? '…'}”`
+              : searching
+                ? `Search results for “${query.searchQuery}”`
+                : listing.data?.total !== undefined
+                  ? `${listing.data.total} ${listing.data.total === 1 ? 'file' : 'files'}${query.favorite ? ' in favorites' : ''}`
+                  : ' '}
           </Text>
         </div>
         <Button component={Link} to="/upload" leftSection={<IconUpload size={16} />}>

@@ -14,11 +14,12 @@ export const SORT_LABELS = {
   id: 'ID',
 } satisfies Record<SortField, string>;
 
+/** The text searches (a listing by tag is the tag filter's: `searchField=tags`). */
 export const SEARCH_LABELS = {
   name: 'Public name',
   originalName: 'Original name',
   type: 'Type',
   id: 'ID',
-} satisfies Record<SearchField, string>;
+} satisfies Record<Exclude<SearchField, 'tags'>, string>;
 
 export const PER_PAGE = ['15', '30', '60', '100'];
