@@ -8,6 +8,7 @@ import { call } from '../tests/support/client.ts';
 import { PNG_1X1 } from '../tests/support/pixels.ts';
 import { codeAt, stepNow } from '../tests/support/totp-codes.ts';
 import type { EventScenario } from './cold-start.ts';
+import { exportScenarios } from './export-scenarios.ts';
 import {
   freshSessionCookie,
   madeThumbnail,
@@ -381,10 +382,12 @@ export async function benchScenarios(): Promise<{
     scenario('GET /api/nothing (fallback 404)', 'GET', '/api/nothing', 404, () => ({})),
     ...(await linkScenarios(user, filesOwner)),
     ...ziplineScenarios(uploader, locked, viewed),
+    ...exportScenarios(filesOwner).scenarios,
   ];
   // The thumbnail function, as S3 starts it: the event of a 1600×1200 PNG's upload.
   const picture = await uploadPicture(uploader);
   const objectEvents: EventScenario[] = [
+    ...exportScenarios(filesOwner).objectEvents,
     {
       name: 'S3 object created (1600×1200 PNG)',
       handler: 'thumbnails/make',

@@ -57,6 +57,7 @@ export function createFunctions(
       hashesPasswords: spec.hashesPasswords,
       native: spec.native,
       scheduled: spec.everyMinutes !== undefined,
+      ...(spec.longRun ? { longRun: spec.longRun } : {}),
       logRetention: settings.logRetention,
       logLevel: settings.logLevel,
       metricsNamespace: settings.metricsNamespace,

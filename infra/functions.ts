@@ -43,6 +43,8 @@ export interface FunctionSpec {
   native: Route['native'];
   /** S3 starts it on these events for objects under this prefix (no API route). */
   objectEvents?: { prefix: ObjectPrefix; events: readonly ObjectEventType[] };
+  /** A long run (the export): Lambda's longest timeout, this memory, no reserved concurrency. */
+  longRun?: { memoryMb: number };
   /** A schedule starts it every this many minutes (no API route). */
   everyMinutes?: number;
 }
@@ -127,6 +129,7 @@ export function functionSpecs(
       bucket: mergeGrants({}, fn.bucket),
       native: fn.native,
       objectEvents: { prefix: fn.prefix, events: fn.events },
+      ...(fn.longRun ? { longRun: fn.longRun } : {}),
     })),
     ...scheduled.map((fn) => ({
       ...bareSpec(fn.handler),

@@ -21,8 +21,16 @@ export interface ObjectEventFunction {
   events: readonly ObjectEventType[];
   table?: TableAccess;
   bucket?: BucketAccess;
-  native: NonNullable<Route['native']>;
+  native?: NonNullable<Route['native']>;
+  /**
+   * A long run of its own (the export): Lambda's longest timeout, this memory (for the network and
+   * CPU share it brings), and no reserved concurrency (one run per user at most, from the pool).
+   */
+  longRun?: { memoryMb: number };
 }
+
+/** The export function's timeout: Lambda's longest (exports/run.ts stops 90 s before it). */
+export const LONG_RUN_SECONDS = 900;
 
 export const objectEventFunctions: readonly ObjectEventFunction[] = [
   {
@@ -37,6 +45,18 @@ export const objectEventFunctions: readonly ObjectEventFunction[] = [
     table: { items: { GetItem: ['USER'], UpdateItem: ['USER'] } },
     bucket: { GetObject: ['files/'], PutObject: ['thumbnails/'], DeleteObject: ['thumbnails/'] },
     native: 'sharp',
+  },
+  {
+    // A user's export (issue 36): started by the request object `POST /api/user/export` writes.
+    // Reads the export and the user's files, writes the progress and the outcome (and releases the
+    // running marker); reads each file's bytes, writes the zip (a multipart upload, aborted on
+    // failure), deletes the request object (and the zip of an export deleted meanwhile).
+    handler: 'exports/make',
+    prefix: 'export-requests/',
+    events: ['s3:ObjectCreated:*'],
+    table: ACCESS.exportMake,
+    bucket: BUCKET.exportMake,
+    longRun: { memoryMb: 1024 },
   },
 ];
 

@@ -89,4 +89,8 @@ export const routes: readonly Route[] = [
   route('GET', '/go/{code}', 'links/go', 'public', 'none', 'links', { table: ACCESS.go }),
   route('GET', '/view/url/{id}', 'links/view-url', 'public', 'none', 'links', { table: ACCESS.linkPage }),
   route('POST', '/view/url/{id}', 'links/view-url-unlock', 'public', 'form', 'links', { hashesPasswords: true, table: ACCESS.linkUnlock }),
+  // exports (issue 36)
+  route('GET', '/api/user/export', 'user/export-list', 'signed-in', 'none', 'account', { table: ACCESS.exportList, bucket: BUCKET.exportList }),
+  route('POST', '/api/user/export', 'user/export-start', 'signed-in', 'none', 'account', { table: ACCESS.exportStart, bucket: BUCKET.exportStart }),
+  route('DELETE', '/api/user/export', 'user/export-delete', 'signed-in', 'none', 'account', { table: ACCESS.exportDelete, bucket: BUCKET.exportDelete }),
 ];

@@ -33,6 +33,8 @@ const RANKS: Record<string, number> = {
   passkeys: 6,
   // Second factors (TOTP): their secrets, codes and storage on the user item; auth checks them at login.
   mfa: 6,
+  // Exports (issue 36): a zip of a user's files and their metadata, above the files it reads.
+  exports: 6,
   // Entities, and what stands beside them.
   users: 5,
   files: 5,
