@@ -33,6 +33,10 @@ export const S3_PRICE_CLASS: Record<string, 'putCopyPostList' | 'get'> = {
   CreateMultipartUpload: 'putCopyPostList',
   UploadPart: 'putCopyPostList',
   CompleteMultipartUpload: 'putCopyPostList',
+  // An export's single deletions (its request object, a deleted export's zip): DELETE is free, priced
+  // as a POST like DeleteObjects (the stricter reading); an aborted upload likewise.
+  DeleteObject: 'putCopyPostList',
+  AbortMultipartUpload: 'putCopyPostList',
   DeleteObjects: 'putCopyPostList',
   ListObjectsV2: 'putCopyPostList',
   GetObject: 'get',

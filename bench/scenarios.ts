@@ -6,6 +6,7 @@ import { scheduledEvent } from '../infra/local/schedules.ts';
 import { call } from '../tests/support/client.ts';
 import { PNG_1X1 } from '../tests/support/pixels.ts';
 import type { EventScenario } from './cold-start.ts';
+import { exportScenarios } from './export-scenarios.ts';
 import { fileScenarios } from './file-scenarios.ts';
 import {
   freshSessionCookie,
@@ -174,10 +175,12 @@ export async function benchScenarios(): Promise<{
     ...(await folderScenarios(uploader)),
     ...(await tagScenarios(user, filesOwner, admin)),
     ...ziplineScenarios(uploader, locked, viewed),
+    ...exportScenarios(filesOwner).scenarios,
   ];
   // The thumbnail function, as S3 starts it: the event of a 1600×1200 PNG's upload.
   const picture = await uploadPicture(uploader);
   const objectEvents: EventScenario[] = [
+    ...exportScenarios(filesOwner).objectEvents,
     {
       name: 'S3 object created (1600×1200 PNG)',
       handler: 'thumbnails/make',

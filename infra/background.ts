@@ -78,6 +78,6 @@ export function startBackgroundFunction(scope: Construct, props: BackgroundProps
   for (const event of events) {
     props.bucket.addEventNotification(S3_EVENT_TYPES[event], new LambdaDestination(fn), { prefix });
   }
-  reserve(RESERVED_CONCURRENCY.objectEvents);
+  if (!spec.longRun) reserve(RESERVED_CONCURRENCY.objectEvents);
   return failed;
 }

@@ -58,6 +58,7 @@ export function createFunctions(
       native: spec.native,
       ffmpeg: spec.ffmpeg === true,
       scheduled: spec.everyMinutes !== undefined,
+      ...(spec.longRun ? { longRun: spec.longRun } : {}),
       logRetention: settings.logRetention,
       logLevel: settings.logLevel,
       metricsNamespace: settings.metricsNamespace,

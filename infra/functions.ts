@@ -45,6 +45,8 @@ export interface FunctionSpec {
   ffmpeg?: boolean;
   /** S3 starts it on these events for objects under this prefix (no API route). */
   objectEvents?: { prefix: ObjectPrefix; events: readonly ObjectEventType[] };
+  /** A long run (the export): Lambda's longest timeout, this memory, no reserved concurrency. */
+  longRun?: { memoryMb: number };
   /** A schedule starts it every this many minutes (no API route). */
   everyMinutes?: number;
   /** A scheduled function that reserves no concurrency (routes/background.ts `unreserved`). */
@@ -132,6 +134,7 @@ export function functionSpecs(
       native: fn.native,
       ffmpeg: fn.ffmpeg === true,
       objectEvents: { prefix: fn.prefix, events: fn.events },
+      ...(fn.longRun ? { longRun: fn.longRun } : {}),
     })),
     ...scheduled.map((fn) => ({
       ...bareSpec(fn.handler),

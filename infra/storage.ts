@@ -3,6 +3,7 @@ import { type AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-
 import { HttpMethods } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { type IndexDefinition, type KeyAttribute, tableDefinition } from '#shared/db/table';
+import { EXPORT_DAYS, EXPORT_REQUEST_PREFIX } from '#shared/exports/model';
 import { PENDING_TAG, UPLOAD_LEFTOVERS_DAYS } from '#shared/files/layout';
 import { privateBucket } from './constructs/private-bucket.ts';
 
@@ -62,6 +63,10 @@ export function serviceStorage(scope: Construct, retainData: boolean) {
         prefix: 'uploads/',
         expiration: Duration.days(UPLOAD_LEFTOVERS_DAYS),
       },
+      // Exports (issue 36): a zip is listed for EXPORT_DAYS after it completed (the table's TTL and
+      // the listing's filter), and S3 deletes it then too; what a run left of its request, a day on.
+      { id: 'ExpireExports', prefix: 'exports/', expiration: Duration.days(EXPORT_DAYS) },
+      { id: 'ExpireExportRequests', prefix: EXPORT_REQUEST_PREFIX, expiration: Duration.days(1) },
       {
         id: 'ExpirePendingUploads',
         tagFilters: { [PENDING_TAG.Key]: PENDING_TAG.Value },

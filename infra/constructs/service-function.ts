@@ -10,6 +10,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { OAuthProviderId } from '#shared/config';
+import { LONG_RUN_SECONDS } from '#shared/routes/background';
 import type { AccessRole } from './access-role.ts';
 
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -23,12 +24,18 @@ export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', 
 export const MEMORY_MB = { standard: 256, passwordHashing: 1024, imageProcessing: 1769 } as const;
 
 /** A function's memory from what it carries. */
-export const memoryOf = (spec: { hashesPasswords: boolean; native?: 'sharp' | undefined }) =>
-  spec.native === 'sharp'
-    ? MEMORY_MB.imageProcessing
-    : spec.hashesPasswords
-      ? MEMORY_MB.passwordHashing
-      : MEMORY_MB.standard;
+export const memoryOf = (spec: {
+  hashesPasswords: boolean;
+  native?: 'sharp' | undefined;
+  longRun?: { memoryMb: number } | undefined;
+}) =>
+  spec.longRun
+    ? spec.longRun.memoryMb
+    : spec.native === 'sharp'
+      ? MEMORY_MB.imageProcessing
+      : spec.hashesPasswords
+        ? MEMORY_MB.passwordHashing
+        : MEMORY_MB.standard;
 
 const CREDENTIAL_PROVIDER = '@aws-sdk/credential-provider-node';
 const LAMBDA_CREDENTIALS = join(PROJECT_ROOT, 'infra', 'lambda', 'credentials.ts');
@@ -108,6 +115,8 @@ export interface ServiceFunctionProps {
   ffmpeg?: boolean;
   /** Runs on a schedule (the expiry sweep): its run may take the minute until the next one. */
   scheduled?: boolean;
+  /** A long run (the export): Lambda's longest timeout and this memory. */
+  longRun?: { memoryMb: number };
   logRetention: RetentionDays;
   /** `POWERTOOLS_LOG_LEVEL`: INFO logs one line per request; WARN and ERROR only problems. */
   logLevel: LogLevelName;
@@ -147,8 +156,10 @@ export class ServiceFunction extends Construct {
       architecture: Architecture.ARM_64,
       memorySize: memoryOf(props),
       // Decoding and encoding a large image takes longer than other API requests may (API Gateway
-      // waits 30 s at most); a sweep, up to its next run.
-      timeout: Duration.seconds(props.scheduled ? 60 : props.native === 'sharp' ? 30 : 10),
+      // waits 30 s at most); a sweep, up to its next run; an export, Lambda's 15 minutes.
+      timeout: Duration.seconds(
+        props.longRun ? LONG_RUN_SECONDS : props.scheduled ? 60 : props.native === 'sharp' ? 30 : 10,
+      ),
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
       logGroup: this.logGroup,

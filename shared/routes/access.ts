@@ -350,14 +350,26 @@ export const ACCESS = {
   tagPatch: { items: { PutItem: ['USER'], DeleteItem: ['USER'] } },
   tagDelete: { items: { Query: ['USER'], UpdateItem: ['USER'], DeleteItem: ['USER'] } },
   usersTags: { items: { Query: ['USER'] } },
+  // Exports (issue 36): the user's export items and their running marker, in the user's partition.
+  exportList: { items: { Query: ['USER'] } },
+  // The export and the marker put in one transaction (the user live); failed at once (an update and
+  // the marker's delete) when its request object cannot be written.
+  exportStart: {
+    items: { ConditionCheckItem: ['USER'], PutItem: ['USER'], UpdateItem: ['USER'], DeleteItem: ['USER'] },
+  },
+  exportDelete: { items: { DeleteItem: ['USER'] } },
+  // The export function: its export (read, progress, outcome), the marker released, the files listed.
+  exportMake: {
+    items: { GetItem: ['USER'], Query: ['USER'], UpdateItem: ['USER'], DeleteItem: ['USER'] },
+  },
 } satisfies Record<string, TableAccess>;
 
 /** The bucket access of each route that has one. */
 export const BUCKET = {
   // `{"delete": true}` lists and deletes the user's objects and thumbnails.
   usersDelete: {
-    ListBucket: ['files/', 'uploads/', 'thumbnails/'],
-    DeleteObject: ['files/', 'uploads/', 'thumbnails/'],
+    ListBucket: ['files/', 'uploads/', 'thumbnails/', 'exports/'],
+    DeleteObject: ['files/', 'uploads/', 'thumbnails/', 'exports/'],
   },
   // Chunked uploads: the multipart upload is PutObject under files/; chunks too small for a part
   // wait under uploads/ (read back into the part, then deleted).
@@ -390,4 +402,17 @@ export const BUCKET = {
   // The bytes and their thumbnail, in one DeleteObjects; a presigned upload's object whose URL may
   // still be valid is tagged for the lifecycle rule instead (files/bucket/objects.ts `deleteFileObject`).
   delete: { DeleteObject: ['files/', 'thumbnails/'], PutObjectTagging: ['files/'] },
+  // Exports (issue 36): a completed zip's presigned GET; the request object that starts the export
+  // function; a zip deleted with its export.
+  exportList: { GetObject: ['exports/'] },
+  exportStart: { PutObject: ['export-requests/'] },
+  exportDelete: { DeleteObject: ['exports/'] },
+  // The export function, the only one that reads files for an export and writes exports/: each file,
+  // the zip's multipart upload (aborted on failure), the request object and a deleted export's zip.
+  exportMake: {
+    GetObject: ['files/'],
+    PutObject: ['exports/'],
+    AbortMultipartUpload: ['exports/'],
+    DeleteObject: ['exports/', 'export-requests/'],
+  },
 } satisfies Record<string, BucketAccess>;

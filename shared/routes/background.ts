@@ -21,10 +21,18 @@ export interface ObjectEventFunction {
   events: readonly ObjectEventType[];
   table?: TableAccess;
   bucket?: BucketAccess;
-  native: NonNullable<Route['native']>;
+  native?: NonNullable<Route['native']>;
   /** Its bundle carries ffmpeg's linux-arm64 binary (32.8 MB): video thumbnails. */
   ffmpeg?: true;
+  /**
+   * A long run of its own (the export): Lambda's longest timeout, this memory (for the network and
+   * CPU share it brings), and no reserved concurrency (one run per user at most, from the pool).
+   */
+  longRun?: { memoryMb: number };
 }
+
+/** The export function's timeout: Lambda's longest (exports/run.ts stops 90 s before it). */
+export const LONG_RUN_SECONDS = 900;
 
 export const objectEventFunctions: readonly ObjectEventFunction[] = [
   {
@@ -41,6 +49,18 @@ export const objectEventFunctions: readonly ObjectEventFunction[] = [
     native: 'sharp',
     // A video's thumbnail: ffmpeg reads its first second through a presigned GET (issue 37).
     ffmpeg: true,
+  },
+  {
+    // A user's export (issue 36): started by the request object `POST /api/user/export` writes.
+    // Reads the export and the user's files, writes the progress and the outcome (and releases the
+    // running marker); reads each file's bytes, writes the zip (a multipart upload, aborted on
+    // failure), deletes the request object (and the zip of an export deleted meanwhile).
+    handler: 'exports/make',
+    prefix: 'export-requests/',
+    events: ['s3:ObjectCreated:*'],
+    table: ACCESS.exportMake,
+    bucket: BUCKET.exportMake,
+    longRun: { memoryMb: 1024 },
   },
 ];
 

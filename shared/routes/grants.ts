@@ -28,13 +28,20 @@ export interface TableAccess {
  * S3 actions on the files bucket (HeadObject and presigned GETs are GetObject, DeleteObjects is
  * DeleteObject; a PUT that tags its object also needs PutObjectTagging).
  */
-export type BucketAction = 'GetObject' | 'PutObject' | 'PutObjectTagging' | 'DeleteObject' | 'ListBucket';
+export type BucketAction =
+  | 'GetObject'
+  | 'PutObject'
+  | 'PutObjectTagging'
+  | 'DeleteObject'
+  | 'ListBucket'
+  | 'AbortMultipartUpload';
 
 /**
  * Key prefixes of the bucket (layout in files/layout.ts; `uploads/` holds staged chunks and what
- * earlier versions left; `thumbnails/` the WebP previews of images).
+ * earlier versions left; `thumbnails/` the WebP previews of images; `exports/` users' export zips,
+ * `export-requests/` the objects that start the export function: exports/model.ts).
  */
-export type ObjectPrefix = 'files/' | 'uploads/' | 'thumbnails/';
+export type ObjectPrefix = 'files/' | 'uploads/' | 'thumbnails/' | 'exports/' | 'export-requests/';
 
 /**
  * A function's access to the files bucket: per action, the key prefixes (for ListBucket: the listed

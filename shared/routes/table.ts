@@ -121,4 +121,8 @@ export const routes: readonly Route[] = [
   route('PATCH', '/api/user/tags/{id}', 'tags/patch', 'signed-in', 'json', 'files', { table: ACCESS.tagPatch }),
   route('DELETE', '/api/user/tags/{id}', 'tags/delete', 'signed-in', 'none', 'files', { table: ACCESS.tagDelete }),
   route('GET', '/api/users/{id}/tags', 'users/tags', 'admin', 'none', 'admin', { table: ACCESS.usersTags }),
+  // Exports (issue 36, docs/exports.md)
+  route('GET', '/api/user/export', 'user/export-list', 'signed-in', 'none', 'account', { table: ACCESS.exportList, bucket: BUCKET.exportList }),
+  route('POST', '/api/user/export', 'user/export-start', 'signed-in', 'none', 'account', { table: ACCESS.exportStart, bucket: BUCKET.exportStart }),
+  route('DELETE', '/api/user/export', 'user/export-delete', 'signed-in', 'none', 'account', { table: ACCESS.exportDelete, bucket: BUCKET.exportDelete }),
 ];

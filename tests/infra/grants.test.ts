@@ -111,6 +111,7 @@ function recordS3(command: string, input: Input): void {
     CreateMultipartUploadCommand: [['PutObject', object(input.Key)]],
     UploadPartCommand: [['PutObject', object(input.Key)]],
     CompleteMultipartUploadCommand: [['PutObject', object(input.Key)]],
+    AbortMultipartUploadCommand: [['AbortMultipartUpload', object(input.Key)]],
   };
   for (const [action, target] of uses[command] ?? [[command, 'unknown']]) record(action, target);
 }
@@ -213,6 +214,10 @@ const REACHED_ELSEWHERE: Record<string, string> = {
     "/u/'s page is view/page's code (presentViewPage): its og:image presigned, as view/page's above",
   'view/unlock GetObject thumbnails/':
     'an image over 5 MB with a password: og:image presigned: tests/http/thumbnails.test.ts',
+  'user/export-start UpdateItem USER': 'a request object S3 refused: tests/http/exports.test.ts',
+  'user/export-start DeleteItem USER': 'a request object S3 refused: tests/http/exports.test.ts',
+  'exports/make DeleteObject exports/':
+    'an export deleted while its run finished: tests/http/exports.test.ts',
 };
 
 /** The thumbnail function as S3 invokes it (no route: its uses are attributed by hand). */
@@ -220,6 +225,21 @@ const thumbnailHandler = async (event: ReturnType<typeof s3Event>) =>
   ((await loadHandler('thumbnails/make')) as unknown as (event: unknown) => Promise<{ outcomes: unknown[] }>)(
     event,
   );
+
+/** The export function as S3 invokes it on a request object, with Lambda's time left. */
+async function runExportFunction(key: string, timeLeftMs: number) {
+  current = 'exports/make';
+  try {
+    const handler = (await loadHandler('exports/make')) as unknown as (
+      event: unknown,
+      context: unknown,
+    ) => Promise<{ outcomes: { outcome: string }[] }>;
+    const ran = await handler(s3Event(bucketName, key), { getRemainingTimeInMillis: () => timeLeftMs });
+    return ran.outcomes.map((each) => each.outcome);
+  } finally {
+    current = undefined;
+  }
+}
 
 /** The expiry sweep as its schedule starts it (no route: its uses are attributed by hand). */
 async function sweep() {
@@ -274,6 +294,8 @@ async function deletedByTheWorker(admin: CallOptions, provider: OidcProvider) {
   });
   expect(uploaded.status).toBe(200);
   await s3.send(new PutObjectCommand({ Bucket: bucketName, Key: `uploads/${userId}/stray`, Body: 'stray' }));
+  // An export's zip (what the export function writes), deleted with its user.
+  await s3.send(new PutObjectCommand({ Bucket: bucketName, Key: `exports/${userId}/old.zip`, Body: 'zip' }));
   const link = await request('POST', '/api/user/urls', {
     token,
     json: { destination: 'https://example.com/late', vanity: uniqueName('late') },
@@ -791,6 +813,22 @@ describe('every request the code sends is within its function grant, and every g
     });
     expect(dropped.status).toBe(200);
     expect((await request('DELETE', folderPath, { token, json: { delete: 'folder' } })).status).toBe(200);
+
+    // Exports (issue 36): one made, listed, downloaded and deleted; one out of time (its upload
+    // aborted); one made and kept, so the user's deletion deletes its zip.
+    for (const timeLeft of [900_000, 0, 900_000]) {
+      const started = await request('POST', '/api/user/export', { token });
+      expect(started.status).toBe(200);
+      const requestKey = `export-requests/${userId}/${started.body.export.id}.json`;
+      const outcome = timeLeft ? 'completed' : 'failed';
+      expect(await runExportFunction(requestKey, timeLeft)).toEqual([outcome]);
+    }
+    const exported = await request('GET', '/api/user/export', { token });
+    const states = exported.body.map((each: { state: string }) => each.state);
+    expect(states).toEqual(['completed', 'failed', 'completed']);
+    const exportPath = `/api/user/export?id=${exported.body[2].id}`;
+    expect((await request('GET', exportPath, { token })).status).toBe(302);
+    expect((await request('DELETE', exportPath, { token })).status).toBe(200);
 
     // The user goes, with its files; the admin logs out both ways.
     const deleted = await request('DELETE', `/api/users/${userId}`, { ...self, json: { delete: true } });

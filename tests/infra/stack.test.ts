@@ -202,7 +202,7 @@ describe('least privilege', () => {
   const bucketId = filesBucketId;
   const secretId = ofType('AWS::SecretsManager::Secret')[0]?.[0] as string;
   const setupCodeId = ofType('AWS::SecretsManager::Secret').find(([id]) => id.startsWith('SetupCode'))?.[0];
-  const failedEventsId = ofType('AWS::SQS::Queue')[0]?.[0];
+  const failedEventsIds = ofType('AWS::SQS::Queue').map(([id]) => id);
   const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
 
   /** A statement's grants as `action on resource [if condition]` strings, one per combination. */
@@ -225,7 +225,8 @@ describe('least privilege', () => {
     if (text === JSON.stringify(tableArn)) return 'table';
     if (text === JSON.stringify({ Ref: secretId })) return 'secret';
     if (text === JSON.stringify({ Ref: setupCodeId })) return 'setup code';
-    if (text === JSON.stringify({ 'Fn::GetAtt': [failedEventsId, 'Arn'] })) return 'failed events queue';
+    if (failedEventsIds.some((id) => text === JSON.stringify({ 'Fn::GetAtt': [id, 'Arn'] })))
+      return 'failed events queue';
     if (text === JSON.stringify({ 'Fn::GetAtt': [bucketId, 'Arn'] })) return 'bucket';
     const joined = (resource as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join']?.[1];
     if (joined && JSON.stringify(joined[0]) === JSON.stringify(tableArn)) return `table${joined[1]}`;
@@ -506,7 +507,7 @@ describe('files bucket', () => {
 });
 
 describe('thumbnails', () => {
-  test('the files bucket notifies the thumbnail function of every object created or retagged under files/, and only it', () => {
+  test('the files bucket notifies the thumbnail function of every object created or retagged under files/, and only it (and the export function of export requests)', () => {
     const notifications = ofType('Custom::S3BucketNotifications');
     expect(notifications).toHaveLength(1);
     const properties = notifications[0]?.[1].Properties;
@@ -514,11 +515,20 @@ describe('thumbnails', () => {
     expect(properties.NotificationConfiguration).toEqual({
       // Created: direct uploads' PutObject, chunked uploads' CompleteMultipartUpload. Retagged: a
       // presigned upload's completion (its PUT came long before, when no file existed).
-      LambdaFunctionConfigurations: ['s3:ObjectCreated:*', 's3:ObjectTagging:Put'].map((event) => ({
-        Events: [event],
-        Filter: { Key: { FilterRules: [{ Name: 'prefix', Value: 'files/' }] } },
-        LambdaFunctionArn: { 'Fn::GetAtt': [functionLogicalId('thumbnails/make'), 'Arn'] },
-      })),
+      LambdaFunctionConfigurations: [
+        ...['s3:ObjectCreated:*', 's3:ObjectTagging:Put'].map((event) => ({
+          Events: [event],
+          Filter: { Key: { FilterRules: [{ Name: 'prefix', Value: 'files/' }] } },
+          LambdaFunctionArn: { 'Fn::GetAtt': [functionLogicalId('thumbnails/make'), 'Arn'] },
+        })),
+        // An export's request object (tests/infra/exports.test.ts): a prefix of its own, so the
+        // zips it writes under exports/ start nothing.
+        {
+          Events: ['s3:ObjectCreated:*'],
+          Filter: { Key: { FilterRules: [{ Name: 'prefix', Value: 'export-requests/' }] } },
+          LambdaFunctionArn: { 'Fn::GetAtt': [functionLogicalId('exports/make'), 'Arn'] },
+        },
+      ],
     });
     // S3 may invoke it, from this bucket only.
     template.hasResourceProperties('AWS::Lambda::Permission', {

@@ -39,6 +39,8 @@ const RANKS: Record<string, number> = {
   mfa: 6,
   // Instance metrics (issue 36): the daily figures, read from the users, files and links below.
   metrics: 6,
+  // Exports (issue 36): a zip of a user's files and their metadata, above the files it reads.
+  exports: 6,
   // Entities, and what stands beside them.
   users: 5,
   files: 5,

@@ -69,8 +69,13 @@ export async function deleteFilesBytes(items: Record<string, unknown>[]): Promis
 export async function deleteUserObjects(userId: string, timeLeft: () => boolean): Promise<boolean> {
   // A key with an empty id is the user's prefix (`files/<userId>/`); `uploads/<userId>/` holds what
   // presigned uploads of earlier versions left, until the bucket's lifecycle rule expires it;
-  // `thumbnails/<userId>/` the previews of its images.
-  for (const prefix of [fileObjectKey(userId, ''), `uploads/${userId}/`, `thumbnails/${userId}/`]) {
+  // `thumbnails/<userId>/` the previews of its images; `exports/<userId>/` its export zips.
+  for (const prefix of [
+    fileObjectKey(userId, ''),
+    `uploads/${userId}/`,
+    `thumbnails/${userId}/`,
+    `exports/${userId}/`,
+  ]) {
     let continuationToken: string | undefined;
     do {
       if (!timeLeft()) return false;
