@@ -332,7 +332,7 @@ export const ACCESS = {
       ConditionCheckItem: ['USER'],
       UpdateItem: ['USER'],
       PutItem: ['USER', 'FOLDER'],
-      DeleteItem: ['USER', 'FOLDER'],
+      DeleteItem: ['FOLDER'],
     },
   },
   filesBulkDelete: {

@@ -791,6 +791,13 @@ describe('every request the code sends is within its function grant, and every g
     expect((await request('GET', `/api/user/files?folder=${made.body.id}`, { token })).body.total).toBe(1);
     const bulk = (method: string, json: unknown) =>
       request(method, '/api/user/files/transaction', { token, json });
+    // A tagged file's bulk favourite rewrites its membership (the tag listing's sort keys).
+    const bulkTag = await request('POST', '/api/user/tags', { token, json: { name: 'bulk', color: '#123' } });
+    const tagged = await request('PATCH', `/api/user/files/${loose}`, {
+      token,
+      json: { tags: [bulkTag.body.id] },
+    });
+    expect(tagged.status).toBe(200);
     expect((await bulk('PATCH', { files: [loose], favorite: true })).body.count).toBe(1);
     expect((await bulk('PATCH', { files: [loose], folder: other })).body.count).toBe(1);
     expect((await bulk('PATCH', { files: [loose], folder: null })).body.count).toBe(1);
