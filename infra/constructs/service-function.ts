@@ -91,6 +91,8 @@ export interface ServiceFunctionProps {
   native?: 'sharp' | undefined;
   /** Runs on a schedule (the expiry sweep): its run may take the minute until the next one. */
   scheduled?: boolean;
+  /** Its own timeout (a function invoked asynchronously: the webhook deliverer's 30 s). */
+  timeoutSeconds?: number;
   logRetention: RetentionDays;
   /** `POWERTOOLS_LOG_LEVEL`: INFO logs one line per request; WARN and ERROR only problems. */
   logLevel: LogLevelName;
@@ -131,7 +133,9 @@ export class ServiceFunction extends Construct {
       memorySize: memoryOf(props),
       // Decoding and encoding a large image takes longer than other API requests may (API Gateway
       // waits 30 s at most); a sweep, up to its next run.
-      timeout: Duration.seconds(props.scheduled ? 60 : props.native === 'sharp' ? 30 : 10),
+      timeout: Duration.seconds(
+        props.timeoutSeconds ?? (props.scheduled ? 60 : props.native === 'sharp' ? 30 : 10),
+      ),
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
       logGroup: this.logGroup,

@@ -31,6 +31,9 @@ const RANKS: Record<string, number> = {
   http: 7,
   // Passkeys (issue 15): the WebAuthn ceremonies and credentials, above the users they belong to.
   passkeys: 6,
+  // Webhooks (issue 38): what an upload or a short link announces, above the files and links it
+  // describes and the settings naming its targets; http announces, validation checks a target's URL.
+  webhooks: 6,
   // Second factors (TOTP): their secrets, codes and storage on the user item; auth checks them at login.
   mfa: 6,
   // Entities, and what stands beside them.
