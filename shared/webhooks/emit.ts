@@ -29,9 +29,20 @@ const TARGETS: readonly WebhookTarget[] = ['discord', 'http'];
  * logged and counted, never the upload's or the link's.
  */
 export async function announce(news: WebhookNews): Promise<void> {
-  const settings = await currentSettings();
+  const failed = (error: unknown, about: Record<string, string>) => {
+    countMetric('WebhookFailures');
+    logger.error('webhook not queued', {
+      ...about,
+      problem: error instanceof Error ? error.message : String(error),
+    });
+  };
+  let settings: Awaited<ReturnType<typeof currentSettings>>;
+  try {
+    settings = await currentSettings();
+  } catch (error) {
+    return failed(error, { type: news.type });
+  }
   const targets = TARGETS.filter((target) => targetUrl(settings, news.type, target) !== null);
-  if (targets.length === 0) return;
   await Promise.all(
     targets.map(async (target) => {
       const event = eventFor(news, target);
@@ -39,13 +50,7 @@ export async function announce(news: WebhookNews): Promise<void> {
         if (!invoker) throw new Error('no webhook deliverer is configured (WEBHOOKS_FUNCTION_NAME)');
         await invoker(event);
       } catch (error) {
-        countMetric('WebhookFailures');
-        logger.error('webhook not queued', {
-          eventId: event.id,
-          type: event.type,
-          target,
-          problem: error instanceof Error ? error.message : String(error),
-        });
+        failed(error, { eventId: event.id, type: event.type, target });
       }
     }),
   );
