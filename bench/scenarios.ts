@@ -28,6 +28,7 @@ import { linkScenarios } from './link-scenarios.ts';
 import { type Scenario, scenario } from './scenario.ts';
 import { VIEWER } from './services.ts';
 import { settingsScenarios } from './settings-scenarios.ts';
+import { webhookEventScenarios } from './webhook-scenarios.ts';
 import { ziplineScenarios } from './zipline-scenarios.ts';
 
 /** Files of the listing fixture: more than one page of 15. */
@@ -408,6 +409,7 @@ export async function benchScenarios(): Promise<{
         return report.finished === 0 && report.left === 0;
       },
     },
+    ...webhookEventScenarios(),
   ];
   return { scenarios, objectEvents, fixtures: { userId: user.id } };
 }
