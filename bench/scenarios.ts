@@ -26,6 +26,7 @@ import { type Scenario, scenario } from './scenario.ts';
 import { settingsScenarios } from './settings-scenarios.ts';
 import { signInScenarios } from './sign-in-scenarios.ts';
 import { tagScenarios } from './tag-scenarios.ts';
+import { webhookEventScenarios } from './webhook-scenarios.ts';
 import { ziplineScenarios } from './zipline-scenarios.ts';
 
 /** Files of the listing fixture: more than one page of 15. */
@@ -203,6 +204,7 @@ export async function benchScenarios(): Promise<{
       },
     },
     dailyMetricsEvent,
+    ...webhookEventScenarios(),
   ];
   return { scenarios, objectEvents, fixtures: { userId: user.id } };
 }

@@ -42,6 +42,27 @@ export interface BackgroundProps {
 }
 
 /**
+ * What happens when an asynchronous invocation of a function other functions invoke fails (the
+ * webhook deliverer): Lambda runs it twice more (about 1 and 2 minutes later), keeps an event at most
+ * an hour while throttled, then it lands in a queue with its error, behind the same alarm as the
+ * object events'. Returns that queue.
+ */
+export function startInvokedFunction(
+  scope: Construct,
+  props: Pick<BackgroundProps, 'spec' | 'fn' | 'access'>,
+): Queue {
+  const failed = new Queue(scope, `${props.spec.id}FailedEvents`, {
+    retentionPeriod: FAILED_EVENT_RETENTION,
+    encryption: QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+  });
+  props.access.sendsFailedEventsTo(failed);
+  const onFailure: IDestination = { bind: () => ({ destination: failed.queueArn }) };
+  props.fn.configureAsyncInvoke({ retryAttempts: 2, maxEventAge: Duration.hours(1), onFailure });
+  return failed;
+}
+
+/**
  * Starts a background function (a schedule, or the bucket's object events) and says what happens
  * when a run fails. Returns the queue its failed events land in, if it has one.
  */

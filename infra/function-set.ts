@@ -1,3 +1,4 @@
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct, IConstruct } from 'constructs';
@@ -17,6 +18,8 @@ export interface FunctionSettings {
   /** The parent stack's name: the embedded metrics' namespace, whichever stack the function is in. */
   metricsNamespace: string;
   metafile: boolean;
+  /** The webhook deliverer (parent stack), which the functions announcing uploads and links invoke. */
+  webhookDeliverer?: IFunction;
 }
 
 /** What the functions that answer API requests are given besides (the distribution's part). */
@@ -59,6 +62,7 @@ export function createFunctions(
       ffmpeg: spec.ffmpeg === true,
       scheduled: spec.everyMinutes !== undefined,
       ...(spec.longRun ? { longRun: spec.longRun } : {}),
+      ...(spec.invoked ? { timeoutSeconds: spec.invoked.timeoutSeconds } : {}),
       logRetention: settings.logRetention,
       logLevel: settings.logLevel,
       metricsNamespace: settings.metricsNamespace,
@@ -73,6 +77,13 @@ export function createFunctions(
     if (spec.setupCode) fn.useSetupCode(resources.setupCode);
     if (settings.allowedOrigins.length)
       fn.function.addEnvironment('ALLOWED_ORIGINS', settings.allowedOrigins.join(','));
+    if (spec.emitsWebhooks) {
+      const deliverer = settings.webhookDeliverer;
+      if (!deliverer)
+        throw new Error(`${spec.handler} announces webhooks, but no deliverer was made before it`);
+      access.invokes(deliverer);
+      fn.function.addEnvironment('WEBHOOKS_FUNCTION_NAME', deliverer.functionName);
+    }
     functions.set(spec.handler, fn);
   }
   return { functions, roles };

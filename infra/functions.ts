@@ -1,4 +1,6 @@
 import {
+  type InvokedFunction,
+  invokedFunctions,
   type ObjectEventFunction,
   type ObjectEventType,
   objectEventFunctions,
@@ -51,6 +53,10 @@ export interface FunctionSpec {
   everyMinutes?: number;
   /** A scheduled function that reserves no concurrency (routes/background.ts `unreserved`). */
   unreserved?: true;
+  /** Invoked asynchronously by these handlers' functions (no API route), within this many seconds. */
+  invoked?: { by: readonly string[]; timeoutSeconds: number };
+  /** Announces uploads or links: may invoke the webhook deliverer (background.ts). */
+  emitsWebhooks: boolean;
 }
 
 export function constructId(handler: string): string {
@@ -99,6 +105,7 @@ const bareSpec = (handler: string): FunctionSpec => ({
   passkeys: false,
   setupCode: undefined,
   native: undefined,
+  emitsWebhooks: false,
 });
 
 /**
@@ -109,6 +116,7 @@ export function functionSpecs(
   table: readonly Route[] = routes,
   objectEvents: readonly ObjectEventFunction[] = objectEventFunctions,
   scheduled: readonly ScheduledFunction[] = scheduledFunctions,
+  invoked: readonly InvokedFunction[] = invokedFunctions,
 ): FunctionSpec[] {
   const byHandler = new Map<string, FunctionSpec>();
   for (const route of table) {
@@ -123,6 +131,7 @@ export function functionSpecs(
     spec.native ??= route.native;
     if (route.oauth && spec.oauth !== 'secrets') spec.oauth = route.oauth;
     if (route.setupCode && spec.setupCode !== 'checks') spec.setupCode = route.setupCode;
+    spec.emitsWebhooks = invoked.some((fn) => fn.invokedBy.includes(route.handler));
     byHandler.set(route.handler, spec);
   }
   return [
@@ -142,6 +151,11 @@ export function functionSpecs(
       bucket: mergeGrants({}, fn.bucket),
       everyMinutes: fn.everyMinutes,
       ...(fn.unreserved ? { unreserved: fn.unreserved } : {}),
+    })),
+    ...invoked.map((fn) => ({
+      ...bareSpec(fn.handler),
+      table: mergeTable({}, fn.table),
+      invoked: { by: fn.invokedBy, timeoutSeconds: fn.timeoutSeconds },
     })),
     bareSpec(FALLBACK_HANDLER),
   ];

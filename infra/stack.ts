@@ -13,7 +13,7 @@ import { routes } from '#shared/routes/table';
 import type { AlarmThresholds } from './alarms.ts';
 import { ACCESS_LOG_FORMAT } from './alarms.ts';
 import { AreaStack } from './area-stack.ts';
-import { startBackgroundFunction } from './background.ts';
+import { startBackgroundFunction, startInvokedFunction } from './background.ts';
 import {
   type LogLevelName,
   type OAuthSettings,
@@ -121,6 +121,11 @@ export class FileServiceStack extends Stack {
     const failedEventQueues: { id: string; queue: Queue }[] = [];
     for (const spec of arealess) {
       const fn = own.functions.get(spec.handler) as ServiceFunction;
+      if (spec.invoked) {
+        const queue = startInvokedFunction(this, { spec, fn: fn.function, access: fn.access });
+        failedEventQueues.push({ id: spec.id, queue });
+        continue;
+      }
       if (spec.everyMinutes === undefined && !spec.objectEvents) continue;
       const failed = startBackgroundFunction(this, {
         spec,
@@ -131,6 +136,10 @@ export class FileServiceStack extends Stack {
       });
       if (failed) failedEventQueues.push({ id: spec.id, queue: failed });
     }
+    // The areas' functions that announce uploads and links invoke it (function-set.ts).
+    const deliverer = specs.find((spec) => spec.invoked !== undefined);
+    if (deliverer)
+      settings.webhookDeliverer = (own.functions.get(deliverer.handler) as ServiceFunction).function;
     const fallbackSpec = specs.find((spec) => spec.handler === FALLBACK_HANDLER) as FunctionSpec;
     const fallback = own.functions.get(FALLBACK_HANDLER) as ServiceFunction;
 

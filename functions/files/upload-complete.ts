@@ -1,5 +1,6 @@
 import { authenticate } from '#shared/auth/authenticate';
 import { completeUpload } from '#shared/files/upload/presigned';
+import { announceUploads } from '#shared/http/announce';
 import { defineHandler } from '#shared/http/handler';
 import { readReplyOptions, uploadReply } from '#shared/http/upload-reply';
 import { pathId, UPLOAD_ID } from '#shared/validation/ids';
@@ -12,5 +13,7 @@ export const handler = defineHandler(async (request) => {
   const { user } = await authenticate(request);
   const uploadId = pathId(request, 'id', UPLOAD_ID);
   const reply = readReplyOptions(request.headers);
-  return uploadReply(request, reply, [await completeUpload(user, uploadId)]);
+  const file = await completeUpload(user, uploadId);
+  await announceUploads(request, reply, user, [file]);
+  return uploadReply(request, reply, [file]);
 });

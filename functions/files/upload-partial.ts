@@ -2,6 +2,7 @@ import { hashOptionalPassword } from '#shared/auth/password';
 import { uploaderOf } from '#shared/auth/uploader';
 import { CHUNK_BYTES, UPLOAD_BODY_LIMIT } from '#shared/files/upload/chunked/limits';
 import { receiveChunk } from '#shared/files/upload/chunked/receive';
+import { announceUploads } from '#shared/http/announce';
 import { defineHandler } from '#shared/http/handler';
 import { readFileParts } from '#shared/http/multipart';
 import { chunkReply, readReplyOptions } from '#shared/http/upload-reply';
@@ -29,6 +30,7 @@ export const handler = defineHandler(
     const bytes = part?.bytes ?? Buffer.alloc(0);
     const received = await receiveChunk(user, { ...chunk, bytes }, { ...options, passwordHash });
     const identifier = chunk.start === 0 ? received.identifier : null;
+    await announceUploads(request, reply, user, [received.file]);
     return chunkReply(request, reply, identifier, received.file);
   },
   {

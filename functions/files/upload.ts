@@ -7,6 +7,7 @@ import { compressImages } from '#shared/files/upload/compression';
 import { storeFiles } from '#shared/files/upload/direct';
 import { withoutLocation } from '#shared/files/upload/location';
 import { assertUploadAllowed } from '#shared/files/upload/policy';
+import { announceUploads } from '#shared/http/announce';
 import { defineHandler } from '#shared/http/handler';
 import { readFileParts } from '#shared/http/multipart';
 import { validate } from '#shared/http/request';
@@ -32,6 +33,7 @@ export const handler = defineHandler(
       const passwordHash = chunk.start === 0 ? await hashOptionalPassword(password) : null;
       const bytes = (parts[0] as (typeof parts)[number]).bytes;
       const received = await receiveChunk(user, { ...chunk, bytes }, { ...options, passwordHash });
+      await announceUploads(request, reply, user, [received.file]);
       return chunkReply(request, reply, received.identifier, received.file);
     }
     const sent = parts.map((part) => {
@@ -48,6 +50,7 @@ export const handler = defineHandler(
     const { files: incoming, compressed } = await compressImages(kept, compression);
     const passwordHash = await hashOptionalPassword(password);
     const files = await storeFiles(user, incoming, { ...options, passwordHash });
+    await announceUploads(request, reply, user, files);
     return uploadReply(request, reply, files, compressed);
   },
   {

@@ -1,5 +1,6 @@
 import { authenticate } from '#shared/auth/authenticate';
 import { hashOptionalPassword } from '#shared/auth/password';
+import { announceLink } from '#shared/http/announce';
 import { defineHandler } from '#shared/http/handler';
 import { requestOrigin } from '#shared/http/origin';
 import { readJson } from '#shared/http/request';
@@ -32,6 +33,7 @@ export const handler = defineHandler(async (request) => {
     user.quota?.maxUrls ?? null,
   );
   const url = `${requestOrigin(request, reply.host ?? undefined)}/go/${encodeURIComponent(link.vanity ?? link.code)}`;
+  await announceLink(user, link, url);
   if (reply.plainText) return text(200, url);
   // A new link has no views yet: nothing to read.
   return json(200, { ...toLinkResource(link, 0), url });

@@ -3,6 +3,7 @@ import { defineHandler } from '#shared/http/handler';
 import { json } from '#shared/http/response';
 import { remember } from '#shared/settings/current';
 import { readSettings } from '#shared/settings/store';
+import { maskedWebhookSecret } from '#shared/settings/webhooks';
 import { requireSuperAdministrator } from '#shared/users/admin';
 
 /**
@@ -15,5 +16,5 @@ export const handler = defineHandler(async (request) => {
   requireSuperAdministrator(user);
   const stored = await readSettings({ consistent: true });
   remember(stored);
-  return json(200, { settings: stored.settings, tampered: [], version: stored.version });
+  return json(200, { settings: maskedWebhookSecret(stored.settings), tampered: [], version: stored.version });
 });

@@ -4,6 +4,7 @@ import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
 import { remember } from '#shared/settings/current';
 import { changeSettings, type SettingsChange } from '#shared/settings/store';
+import { MASKED_SECRET, maskedWebhookSecret } from '#shared/settings/webhooks';
 import { requireSuperAdministrator } from '#shared/users/admin';
 import { settingsPatchSchema } from '#shared/validation/settings/server';
 
@@ -18,7 +19,9 @@ export const handler = defineHandler(async (request) => {
   requireSuperAdministrator(caller.user);
   requireSession(caller);
   const patch = readJson(request, settingsPatchSchema);
+  // The mask GET answered, sent back by a form that sends every field: the secret stays.
+  if (patch.httpWebhookSecret === MASKED_SECRET) delete patch.httpWebhookSecret;
   const stored = await changeSettings(patch as SettingsChange);
   remember(stored);
-  return json(200, { settings: stored.settings, tampered: [], version: stored.version });
+  return json(200, { settings: maskedWebhookSecret(stored.settings), tampered: [], version: stored.version });
 });

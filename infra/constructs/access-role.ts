@@ -1,5 +1,6 @@
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -17,6 +18,8 @@ export interface Access {
   readsClientSecrets?: boolean;
   /** Reads first-run setup's one-time code (`POST /api/setup`). */
   readsSetupCode?: boolean;
+  /** Invokes the webhook deliverer: never shares a role with a function that does not. */
+  emitsWebhooks?: boolean;
 }
 
 /** The stack's resources a role's grants name. */
@@ -42,6 +45,7 @@ export const accessClassOf = (access: Access): string =>
     access.usesKeys,
     access.readsClientSecrets === true,
     access.readsSetupCode === true,
+    access.emitsWebhooks === true,
   ]);
 
 function canonical(value: unknown): unknown {
@@ -63,6 +67,7 @@ export class AccessRole extends Construct {
   readonly objectPrefixes: string[];
   private readonly logs = new PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'] });
   private readonly grants: PolicyDocument | undefined;
+  private readonly invoked = new Set<IFunction>();
 
   constructor(scope: Construct, id: string, access: Access, resources: AccessResources) {
     super(scope, id);
@@ -97,6 +102,16 @@ export class AccessRole extends Construct {
     if (!this.grants) throw new Error('a function with no grants has no failure destination');
     this.grants.addStatements(
       new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn] }),
+    );
+  }
+
+  /** Lets the class's functions invoke a function (the webhook deliverer, asynchronously). */
+  invokes(fn: IFunction): void {
+    if (!this.grants) throw new Error('a function with no grants invokes nothing');
+    if (this.invoked.has(fn)) return;
+    this.invoked.add(fn);
+    this.grants.addStatements(
+      new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [fn.functionArn] }),
     );
   }
 

@@ -117,6 +117,8 @@ export interface ServiceFunctionProps {
   scheduled?: boolean;
   /** A long run (the export): Lambda's longest timeout and this memory. */
   longRun?: { memoryMb: number };
+  /** Its own timeout (a function invoked asynchronously: the webhook deliverer's 30 s). */
+  timeoutSeconds?: number;
   logRetention: RetentionDays;
   /** `POWERTOOLS_LOG_LEVEL`: INFO logs one line per request; WARN and ERROR only problems. */
   logLevel: LogLevelName;
@@ -156,9 +158,11 @@ export class ServiceFunction extends Construct {
       architecture: Architecture.ARM_64,
       memorySize: memoryOf(props),
       // Decoding and encoding a large image takes longer than other API requests may (API Gateway
-      // waits 30 s at most); a sweep, up to its next run; an export, Lambda's 15 minutes.
+      // waits 30 s at most); a sweep, up to its next run; an export, Lambda's 15 minutes; an
+      // asynchronously invoked function, its own.
       timeout: Duration.seconds(
-        props.longRun ? LONG_RUN_SECONDS : props.scheduled ? 60 : props.native === 'sharp' ? 30 : 10,
+        props.timeoutSeconds ??
+          (props.longRun ? LONG_RUN_SECONDS : props.scheduled ? 60 : props.native === 'sharp' ? 30 : 10),
       ),
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),

@@ -108,6 +108,11 @@ async function start(): Promise<void> {
   s3.onObjectEvent((event) => objectEvents.handle(event));
 
   // The stack's schedules (the expiry sweep), every few seconds.
+  // Webhooks (docs/webhooks.md): the deliverer runs in this process; a receiver on this machine
+  // (127.0.0.1, plain http) may be a target here, never in AWS.
+  process.env.WEBHOOKS_ALLOW_LOOPBACK ??= 'true';
+  const { startLocalWebhooks } = await import('./webhooks.ts');
+  startLocalWebhooks();
   const { startSchedules } = await import('./schedules.ts');
   stoppers.push(startSchedules(Number(process.env.SCHEDULE_SECONDS ?? 5)));
 

@@ -1,8 +1,8 @@
 import { unauthenticated } from '#shared/errors';
-import type { Uploader } from '#shared/files/reservation/options';
 import { findFolder } from '#shared/folders/store';
 import { addressSubject } from '#shared/throttle/address';
 import { countAttempt } from '#shared/throttle/counter';
+import type { UserRecord } from '#shared/users/model';
 import { getUser } from '#shared/users/store';
 
 /**
@@ -14,7 +14,7 @@ import { getUser } from '#shared/users/store';
  */
 export const OPEN_UPLOADS_PER_ADDRESS = 30;
 
-export async function openFolderUploader(folderId: string | null, sourceIp: string): Promise<Uploader> {
+export async function openFolderUploader(folderId: string | null, sourceIp: string): Promise<UserRecord> {
   if (folderId === null) throw unauthenticated();
   await countAttempt({
     scope: 'folder-upload-address',
@@ -25,5 +25,5 @@ export async function openFolderUploader(folderId: string | null, sourceIp: stri
   if (!folder?.allowUploads) throw unauthenticated();
   const owner = await getUser(folder.userId);
   if (!owner || owner.deletingAt) throw unauthenticated();
-  return { id: owner.id, quota: owner.quota };
+  return owner;
 }

@@ -17,7 +17,9 @@ export type MetricName =
   | 'FilesUploaded'
   | 'BytesUploaded'
   | 'TokenResets'
-  | 'ServerErrors';
+  | 'ServerErrors'
+  | 'WebhooksDelivered'
+  | 'WebhookFailures';
 
 const UNITS: Record<MetricName, (typeof MetricUnit)[keyof typeof MetricUnit]> = {
   LoginSucceeded: MetricUnit.Count,
@@ -27,6 +29,8 @@ const UNITS: Record<MetricName, (typeof MetricUnit)[keyof typeof MetricUnit]> = 
   BytesUploaded: MetricUnit.Bytes,
   TokenResets: MetricUnit.Count,
   ServerErrors: MetricUnit.Count,
+  WebhooksDelivered: MetricUnit.Count,
+  WebhookFailures: MetricUnit.Count,
 };
 
 export function countMetric(name: MetricName, value = 1): void {

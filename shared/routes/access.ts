@@ -146,6 +146,8 @@ export const ACCESS = {
   },
   uploadComplete: {
     items: {
+      // The settings: whether an upload is announced to webhooks (issue 38).
+      GetItem: ['SETTINGS'],
       ConditionCheckItem: ['USER'],
       PutItem: ['USER', 'FILENAME', 'FOLDER'],
       UpdateItem: ['USER'],
@@ -227,6 +229,8 @@ export const ACCESS = {
   // (LINKVIEWS, summed by BatchGetItem); creation raises the owner's count (LINKSTATS) under maxUrls.
   linkCreate: {
     items: {
+      // The settings: whether a link is announced to webhooks (issue 38).
+      GetItem: ['SETTINGS'],
       ConditionCheckItem: ['USER'],
       UpdateItem: ['USER'],
       PutItem: ['USER', 'GO'],

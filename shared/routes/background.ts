@@ -64,6 +64,32 @@ export const objectEventFunctions: readonly ObjectEventFunction[] = [
   },
 ];
 
+/**
+ * A function other functions invoke asynchronously (Lambda's `Event` invocation), not a route: only
+ * the handlers of `invokedBy` may invoke it (their roles alone hold `lambda:InvokeFunction` on it,
+ * and they alone learn its name). Its grants are declared as a route's.
+ */
+export interface InvokedFunction {
+  handler: string;
+  invokedBy: readonly string[];
+  /** Its timeout in AWS, in seconds. */
+  timeoutSeconds: number;
+  table?: TableAccess;
+}
+
+export const invokedFunctions: readonly InvokedFunction[] = [
+  {
+    // Webhooks (issue 38, docs/webhooks.md): one event for one target, announced by the functions that
+    // store an upload (direct, chunked's last chunk, presigned's completion) or make a short link.
+    // Reads the settings (the targets, the secret). 3 attempts of at most 5 s with 1 s and 4 s
+    // between them: 30 s.
+    handler: 'webhooks/deliver',
+    invokedBy: ['files/upload', 'files/upload-partial', 'files/upload-complete', 'links/create'],
+    timeoutSeconds: 30,
+    table: ACCESS.settingsGet,
+  },
+];
+
 /** A scheduled function's timeout in AWS (the stack's; tests/infra/stack.test.ts holds them equal). */
 export const SCHEDULED_FUNCTION_SECONDS = 60;
 

@@ -1,11 +1,12 @@
 import { deploySettingDefaults } from '#shared/config';
+import { type WebhookSettings, webhookDefaults } from '#shared/settings/webhooks';
 
 /**
  * The instance's settings an administrator changes at run time (issue 38, docs/settings.md), by
  * Zipline 4.4's names where Zipline has the setting. One table item holds what was changed; what it
- * lacks is the deploy-time default. Webhook targets will join as more keys of the same item.
+ * lacks is the deploy-time default. Webhook targets are more keys of the same item (settings/webhooks.ts).
  */
-export interface ServerSettings {
+export interface ServerSettings extends WebhookSettings {
   /** Anyone may create an account at `POST /api/auth/register`. */
   featuresUserRegistration: boolean;
   /** Administrators may hand out invites, and an invite's code opens registration. */
@@ -53,6 +54,7 @@ export function defaultSettings(): ServerSettings {
     domains: [],
     websiteTitle: deployed.siteTitle,
     websiteLoginText: '',
+    ...webhookDefaults(),
   };
 }
 

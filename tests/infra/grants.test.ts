@@ -266,6 +266,31 @@ async function dailyMetrics() {
 }
 
 /**
+ * The webhook deliverer as Lambda invokes it (no route: its uses are attributed by hand), a cold
+ * start's: it reads the settings for the event's target (none set here: nothing is sent).
+ */
+async function deliverOnce() {
+  current = 'webhooks/deliver';
+  forgetSettings();
+  try {
+    const deliver = (await loadHandler('webhooks/deliver')) as unknown as (
+      event: unknown,
+    ) => Promise<unknown>;
+    const event = {
+      id: 'grants',
+      type: 'upload',
+      target: 'http',
+      occurredAt: new Date().toISOString(),
+      user: { id: 'u', username: 'u', role: 'USER' },
+      link: { returned: 'https://example.com/u/a', raw: 'https://example.com/raw/a' },
+    };
+    expect(await deliver(event)).toEqual({ outcome: 'no-target' });
+  } finally {
+    current = undefined;
+  }
+}
+
+/**
  * A user with a linked provider account, a passkey, a file, a short link and a stray object under
  * `uploads/`, whose DELETE finds no time left (202: only marked); the deletions worker, run as its
  * schedule starts it, deletes the rest.
@@ -841,6 +866,7 @@ describe('every request the code sends is within its function grant, and every g
     const deleted = await request('DELETE', `/api/users/${userId}`, { ...self, json: { delete: true } });
     expect(deleted.status).toBe(200);
     await deletedByTheWorker(self, provider);
+    await deliverOnce();
     expect((await request('GET', '/api/auth/logout', self)).status).toBe(200);
     const again = await request('POST', '/api/auth/login', {
       json: { username: patched.body.user.username, password: newPassword },

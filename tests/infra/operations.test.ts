@@ -132,7 +132,8 @@ describe('alarms, topic and dashboard', () => {
 
   test('one errors-and-throttles alarm per background function', () => {
     const background = functionSpecs().filter(
-      (spec) => spec.everyMinutes !== undefined || spec.objectEvents !== undefined,
+      (spec) =>
+        spec.everyMinutes !== undefined || spec.objectEvents !== undefined || spec.invoked !== undefined,
     );
     const perFunction = ofType('AWS::CloudWatch::Alarm').filter((alarm) =>
       JSON.stringify(alarm.Properties.Metrics ?? []).includes('"Throttles"'),
@@ -164,9 +165,10 @@ describe('alarms, topic and dashboard', () => {
         expect(fed).toContain(JSON.stringify({ Ref: logicalIdOf(logs) }));
       }
     }
-    // The alarm bill does not grow with the routes: per area, one alarm reading one metric (besides
-    // the six service-wide ones and the four background functions': thumbnails, expiry, deletions, metrics).
-    expect(ofType('AWS::CloudWatch::Alarm')).toHaveLength(6 + 4 + areas.length);
+    // The alarm bill does not grow with the routes: per area, one alarm reading one metric.
+    // Service-wide: five, and one per failed-events queue (thumbnails, webhooks); the background
+    // functions': thumbnails, expiry, deletions, metrics.
+    expect(ofType('AWS::CloudWatch::Alarm')).toHaveLength(7 + 4 + areas.length);
   });
 
   test('with -c alarms=false no alarm at all, the topic and the dashboard kept', () => {
@@ -176,8 +178,8 @@ describe('alarms, topic and dashboard', () => {
     quiet.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
   });
 
-  test("without per-function alarms only the five service-wide ones and the thumbnails' failed events remain", () => {
-    flatTemplate(withDomain.stack).resourceCountIs('AWS::CloudWatch::Alarm', 6);
+  test("without per-function alarms only the five service-wide ones and the thumbnails' and webhooks' failed events remain", () => {
+    flatTemplate(withDomain.stack).resourceCountIs('AWS::CloudWatch::Alarm', 7);
   });
 
   test('API 5xx rate, DynamoDB throttles and system errors, GET /api/user p99, refused logins', () => {

@@ -7,6 +7,7 @@ import { UPLOAD_SESSION_DAYS } from '#shared/files/layout';
 import { API_FUNCTION_SECONDS } from '#shared/http/handler';
 import { ZIPLINE_HEADER_NAMES } from '#shared/http/zipline-headers';
 import {
+  invokedFunctions,
   objectEventFunctions,
   SCHEDULED_FUNCTION_SECONDS,
   scheduledFunctions,
@@ -125,6 +126,7 @@ describe('functions and routes come from the route table', () => {
       ...routes.map((route) => route.handler),
       ...objectEventFunctions.map((fn) => fn.handler),
       ...scheduledFunctions.map((fn) => fn.handler),
+      ...invokedFunctions.map((fn) => fn.handler),
       'fallback',
     ]);
     expect(specs.map((spec) => spec.handler).sort()).toEqual([...handlers].sort());
@@ -181,7 +183,7 @@ describe('function specs', () => {
       { ...base, method: 'PUT', path: '/things', handler: 'things/list-all', hashesPasswords: true },
       { ...base, method: 'GET', path: '/other', handler: 'other' },
     ];
-    const merged = functionSpecs(table, [], []);
+    const merged = functionSpecs(table, [], [], []);
     expect(merged.map((spec) => [spec.id, spec.handler, spec.routes.length])).toEqual([
       ['ThingsListAll', 'things/list-all', 3],
       ['Other', 'other', 1],
@@ -202,7 +204,8 @@ describe('least privilege', () => {
   const bucketId = filesBucketId;
   const secretId = ofType('AWS::SecretsManager::Secret')[0]?.[0] as string;
   const setupCodeId = ofType('AWS::SecretsManager::Secret').find(([id]) => id.startsWith('SetupCode'))?.[0];
-  const failedEventsIds = ofType('AWS::SQS::Queue').map(([id]) => id);
+  const failedEventQueues = ofType('AWS::SQS::Queue').map(([id]) => id);
+  const delivererArn = { 'Fn::GetAtt': [functionLogicalId('webhooks/deliver'), 'Arn'] };
   const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
 
   /** A statement's grants as `action on resource [if condition]` strings, one per combination. */
@@ -225,8 +228,9 @@ describe('least privilege', () => {
     if (text === JSON.stringify(tableArn)) return 'table';
     if (text === JSON.stringify({ Ref: secretId })) return 'secret';
     if (text === JSON.stringify({ Ref: setupCodeId })) return 'setup code';
-    if (failedEventsIds.some((id) => text === JSON.stringify({ 'Fn::GetAtt': [id, 'Arn'] })))
-      return 'failed events queue';
+    const [named, attribute] = (resource as { 'Fn::GetAtt'?: [string, string] })['Fn::GetAtt'] ?? [];
+    if (named && failedEventQueues.includes(named) && attribute === 'Arn') return 'failed events queue';
+    if (text === JSON.stringify(delivererArn)) return 'webhook deliverer';
     if (text === JSON.stringify({ 'Fn::GetAtt': [bucketId, 'Arn'] })) return 'bucket';
     const joined = (resource as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join']?.[1];
     if (joined && JSON.stringify(joined[0]) === JSON.stringify(tableArn)) return `table${joined[1]}`;
@@ -250,7 +254,8 @@ describe('least privilege', () => {
       ...(spec.setupCode === 'checks'
         ? ['secretsmanager:DescribeSecret on setup code', 'secretsmanager:GetSecretValue on setup code']
         : []),
-      ...(spec.objectEvents ? ['sqs:SendMessage on failed events queue'] : []),
+      ...(spec.objectEvents || spec.invoked ? ['sqs:SendMessage on failed events queue'] : []),
+      ...(spec.emitsWebhooks ? ['lambda:InvokeFunction on webhook deliverer'] : []),
       ...Object.entries(spec.bucket).flatMap(([action, prefixes]) =>
         action === 'ListBucket'
           ? [

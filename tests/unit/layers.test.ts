@@ -35,6 +35,9 @@ const RANKS: Record<string, number> = {
   passkeys: 6,
   // Folders (issue 35): above the files they hold (moves, a folder's deletion and listing).
   folders: 6,
+  // Webhooks (issue 38): what an upload or a short link announces, above the files and links it
+  // describes and the settings naming its targets; http announces, validation checks a target's URL.
+  webhooks: 6,
   // Second factors (TOTP): their secrets, codes and storage on the user item; auth checks them at login.
   mfa: 6,
   // Instance metrics (issue 36): the daily figures, read from the users, files and links below.

@@ -2,6 +2,7 @@ import ms from 'ms';
 import * as v from 'valibot';
 import { NAME_FORMATS } from '#shared/files/names';
 import { parseByteSize } from '#shared/quota';
+import { webhookSettingsEntries } from '#shared/validation/settings/webhooks';
 import { NO_CONTROL_CHARACTERS, strictMessage } from '#shared/validation/text';
 import { viewSchema } from '#shared/validation/users/account';
 
@@ -102,6 +103,7 @@ export const settingsPatchSchema = v.strictObject(
     domains: optional(list(hostName, 20)),
     websiteTitle: optional(v.pipe(text(64), v.minLength(1, 'must not be empty'))),
     websiteLoginText: optional(text(1000)),
+    ...webhookSettingsEntries,
   },
   strictMessage,
 );

@@ -45,6 +45,15 @@ export interface ServerSettings {
   domains: string[];
   websiteTitle: string;
   websiteLoginText: string;
+  /** Webhooks (docs/webhooks.md); the secret comes masked when set. */
+  discordWebhookUrl: string | null;
+  discordUsername: string | null;
+  discordAvatarUrl: string | null;
+  discordOnUploadContent: string | null;
+  discordOnShortenContent: string | null;
+  httpWebhookOnUpload: string | null;
+  httpWebhookOnShorten: string | null;
+  httpWebhookSecret: string | null;
 }
 
 /** An invite, as `/api/auth/invites` answers it (Zipline's shape). */

@@ -17,6 +17,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { api, errorMessage } from '../../api/client.ts';
 import type { ServerSettings } from '../../api/server.ts';
 import { Section } from '../settings/Section.tsx';
+import { WebhookSettings } from './WebhookSettings.tsx';
 
 const FORMATS = ['random', 'uuid', 'date', 'name', 'gfycat', 'random-words'];
 
@@ -168,6 +169,7 @@ export default function ServerSettingsPage() {
             />
           </Stack>
         </Section>
+        <WebhookSettings edited={edited} set={set} />
       </Stack>
     </form>
   );
