@@ -28,6 +28,9 @@ function routesCell(spec: FunctionSpec): string {
     return `S3: ${events.map((event) => `\`${event}\``).join(', ')} under \`${prefix}\``;
   }
   if (spec.everyMinutes !== undefined) return `schedule: every ${spec.everyMinutes} min`;
+  if (spec.invoked) {
+    return `invoked asynchronously by ${spec.invoked.by.map((handler) => `\`${handler}\``).join(', ')}`;
+  }
   if (spec.routes.length === 0) return 'anything unmatched (`$default`)';
   // Every API route key, HEAD beside each GET (`methodsOf`).
   return spec.routes

@@ -20,9 +20,10 @@ import { readUploadOptions } from '#shared/validation/files/upload-headers';
  */
 export const handler = defineHandler(
   async (request) => {
-    const chunk = readChunkHeaders(request.headers, 'partial');
     const { password, ...options } = readUploadOptions(request.headers, 'upload', await currentSettings());
+    // Who uploads before the chunk's headers: a cross-site or signed-out request is refused as such.
     const user = await uploaderOf(request, options.folderId);
+    const chunk = readChunkHeaders(request.headers, 'partial');
     const reply = readReplyOptions(request.headers);
     const [part] = await readFileParts(request, { files: 1 });
     // The password is hashed once, when the first chunk opens the upload.

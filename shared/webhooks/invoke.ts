@@ -6,7 +6,7 @@ import { dynamodb } from '#shared/db/client';
  * Lambda's `Invoke` with `InvocationType: Event` (queued; Lambda answers 202 at once and runs the
  * function later, retrying it twice on failure), signed with SigV4 by the signer every bundle carries
  * already, with the credentials and region the DynamoDB client resolved (the function's role's). Not
- * `@aws-sdk/client-lambda`: its ~70 KiB would take `files/upload` past the 600 KiB bundle limit
+ * `@aws-sdk/client-lambda`: its ~70 KiB would take `files/upload` past the 640 KiB bundle limit
  * (598 KiB before this), and an asynchronous invoke is one POST whose answer carries nothing.
  */
 const INVOKE_TIMEOUT_MS = 3000;
