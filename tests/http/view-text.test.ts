@@ -97,6 +97,16 @@ test('a text file of an unknown language is numbered plain text; a type names th
   expect(json.text).toContain('<span class="t-property">&quot;a&quot;</span>');
 });
 
+test('code sent as application/octet-stream (curl, ShareX) is shown as its code when the name says which', async () => {
+  const user = await viewer();
+  const script = await pageOf(user, 'deploy.py', 'import os\nprint(os.name)\n', 'application/octet-stream');
+  expect(script.text).toContain('<pre class="language-python"><code>');
+  expect(script.text).toContain('<span class="t-keyword">import</span>');
+  // A name that is not code keeps the download page.
+  const blob = await pageOf(user, 'backup.bin', 'not text at all', 'application/octet-stream');
+  expect(blob.text).not.toContain('<pre');
+});
+
 test('Markdown is rendered and sanitised; remote images are links until the owner allows them', async () => {
   const user = await viewer();
   const source = [

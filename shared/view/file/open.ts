@@ -3,9 +3,11 @@ import { embedImageOf, hasStableEmbed, showsEmbedImage } from '#shared/files/emb
 import type { FileRecord } from '#shared/files/model';
 import { isServedInline, isUtf8 } from '#shared/files/presentation';
 import { presignFile, presignThumbnail } from '#shared/files/serve/access';
+import { languageIdOf } from '#shared/view/code/language-names';
 import {
   findViewable,
   type GivenPassword,
+  shownName,
   type Viewable,
   type ViewOwner,
 } from '#shared/view/file/shown-file';
@@ -26,9 +28,16 @@ export const TEXT_EXCERPT_BYTES = 64 * 1024;
  */
 export const VIEW_MEDIA_SECONDS = 15 * 60;
 
-export function presentationOf(type: string): Presentation {
+/**
+ * How the page shows a file of this type and name. A file stored as `application/octet-stream`
+ * whose name is code the page highlights (`script.py` from curl or ShareX, which send that type, and
+ * `.py` has none in the types database) is shown as its code; HTML, XML and SVG stay downloads.
+ */
+export function presentationOf(type: string, fileName: string): Presentation {
   const essence = type.split(';')[0]?.trim().toLowerCase() ?? '';
   if (TEXT_TYPES.test(essence)) return 'text';
+  const code = essence === 'application/octet-stream' ? languageIdOf(fileName, essence) : undefined;
+  if (code !== undefined && code !== 'markup') return 'text';
   // Only what the download rule serves inline is embedded; the rest is a download button.
   if (!isServedInline(essence)) return 'download';
   const [kind] = essence.split('/');
@@ -68,7 +77,7 @@ export async function openViewPage(
 
 /** The page of a file found viewable (its view already counted): its links and text excerpt. */
 export async function presentViewPage({ file, owner }: Viewable): Promise<ViewPage> {
-  const presentation = presentationOf(file.type);
+  const presentation = presentationOf(file.type, shownName(file));
   // The excerpt's bytes tell whether the text link may say charset=utf-8 (signing is local work).
   const excerpt = presentation === 'text' ? await readExcerpt(file) : undefined;
   const media = { expiresIn: VIEW_MEDIA_SECONDS, utf8: excerpt?.utf8 === true };
