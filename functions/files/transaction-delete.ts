@@ -1,5 +1,6 @@
 import { authenticate } from '#shared/auth/authenticate';
-import { BULK_BODY_BYTES, deleteFiles } from '#shared/files/bulk';
+import { BULK_BODY_BYTES } from '#shared/files/bulk';
+import { deleteFiles } from '#shared/files/bulk-delete';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';

@@ -3,7 +3,6 @@ import { ServiceError } from '#shared/errors';
 import { isFileId } from '#shared/files/names';
 import { moveFile } from '#shared/files/record/folder-moves';
 import { changeFile, FolderClosed } from '#shared/files/record/store';
-import { deleteFile } from '#shared/files/serve/access';
 
 /**
  * `PATCH`/`DELETE /api/user/files/transaction` (issue 35): one change applied to up to 1,000 of the
@@ -32,7 +31,11 @@ export interface BulkResult {
   failed: string[];
 }
 
-async function forEachFile(ids: string[], apply: (id: string) => Promise<boolean>): Promise<BulkResult> {
+/** Applies `apply` to each distinct id, sorting out what did not change (see above). */
+export async function forEachFile(
+  ids: string[],
+  apply: (id: string) => Promise<boolean>,
+): Promise<BulkResult> {
   const result: BulkResult = { count: 0, missing: [], failed: [] };
   const unique = [...new Set(ids)];
   const errors: unknown[] = [];
@@ -62,11 +65,4 @@ export function changeFiles(userId: string, ids: string[], change: BulkChange): 
     );
   }
   return forEachFile(ids, (id) => moveFile(userId, id, change.folder));
-}
-
-export function deleteFiles(userId: string, ids: string[]): Promise<BulkResult> {
-  return forEachFile(ids, async (id) => {
-    await deleteFile(userId, id);
-    return true;
-  });
 }
