@@ -90,6 +90,10 @@ function mergeTable(a: TableAccess, b: TableAccess = {}): TableAccess {
 /** True when the function touches the table at all. */
 export const usesTable = (spec: FunctionSpec) =>
   Object.keys(spec.table.items ?? {}).length > 0 || (spec.table.indexes ?? []).length > 0;
+/** Started by a schedule, S3 or another function, never by the API (no route, no viewer headers). */
+export const isBackground = (spec: FunctionSpec) =>
+  spec.everyMinutes !== undefined || spec.objectEvents !== undefined || spec.invoked !== undefined;
+
 export const usesBucket = (spec: FunctionSpec) => Object.keys(spec.bucket).length > 0;
 
 /** A function before any route or object event says what it needs. */

@@ -6,7 +6,7 @@ import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { routes } from '#shared/routes/table';
 import type { ServiceFunction } from '../../infra/constructs/service-function.ts';
 import { API_PATHS, CONTENT_SECURITY_POLICY, HASHED_ASSETS } from '../../infra/dashboard.ts';
-import { functionSpecs } from '../../infra/functions.ts';
+import { functionSpecs, isBackground } from '../../infra/functions.ts';
 import { FileServiceStack } from '../../infra/stack.ts';
 import { flatTemplate, logicalIdOf } from '../support/stack-template.ts';
 
@@ -244,7 +244,7 @@ describe('one CloudFront distribution in front of everything', () => {
     const logicalId = (handler: string) =>
       logicalIdOf((stack.functions.get(handler) as ServiceFunction).function);
     for (const spec of functionSpecs()) {
-      const background = spec.everyMinutes !== undefined || spec.objectEvents !== undefined;
+      const background = isBackground(spec);
       expect([spec.handler, dependsOn(logicalId(spec.handler), distributionId)]).toEqual([
         spec.handler,
         !background,

@@ -4,7 +4,7 @@ import { ORIGIN_SECRET_HEADER } from '#shared/http/distribution';
 import { routes } from '#shared/routes/table';
 import { FAILED_EVENT_RETENTION, RESERVED_CONCURRENCY } from '../../infra/background.ts';
 import { API_PATHS, UNCACHED_ERROR_STATUSES } from '../../infra/dashboard.ts';
-import { functionSpecs } from '../../infra/functions.ts';
+import { functionSpecs, isBackground } from '../../infra/functions.ts';
 import { FileServiceStack, type FileServiceStackProps } from '../../infra/stack.ts';
 import { flatTemplate, logicalIdOf } from '../support/stack-template.ts';
 
@@ -43,7 +43,7 @@ const custom = synthesize(
 const specs = functionSpecs();
 const SWEEP = 'files/expire';
 const THUMBNAILS = 'thumbnails/make';
-const background = specs.filter((spec) => spec.everyMinutes !== undefined || spec.objectEvents);
+const background = specs.filter(isBackground);
 const apiFunctions = specs.filter((spec) => !background.includes(spec));
 const invokeConfigOf = (synth: typeof plain, handler: string) =>
   synth

@@ -7,7 +7,7 @@ import { BlockPublicAccess, Bucket } from 'aws-cdk-lib/aws-s3';
 import { routes } from '#shared/routes/table';
 import { ACCESS_LOG_FORMAT, DEFAULT_THRESHOLDS } from '../../infra/alarms.ts';
 import type { ServiceFunction } from '../../infra/constructs/service-function.ts';
-import { functionSpecs } from '../../infra/functions.ts';
+import { functionSpecs, isBackground } from '../../infra/functions.ts';
 import { ACKNOWLEDGED, checkPolicies } from '../../infra/policy-checks.ts';
 import { FileServiceStack, type FileServiceStackProps } from '../../infra/stack.ts';
 import { flatTemplate, logicalIdOf } from '../support/stack-template.ts';
@@ -131,10 +131,7 @@ describe('alarms, topic and dashboard', () => {
   });
 
   test('one errors-and-throttles alarm per background function', () => {
-    const background = functionSpecs().filter(
-      (spec) =>
-        spec.everyMinutes !== undefined || spec.objectEvents !== undefined || spec.invoked !== undefined,
-    );
+    const background = functionSpecs().filter(isBackground);
     const perFunction = ofType('AWS::CloudWatch::Alarm').filter((alarm) =>
       JSON.stringify(alarm.Properties.Metrics ?? []).includes('"Throttles"'),
     );
