@@ -57,12 +57,13 @@ describe('a realistic mix: many users, one heavy one', () => {
     const written = run.units.filter((spent) => fileIndexes.includes(spent.target));
     expect(written.length).toBeGreaterThan(0);
     for (const spent of written) expect(spent.key).toMatch(/^FILES#[0-9a-f-]{36}$/);
+    // A partition of many (`USER#…`) or a singleton item (the server settings, `SETTINGS`).
     expect(
-      run.units.filter((spent) => spent.target === 'table').every((spent) => /^[A-Z]+#/.test(spent.key)),
+      run.units.filter((spent) => spent.target === 'table').every((spent) => /^[A-Z]+(#|$)/.test(spent.key)),
     ).toBe(true);
     // What tests/http/files-index-writes.test.ts measures of one upload, per upload here.
-    expect(run.perAction.upload?.write).toBe(16);
-    expect(run.perAction.uploadExpiring?.write).toBe(22);
+    expect(run.perAction.upload?.write).toBeCloseTo(16, 6);
+    expect(run.perAction.uploadExpiring?.write).toBeCloseTo(22, 6);
     expect(run.perAction.userRead?.write).toBe(0);
   });
 
