@@ -4,6 +4,15 @@ import { Section } from '../settings/Section.tsx';
 
 type Setter = <K extends keyof ServerSettings>(name: K, value: ServerSettings[K]) => void;
 
+/** The settings edited as free text: an empty input unsets them. */
+type TextSetting = {
+  [K in keyof ServerSettings]-?: ServerSettings[K] extends string | null
+    ? null extends ServerSettings[K]
+      ? K
+      : never
+    : never;
+}[keyof ServerSettings];
+
 /** Empty input: the setting unset (null). */
 const orNull = (value: string) => value.trim() || null;
 
@@ -13,6 +22,10 @@ const orNull = (value: string) => value.trim() || null;
  * embeds are set through the API.
  */
 export function WebhookSettings({ edited, set }: { edited: ServerSettings; set: Setter }) {
+  const bind = (name: TextSetting) => ({
+    value: edited[name] ?? '',
+    onChange: (event: { currentTarget: { value: string } }) => set(name, orNull(event.currentTarget.value)),
+  });
   return (
     <Section
       title="Webhooks"
@@ -22,47 +35,37 @@ export function WebhookSettings({ edited, set }: { edited: ServerSettings; set: 
         <TextInput
           label="Discord webhook URL"
           description="https://discord.com/api/webhooks/…; empty: no Discord messages"
-          value={edited.discordWebhookUrl ?? ''}
-          onChange={(event) => set('discordWebhookUrl', orNull(event.currentTarget.value))}
+          {...bind('discordWebhookUrl')}
         />
         <TextInput
           label="Discord name"
           description="The name the messages are posted under; empty: the site title"
-          value={edited.discordUsername ?? ''}
-          onChange={(event) => set('discordUsername', orNull(event.currentTarget.value))}
+          {...bind('discordUsername')}
         />
         <Textarea
           label="Upload message"
           description="Placeholders such as {user.username}, {file.originalName}, {file.size::bytes}, {link.returned}"
           autosize
           minRows={2}
-          value={edited.discordOnUploadContent ?? ''}
-          onChange={(event) => set('discordOnUploadContent', orNull(event.currentTarget.value))}
+          {...bind('discordOnUploadContent')}
         />
         <Textarea
           label="Short link message"
           description="Placeholders such as {user.username}, {url.destination}, {link.returned}"
           autosize
           minRows={2}
-          value={edited.discordOnShortenContent ?? ''}
-          onChange={(event) => set('discordOnShortenContent', orNull(event.currentTarget.value))}
+          {...bind('discordOnShortenContent')}
         />
         <TextInput
           label="HTTP webhook on upload"
           description="Receives each upload as signed JSON; empty: none"
-          value={edited.httpWebhookOnUpload ?? ''}
-          onChange={(event) => set('httpWebhookOnUpload', orNull(event.currentTarget.value))}
+          {...bind('httpWebhookOnUpload')}
         />
-        <TextInput
-          label="HTTP webhook on short link"
-          value={edited.httpWebhookOnShorten ?? ''}
-          onChange={(event) => set('httpWebhookOnShorten', orNull(event.currentTarget.value))}
-        />
+        <TextInput label="HTTP webhook on short link" {...bind('httpWebhookOnShorten')} />
         <PasswordInput
           label="Signing secret"
           description="16 to 256 characters; the receiver checks x-webhook-signature with it"
-          value={edited.httpWebhookSecret ?? ''}
-          onChange={(event) => set('httpWebhookSecret', orNull(event.currentTarget.value))}
+          {...bind('httpWebhookSecret')}
         />
       </Stack>
     </Section>
