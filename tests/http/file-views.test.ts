@@ -1,4 +1,6 @@
 import { forEachConcurrently } from '#shared/concurrency';
+import { getItem } from '#shared/db/client';
+import { FILE_ORDER_INDEXES, fileKey, indexKeyAttributes } from '#shared/db/keys';
 import { POPULAR_AFTER } from '#shared/files/serve/popular-views';
 import { call } from '../support/client.ts';
 import { upload } from '../support/files.ts';
@@ -94,6 +96,10 @@ test('a popular file: past POPULAR_AFTER its views go to its counters, never its
   expect(await viewsOf(owner, file.id)).toBe(total);
   const listed = await call('GET', '/api/user/files?sortBy=views&order=desc', { token: owner.token });
   expect(listed.body.page[0]).toMatchObject({ id: file.id, views: total });
+  // The views order follows the counters (each shard's first ten views move it): past 100.
+  const { sk } = indexKeyAttributes(FILE_ORDER_INDEXES.byViews);
+  const entry = String((await getItem(fileKey(owner.id, file.id), { consistent: true }))?.[sk]);
+  expect(Number(entry.slice(0, 15))).toBeGreaterThan(POPULAR_AFTER);
   const recent = await call('GET', '/api/user/recent?take=1', { token: owner.token });
   expect(recent.body[0]).toMatchObject({ id: file.id, views: total });
   expect(await stats(owner)).toMatchObject({ views: total });

@@ -20,14 +20,14 @@ export const isPopular = (file: Pick<FileRecord, 'views'>) => file.views >= POPU
  * (undefined) one past its `deletesAt`, whose password hash is not `passwordHash`, or out of views:
  * its `maxViews` is exact on the `max` counter, whose allowance leaves out the views its item and
  * its shards counted (the shards are read only for a limited file). Returns the file with its views
- * estimated from the counter written (exact for a limited file).
+ * estimated from the counter written (exact for a limited file), and that counter's value.
  */
 export async function countPopularView(
   userId: string,
   file: FileRecord,
   passwordHash: string | null,
   now: Date,
-): Promise<FileRecord | undefined> {
+): Promise<{ file: FileRecord; counter: number } | undefined> {
   if (!isPopular(file) || file.passwordHash !== passwordHash || isExpired(file, now)) return undefined;
   const limited = file.maxViews !== null;
   const viewsBeforeLimit = limited ? file.views + (await shardViews('file', file.id)) : 0;
@@ -36,8 +36,16 @@ export async function countPopularView(
     { maxViews: file.maxViews, viewsBeforeLimit },
   );
   if (counter === undefined) return undefined;
-  return { ...file, views: limited ? viewsBeforeLimit + counter : file.views + counter * VIEW_SHARDS };
+  const views = limited ? viewsBeforeLimit + counter : file.views + counter * VIEW_SHARDS;
+  return { file: { ...file, views }, counter };
 }
+
+/**
+ * Whether the view that brought a counter to `counter` moves the file in the views order: each of a
+ * counter's first 10 views, then every 100th, so a popular file's place follows its count within
+ * about a thousand views, at about one item write per thousand views of a very popular file.
+ */
+export const movesViewsOrder = (counter: number) => counter <= 10 || counter % 100 === 0;
 
 /**
  * Files with their views as the owner's API answers them: a popular file's item views plus its

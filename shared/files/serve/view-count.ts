@@ -1,6 +1,6 @@
 import { unlessConditionFails } from '#shared/db/expressions/conditions';
 import { UpdateBuilder } from '#shared/db/expressions/update';
-import { fileKey } from '#shared/db/keys';
+import { FILE_ORDER_INDEXES, fileKey, indexKeyAttributes } from '#shared/db/keys';
 import { updateItem } from '#shared/db/table-calls';
 import { type FileRecord, isExpired } from '#shared/files/model';
 import { viewsIndexKey } from '#shared/files/record/indexing';
@@ -8,7 +8,13 @@ import { fromFileItem } from '#shared/files/record/items';
 import { membershipViewWrites } from '#shared/files/record/memberships';
 import { findNameClaim, STAND_IN_CLAIM } from '#shared/files/record/name-claims';
 import { getFile } from '#shared/files/record/store';
-import { countPopularView, isPopular, POPULAR_AFTER } from '#shared/files/serve/popular-views';
+import {
+  countPopularView,
+  isPopular,
+  movesViewsOrder,
+  POPULAR_AFTER,
+  withCountedViews,
+} from '#shared/files/serve/popular-views';
 import { hasViewsLeft, viewsLeftCondition } from '#shared/views/counters';
 import { addOwnerView } from '#shared/views/totals';
 
@@ -113,8 +119,34 @@ export const countReadView = (
   now = new Date(),
 ) =>
   isPopular(file)
-    ? countPopularView(userId, file, passwordHash, now)
+    ? countPopular(userId, file, passwordHash, now)
     : countFileView(userId, file.id, passwordHash, now);
+
+/**
+ * Counts a view of a popular file (`file` as read) on its counters; now and then (`movesViewsOrder`)
+ * the file's views-index entry and its tag memberships take its summed count, only ever upwards (its
+ * item's `views` stays), so the views order places it by its count.
+ */
+async function countPopular(userId: string, file: FileRecord, passwordHash: string | null, now: Date) {
+  const counted = await countPopularView(userId, file, passwordHash, now);
+  if (!counted) return undefined;
+  if (movesViewsOrder(counted.counter)) {
+    const [summed] = await withCountedViews([file]);
+    const views = summed?.views ?? file.views;
+    const index = setViewsIndex(new UpdateBuilder(), userId, views, file.id);
+    const { sk } = indexKeyAttributes(FILE_ORDER_INDEXES.byViews);
+    const entry = index.name(sk);
+    const newEntry = index.value(viewsIndexKey(userId, views, file.id)[sk]);
+    const moved = await updateFileIf(
+      userId,
+      file.id,
+      index,
+      `attribute_exists(pk) AND ${entry} < ${newEntry}`,
+    );
+    if (moved) await followViews(userId, { ...moved, views });
+  }
+  return counted.file;
+}
 
 /** The item still counts its own views: fewer than `POPULAR_AFTER`. */
 const countsOnItem = (update: UpdateBuilder) =>
@@ -139,7 +171,7 @@ export async function countFileView(
   const updated = await updateFileIf(userId, fileId, count, condition);
   if (!updated) {
     const file = await getFile(userId, fileId, { consistent: true });
-    return file && countPopularView(userId, file, passwordHash, now);
+    return file && isPopular(file) ? countPopular(userId, file, passwordHash, now) : undefined;
   }
   await addOwnerView(userId, 'file');
   // A later view already wrote a newer count; its own second write positions the file.
@@ -161,7 +193,7 @@ export async function countSeenView(
   seen: FileRecord,
   now = new Date(),
 ): Promise<FileRecord | undefined> {
-  if (isPopular(seen)) return countPopularView(userId, seen, null, now);
+  if (isPopular(seen)) return countPopular(userId, seen, null, now);
   const views = seen.views + 1;
   const count = setViewsIndex(new UpdateBuilder().set('views', views), userId, views, seen.id);
   const condition = `${count.name('views')} = ${count.value(seen.views)} AND ${servableCondition(count, null, now)}`;
