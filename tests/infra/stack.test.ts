@@ -301,7 +301,7 @@ describe('least privilege', () => {
     ]);
   });
 
-  test('instance metrics: the route reads the METRICS partition only; the daily job reads users, files, link and popular files' counters and writes its day, no Scan, no bucket', () => {
+  test("instance metrics: the route reads the METRICS partition only; the daily job reads users, files, the links' and popular files' counters and writes its day, no Scan, no bucket", () => {
     const keys = (patterns: string[]) =>
       ` if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': patterns } })}`;
     expect(grantLines('metrics/get')).toEqual([
