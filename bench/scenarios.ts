@@ -26,6 +26,7 @@ import { type Scenario, scenario } from './scenario.ts';
 import { settingsScenarios } from './settings-scenarios.ts';
 import { signInScenarios } from './sign-in-scenarios.ts';
 import { tagScenarios } from './tag-scenarios.ts';
+import { viewScenarios } from './view-scenarios.ts';
 import { webhookEventScenarios } from './webhook-scenarios.ts';
 import { ziplineScenarios } from './zipline-scenarios.ts';
 
@@ -170,6 +171,7 @@ export async function benchScenarios(): Promise<{
     ...signInScenarios(passwordHash, user, passkeyUser, passkeyPath, passkey),
     scenario('GET /api/nothing (fallback 404)', 'GET', '/api/nothing', 404, () => ({})),
     ...(await linkScenarios(user, filesOwner)),
+    ...(await viewScenarios(user)),
     ...(await settingsScenarios({ cookie: await freshSessionCookie(superadmin.id) }, admin)),
     ...metricsScenarios(admin),
     ...homeScenarios(user, filesOwner),

@@ -32,7 +32,7 @@ export interface SimulationReport {
   perAction: SimulationRun['perAction'];
 }
 
-/** What a report reads of a run: the realistic mix's, or the hot link's (bench/hot-link.ts). */
+/** What a report reads of a run: the realistic mix's, or a hot key's (bench/hot-keys.ts). */
 export type ReportedRun = Pick<SimulationRun, 'units' | 'perAction'> & { workload: { requests: number } };
 
 export function report(run: ReportedRun, targetRps: number, perTarget = 3): SimulationReport {

@@ -2,6 +2,7 @@ import { authenticate } from '#shared/auth/authenticate';
 import { requireFile, toFileResource } from '#shared/files/model';
 import { findOwnFile } from '#shared/files/record/own-file';
 import { deleteFile } from '#shared/files/serve/access';
+import { withCountedViews } from '#shared/files/serve/popular-views';
 import { defineHandler } from '#shared/http/handler';
 import { json } from '#shared/http/response';
 import { tagLookup } from '#shared/tags/store';
@@ -11,6 +12,9 @@ import { FILE_ID_OR_NAME, pathId } from '#shared/validation/ids';
 export const handler = defineHandler(async (request) => {
   const { user } = await authenticate(request);
   const file = requireFile(await findOwnFile(user.id, pathId(request, 'id', FILE_ID_OR_NAME)));
+  // A popular file's counters are read before the deletion takes them.
+  const [counted] = await withCountedViews([file]);
   const deleted = await deleteFile(user.id, file.id);
-  return json(200, toFileResource(deleted, await tagLookup(user.id, [deleted])));
+  const views = counted?.views ?? deleted.views;
+  return json(200, toFileResource({ ...deleted, views }, await tagLookup(user.id, [deleted])));
 });

@@ -3,6 +3,7 @@ import { invalid, notFound } from '#shared/errors';
 import { listTagged } from '#shared/files/listing/by-tag';
 import { type ListOptions, listFiles, searchFiles } from '#shared/files/listing/listing';
 import { type FileRecord, toFileResource } from '#shared/files/model';
+import { withCountedViews } from '#shared/files/serve/popular-views';
 import { folderPage } from '#shared/folders/listing';
 import { defineHandler } from '#shared/http/handler';
 import { validate } from '#shared/http/request';
@@ -35,8 +36,8 @@ export const handler = defineHandler(async (request) => {
     cursor: query.cursor,
   };
   const resources = async (files: FileRecord[]) => {
-    const tags = await tagLookup(user.id, files);
-    return files.map((file) => toFileResource(file, tags));
+    const [tags, counted] = await Promise.all([tagLookup(user.id, files), withCountedViews(files)]);
+    return counted.map((file) => toFileResource(file, tags));
   };
   const next = (cursor: string | undefined): { headers: Record<string, string> } => ({
     headers: cursor ? { 'x-next-cursor': cursor } : {},

@@ -5,6 +5,7 @@ import { requireFile, toFileResource } from '#shared/files/model';
 import { UnknownTag } from '#shared/files/record/memberships';
 import { findOwnFile } from '#shared/files/record/own-file';
 import { type FileChanges, NameTaken, updateFile } from '#shared/files/record/store';
+import { withCountedViews } from '#shared/files/serve/popular-views';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';
 import { json } from '#shared/http/response';
@@ -26,7 +27,8 @@ export const handler = defineHandler(async (request) => {
   }
   try {
     const updated = Object.keys(changes).length === 0 ? file : await updateFile(user.id, file.id, changes);
-    return json(200, toFileResource(updated, await tagLookup(user.id, [updated])));
+    const [counted] = await withCountedViews([updated]);
+    return json(200, toFileResource(counted ?? updated, await tagLookup(user.id, [updated])));
   } catch (error) {
     if (error instanceof NameTaken) throw invalid(error.message);
     if (error instanceof UnknownTag) throw invalid('invalid tag somewhere: tags must be ids of your tags');

@@ -1,6 +1,7 @@
 import { authenticate } from '#shared/auth/authenticate';
 import { recentFiles } from '#shared/files/listing/recent';
 import { toFileResource } from '#shared/files/model';
+import { withCountedViews } from '#shared/files/serve/popular-views';
 import { defineHandler } from '#shared/http/handler';
 import { validate } from '#shared/http/request';
 import { json } from '#shared/http/response';
@@ -12,6 +13,6 @@ export const handler = defineHandler(async (request) => {
   const { take } = validate(recentQuerySchema, request.query);
   return json(
     200,
-    (await recentFiles(user.id, take)).map((file) => toFileResource(file)),
+    (await withCountedViews(await recentFiles(user.id, take))).map((file) => toFileResource(file)),
   );
 });

@@ -1,6 +1,7 @@
 import { ServiceError } from '#shared/errors';
 import { deleteFilesBytes, deleteUserObjects, FILE_BYTES_ATTRIBUTES } from '#shared/files/bucket/objects';
 import { NAME_CLAIM_ATTRIBUTES, releaseFileNames } from '#shared/files/record/name-claims';
+import { POPULAR_RELEASE_ATTRIBUTES, releasePopularCounters } from '#shared/files/serve/popular-views';
 import { FOLDER_RELEASE_ATTRIBUTES, releaseFolders } from '#shared/folders/release';
 import { LINK_RELEASE_ATTRIBUTES, releaseLinks } from '#shared/links/route-items';
 import { enforce } from '#shared/users/admin';
@@ -14,6 +15,7 @@ import {
 import type { Role, UserRecord } from '#shared/users/model';
 import { judge, type Party } from '#shared/users/roles';
 import { getUser } from '#shared/users/store';
+import { deleteViewTotals } from '#shared/views/cleanup';
 
 /**
  * An account is a user and everything it owns. Deleting one spans users and files, which never
@@ -94,16 +96,19 @@ async function finishDeletion(marked: UserRecord, contents: boolean, timeLeft: (
       ...FILE_BYTES_ATTRIBUTES,
       ...LINK_RELEASE_ATTRIBUTES,
       ...FOLDER_RELEASE_ATTRIBUTES,
+      ...POPULAR_RELEASE_ATTRIBUTES,
     ],
     beforeDelete: async (batch: Record<string, unknown>[]) => {
       await releaseFileNames(marked.id, batch);
       await releaseLinks(batch);
       await releaseFolders(batch);
+      await releasePopularCounters(batch);
       if (contents) await deleteFilesBytes(batch);
     },
   };
   if (!(await deletePartitionChildren(marked.id, cleanup, timeLeft))) return false;
   if (contents && !(await deleteUserObjects(marked.id, timeLeft))) return false;
+  await deleteViewTotals(marked.id);
   await removeMarkedUser(marked);
   return true;
 }

@@ -22,6 +22,9 @@ export const PARTITION_PATTERNS = {
   DELETION: 'DELETIONS',
   GO: 'GO#*',
   LINKVIEWS: 'LINKVIEWS#*',
+  // A popular file's view counters and the owners' view totals (their keys: db/view-keys.ts).
+  FILEVIEWS: 'FILEVIEWS#*',
+  VIEWTOTALS: 'VIEWTOTALS#*',
   METRICS: 'METRICS',
   FOLDER: 'FOLDER#*',
 } as const;

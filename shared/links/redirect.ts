@@ -3,6 +3,7 @@ import { findRoute, type LinkRoute } from '#shared/links/route-items';
 import { countLinkView } from '#shared/links/views';
 import { addressSubject } from '#shared/throttle/address';
 import { countAttempt, refundAttempt } from '#shared/throttle/counter';
+import { hasViewsLeft } from '#shared/views/counters';
 
 /** A password check: bcrypt against the hash, or the same work against a dummy when there is none. */
 export type PasswordCheck = (password: string, hash: string | undefined) => Promise<boolean>;
@@ -20,7 +21,7 @@ const NONE: Visit = { kind: 'none' };
 
 /** The link at `name` if a visit may open it: enabled, and with views left when it has a limit. */
 const open = (route: LinkRoute | undefined) =>
-  route?.enabled && (route.maxViews === null || route.viewsBeforeLimit < route.maxViews) ? route : undefined;
+  route?.enabled && hasViewsLeft(route.viewsBeforeLimit, route.maxViews) ? route : undefined;
 
 /** A redirect: one GetItem (the name's route item) and, for an open unprotected link, one UpdateItem. */
 export async function visitLink(name: string): Promise<Visit> {

@@ -1,11 +1,10 @@
-import { BatchWriteCommand, DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, getItem, tableName } from '#shared/db/client';
-import { isWorkLeft, retry, WorkLeft } from '#shared/db/contention/retry';
 import { unlessConditionFails } from '#shared/db/expressions/conditions';
 import { LINK_PREFIX, linkRouteKey } from '#shared/db/keys';
 import type { TransactItem } from '#shared/db/transact';
 import { type LinkRecord, linkNames } from '#shared/links/model';
-import { linkCounterKeys } from '#shared/links/views';
+import { deleteViewCounters } from '#shared/views/cleanup';
 
 /**
  * A link's route items (`GO#<name>`, one per name it answers to): what `/go/{name}` needs, copied
@@ -70,22 +69,8 @@ export async function findRoute(name: string): Promise<LinkRoute | undefined> {
   };
 }
 
-/** Deletes a deleted link's view counters (25 a batch, unprocessed ones again). */
-export async function deleteCounters(linkIds: string[]): Promise<void> {
-  const keys = linkIds.flatMap(linkCounterKeys);
-  for (let offset = 0; offset < keys.length; offset += 25) {
-    let requests: { DeleteRequest: { Key: Record<string, unknown> } }[] = keys
-      .slice(offset, offset + 25)
-      .map((Key) => ({ DeleteRequest: { Key } }));
-    await retry({ attempts: 8, baseMs: 20, retryable: isWorkLeft }, async () => {
-      const result = await documents.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }));
-      requests = (result.UnprocessedItems?.[tableName] ?? []).flatMap((request) =>
-        request.DeleteRequest?.Key ? [{ DeleteRequest: { Key: request.DeleteRequest.Key } }] : [],
-      );
-      if (requests.length > 0) throw new WorkLeft();
-    });
-  }
-}
+/** Deletes deleted links' view counters. */
+export const deleteCounters = (linkIds: string[]) => deleteViewCounters('link', linkIds);
 
 /** The attributes of a partition's items that `releaseLinks` needs besides the keys. */
 export const LINK_RELEASE_ATTRIBUTES = ['code', 'vanity'];

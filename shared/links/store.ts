@@ -142,11 +142,8 @@ export async function listLinks(userId: string): Promise<LinkRecord[]> {
 export const answersTo = (link: LinkRecord, name: string) =>
   link.id === name || (link.vanity !== null && vanityKey(link.vanity) === name.toLowerCase());
 
-/**
- * A user's short-link counters: how many links they have (`count`, the one `maxUrls` limits) and the
- * views folded into them (`views`, docs/stats.md: the redirects write only the link's own counters).
- */
-export async function getLinkCounters(userId: string): Promise<{ count: number; views: number }> {
+/** A user's short-link counter: how many links they have (`count`, the one `maxUrls` limits). */
+export async function getLinkCounters(userId: string): Promise<{ count: number }> {
   const item = await getItem(linkStatsKey(userId));
-  return { count: Number(item?.count ?? 0), views: Number(item?.views ?? 0) };
+  return { count: Number(item?.count ?? 0) };
 }

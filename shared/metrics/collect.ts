@@ -8,6 +8,7 @@ import {
   userShardPartition,
 } from '#shared/db/keys';
 import { queryPages } from '#shared/db/table-calls';
+import { withCountedViews } from '#shared/files/serve/popular-views';
 import { listLinks } from '#shared/links/store';
 import { linkViews } from '#shared/links/views';
 import {
@@ -66,15 +67,21 @@ async function fileTotals(userId: string): Promise<FileTotals> {
   const totals: FileTotals = { sum: 0, storage: 0, views: 0, types: new Map() };
   const pages = queryPages({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :files)',
-    ExpressionAttributeNames: { '#size': 'size', '#type': 'type', '#views': 'views' },
+    ExpressionAttributeNames: { '#sk': 'sk', '#size': 'size', '#type': 'type', '#views': 'views' },
     ExpressionAttributeValues: { ':pk': userKey(userId).pk, ':files': FILE_PREFIX },
-    ProjectionExpression: '#size, #type, #views',
+    ProjectionExpression: '#sk, #size, #type, #views',
   });
   for await (const page of pages) {
-    for (const item of page.Items ?? []) {
+    const items = page.Items ?? [];
+    // A popular file's views are its item's and its counters' (files/serve/popular-views.ts).
+    const views = items.map((item) => ({
+      id: String(item.sk).slice(FILE_PREFIX.length),
+      views: Number(item.views ?? 0),
+    }));
+    for (const file of await withCountedViews(views)) totals.views += file.views;
+    for (const item of items) {
       totals.sum += 1;
       totals.storage += Number(item.size ?? 0);
-      totals.views += Number(item.views ?? 0);
       const type = String(item.type ?? 'application/octet-stream');
       totals.types.set(type, (totals.types.get(type) ?? 0) + 1);
     }

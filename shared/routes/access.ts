@@ -73,7 +73,7 @@ export const ACCESS = {
       DeleteItem: ['USER', 'USERNAME', 'USERLIKE'],
     },
   },
-  // The user's name claims, folders' owner and member items (FOLDER), short links' names (GO) and view counters (LINKVIEWS), linked provider accounts (OAUTHID) and passkeys (PASSKEY) go with it.
+  // The user's name claims, folders' owner and member items (FOLDER), short links' names (GO) and view counters (LINKVIEWS), popular files' view counters (FILEVIEWS), view totals (VIEWTOTALS), linked provider accounts (OAUTHID) and passkeys (PASSKEY) go with it.
   // The deletion is recorded as pending (DELETION) with its mark, and forgotten with the user.
   usersDelete: {
     items: {
@@ -90,7 +90,7 @@ export const ACCESS = {
         'GO',
         'FOLDER',
       ],
-      BatchWriteItem: ['USER', 'LINKVIEWS'],
+      BatchWriteItem: ['USER', 'LINKVIEWS', 'FILEVIEWS', 'VIEWTOTALS'],
     },
   },
   usersDeleteContinued: {
@@ -108,7 +108,7 @@ export const ACCESS = {
         'GO',
         'FOLDER',
       ],
-      BatchWriteItem: ['USER', 'LINKVIEWS'],
+      BatchWriteItem: ['USER', 'LINKVIEWS', 'FILEVIEWS', 'VIEWTOTALS'],
     },
   },
   // The server settings' upload policy and defaults (issue 38): the one SETTINGS item.
@@ -129,11 +129,12 @@ export const ACCESS = {
   // With `?id=`, an administrator's listing of another user: that user's item (GetItem USER, beyond
   // the caller's own) and that user's partition.
   filesList: {
-    items: { GetItem: ['USER'], BatchGetItem: ['USER'], Query: ['USER', 'FOLDER'] },
+    items: { GetItem: ['USER'], BatchGetItem: ['USER', 'FILEVIEWS'], Query: ['USER', 'FOLDER'] },
     indexes: FILE_INDEXES,
   },
   // A file named by its public name: the name's claim, then the file.
-  fileGet: { items: { GetItem: ['FILENAME'], Query: ['USER'] } },
+  // A popular file's views: its counters (FILEVIEWS) summed.
+  fileGet: { items: { GetItem: ['FILENAME'], Query: ['USER'], BatchGetItem: ['FILEVIEWS'] } },
   uploadStart: {
     items: {
       GetItem: ['SETTINGS', 'USER'],
@@ -176,8 +177,10 @@ export const ACCESS = {
       UpdateItem: ['USER'],
       PutItem: ['FILENAME', 'USER'],
       DeleteItem: ['FILENAME', 'USER'],
+      BatchGetItem: ['FILEVIEWS'],
     },
   },
+  // A popular file's view counters (FILEVIEWS) are read for the answer and deleted after it.
   fileDelete: {
     items: {
       GetItem: ['FILENAME'],
@@ -185,21 +188,49 @@ export const ACCESS = {
       ConditionCheckItem: ['USER'],
       UpdateItem: ['USER'],
       DeleteItem: ['USER', 'FILENAME', 'FOLDER'],
+      BatchGetItem: ['FILEVIEWS'],
+      BatchWriteItem: ['FILEVIEWS'],
     },
   },
   // Zipline's password check: `/raw?pw=`'s reads and counted guesses, no view counted.
   filePassword: { items: { GetItem: ['FILENAME', 'USER'], UpdateItem: ['THROTTLE'] } },
   // With `?pw=`: the file's hash is read first, and guesses are counted (THROTTLE).
-  raw: { items: { GetItem: ['FILENAME', 'USER'], UpdateItem: ['USER', 'THROTTLE'] } },
+  // A view counts on the file's item, or a popular file's counters (FILEVIEWS, a limited one's shards
+  // read), and on the owner's view totals (VIEWTOTALS).
+  raw: {
+    items: {
+      GetItem: ['FILENAME', 'USER'],
+      BatchGetItem: ['FILEVIEWS'],
+      UpdateItem: ['USER', 'THROTTLE', 'FILEVIEWS', 'VIEWTOTALS'],
+    },
+  },
   // The name claim; the owner's view settings with the file (one BatchGetItem); the view count.
-  viewPage: { items: { GetItem: ['FILENAME'], BatchGetItem: ['USER'], UpdateItem: ['USER'] } },
+  viewPage: {
+    items: {
+      GetItem: ['FILENAME', 'USER'],
+      BatchGetItem: ['USER', 'FILEVIEWS'],
+      UpdateItem: ['USER', 'FILEVIEWS', 'VIEWTOTALS'],
+    },
+  },
   // The view page's password form: the page's reads, and guesses counted per address and per name
   // as on /raw?pw=.
-  viewUnlock: { items: { GetItem: ['FILENAME'], BatchGetItem: ['USER'], UpdateItem: ['USER', 'THROTTLE'] } },
+  viewUnlock: {
+    items: {
+      GetItem: ['FILENAME', 'USER'],
+      BatchGetItem: ['USER', 'FILEVIEWS'],
+      UpdateItem: ['USER', 'THROTTLE', 'FILEVIEWS', 'VIEWTOTALS'],
+    },
+  },
   oembed: { items: { GetItem: ['FILENAME'], BatchGetItem: ['USER'] } },
   // `/u/`: the view page's reads and count whatever the owner's setting (it decides page or file),
   // and `?pw=` or the form's guesses counted as on /raw?pw=.
-  link: { items: { GetItem: ['FILENAME'], BatchGetItem: ['USER'], UpdateItem: ['USER', 'THROTTLE'] } },
+  link: {
+    items: {
+      GetItem: ['FILENAME', 'USER'],
+      BatchGetItem: ['USER', 'FILEVIEWS'],
+      UpdateItem: ['USER', 'THROTTLE', 'FILEVIEWS', 'VIEWTOTALS'],
+    },
+  },
   // The provider account's claim and its user; the flow's state recorded once (OAUTHFLOW); a new
   // session (UpdateItem USER); a link (the claim and the user's list in one transaction), or a
   // sign-up (a user with its username claims and the provider account's).
@@ -256,11 +287,11 @@ export const ACCESS = {
     },
   },
   // A redirect: the name's route item, one view counter.
-  go: { items: { GetItem: ['GO'], UpdateItem: ['LINKVIEWS'] } },
+  go: { items: { GetItem: ['GO'], UpdateItem: ['LINKVIEWS', 'VIEWTOTALS'] } },
   linkPage: { items: { GetItem: ['GO'] } },
   // A password for a link: guesses counted (THROTTLE) before the route item is read.
   linkPassword: { items: { GetItem: ['GO'], UpdateItem: ['THROTTLE'] } },
-  linkUnlock: { items: { GetItem: ['GO'], UpdateItem: ['THROTTLE', 'LINKVIEWS'] } },
+  linkUnlock: { items: { GetItem: ['GO'], UpdateItem: ['THROTTLE', 'LINKVIEWS', 'VIEWTOTALS'] } },
   // Server settings (issue 38): the one SETTINGS item, read by every function applying a setting.
   settingsGet: { items: { GetItem: ['SETTINGS'] } },
   settingsPatch: { items: { UpdateItem: ['SETTINGS'] } },
@@ -283,15 +314,15 @@ export const ACCESS = {
   // Instance metrics (issue 36): the days asked for, one Query of the METRICS partition.
   stats: { items: { Query: ['METRICS'] } },
   // The daily job: every user from the listing index, each one's file and link items (Query USER),
-  // the links' view counters (BatchGetItem LINKVIEWS), the day's item written.
+  // the links' and popular files' view counters (BatchGetItem LINKVIEWS, FILEVIEWS), the day's item written.
   statsDaily: {
-    items: { Query: ['USER'], BatchGetItem: ['LINKVIEWS'], UpdateItem: ['METRICS'] },
+    items: { Query: ['USER'], BatchGetItem: ['LINKVIEWS', 'FILEVIEWS'], UpdateItem: ['METRICS'] },
     indexes: [USERS_INDEX],
   },
   // Home and sessions (issue 36): the file counters with each type's count (one Query) and the link
   // counter; the newest files (one Query); ending sessions (the caller's user item).
-  userStats: { items: { Query: ['USER'], GetItem: ['USER'] } },
-  userRecent: { items: { Query: ['USER'] } },
+  userStats: { items: { Query: ['USER'], GetItem: ['USER'], BatchGetItem: ['VIEWTOTALS'] } },
+  userRecent: { items: { Query: ['USER'], BatchGetItem: ['FILEVIEWS'] } },
   sessionsEnd: { items: { UpdateItem: ['USER'] } },
   // Folders (issue 35): the folder in its owner's partition, its owner item and its files' member
   // items in its own (FOLDER); a move changes the file, the member items and both folders' counters

@@ -72,6 +72,7 @@ test('sign-in lands on Home: figures, recent files with previews, a quick upload
   expect(page.url()).toBe(`${runner.url}/home`);
   await page.getByText('Nothing uploaded yet: drop a file above.').waitFor();
   await card('Files').getByText('0', { exact: true }).waitFor();
+  const published: string[] = [];
   for (const [name, type, buffer] of [
     ['pixel.png', 'image/png', PNG_1X1],
     ['notes.txt', 'text/plain', Buffer.from('a note')],
@@ -80,9 +81,14 @@ test('sign-in lands on Home: figures, recent files with previews, a quick upload
       multipart: { file: { name, mimeType: type, buffer } },
     });
     expect(answer.status()).toBe(200);
+    published.push((await answer.json()).files[0].name);
   }
+  // Views by the public (three downloads of one file) reach the Views card (issue 36).
+  for (let view = 0; view < 3; view++)
+    expect((await fetch(`${runner.url}/raw/${published[0]}`)).status).toBe(200);
   await page.reload();
   await card('Files').getByText('2', { exact: true }).waitFor();
+  await card('Views').getByText('3', { exact: true }).waitFor();
   const recent = page.getByRole('list', { name: 'Recent files' });
   await recent.getByText('notes.txt').waitFor();
   expect(await recent.getByRole('listitem').count()).toBe(2);

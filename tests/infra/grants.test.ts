@@ -218,6 +218,44 @@ const REACHED_ELSEWHERE: Record<string, string> = {
   'user/export-start DeleteItem USER': 'a request object S3 refused: tests/http/exports.test.ts',
   'exports/make DeleteObject exports/':
     'an export deleted while its run finished: tests/http/exports.test.ts',
+  'files/raw BatchGetItem FILEVIEWS':
+    'a popular file with maxViews: its shards read: tests/http/file-views.test.ts',
+  'files/raw UpdateItem FILEVIEWS':
+    'a popular file (past POPULAR_AFTER views): tests/http/file-views.test.ts',
+  'view/page GetItem USER':
+    'a count refused by the file item (popular meanwhile, or a race for maxViews): tests/http/file-views.test.ts',
+  'view/page BatchGetItem FILEVIEWS':
+    'a popular file with maxViews: its shards read: tests/http/file-views.test.ts',
+  'view/page UpdateItem FILEVIEWS':
+    'a popular file (past POPULAR_AFTER views): tests/http/file-views.test.ts',
+  'view/link GetItem USER':
+    'a count refused by the file item (popular meanwhile, or a race for maxViews): tests/http/file-views.test.ts',
+  'view/link BatchGetItem FILEVIEWS':
+    'a popular file with maxViews: its shards read: tests/http/file-views.test.ts',
+  'view/link UpdateItem FILEVIEWS':
+    'a popular file (past POPULAR_AFTER views): tests/http/file-views.test.ts',
+  'view/unlock GetItem USER': "the form's count refused by the file item, as view/page's above",
+  'view/unlock BatchGetItem FILEVIEWS':
+    "a popular protected file with maxViews, counted as view/page's above",
+  'view/unlock UpdateItem FILEVIEWS': "a popular protected file, counted as view/page's above",
+  'files/list BatchGetItem FILEVIEWS':
+    'a popular file (past POPULAR_AFTER views): tests/http/file-views.test.ts',
+  'files/get BatchGetItem FILEVIEWS':
+    'a popular file (past POPULAR_AFTER views): tests/http/file-views.test.ts',
+  'files/patch BatchGetItem FILEVIEWS':
+    'a popular file (past POPULAR_AFTER views): tests/http/file-views.test.ts',
+  'files/delete BatchGetItem FILEVIEWS':
+    'a popular file (past POPULAR_AFTER views): tests/http/file-views.test.ts',
+  'files/delete BatchWriteItem FILEVIEWS':
+    'a popular file (past POPULAR_AFTER views): tests/http/file-views.test.ts',
+  'user/recent BatchGetItem FILEVIEWS':
+    'a popular file (past POPULAR_AFTER views): tests/http/file-views.test.ts',
+  'metrics/daily BatchGetItem FILEVIEWS':
+    "a popular file's views, summed as files/get's: tests/http/file-views.test.ts",
+  'users/delete BatchWriteItem FILEVIEWS':
+    "a popular file's counters, deleted as files/delete's: tests/http/file-views.test.ts",
+  'users/continue-deletions BatchWriteItem FILEVIEWS':
+    "the worker runs the deletion step users/delete runs (a popular file's counters)",
 };
 
 /** The thumbnail function as S3 invokes it (no route: its uses are attributed by hand). */

@@ -291,16 +291,17 @@ describe('least privilege', () => {
     }
   });
 
-  test('the public download function: name lookup, file read (HEAD, ?pw=), view count and guess count; bytes and embed previews', () => {
+  test('the public download function: name lookup, file read (HEAD, ?pw=), view count (a popular file: its counters) and the owner totals, guess count; bytes and embed previews', () => {
     expect(grantLines('files/raw')).toEqual([
+      `dynamodb:BatchGetItem on table if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['FILEVIEWS#*'] } })}`,
       `dynamodb:GetItem on table if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['FILENAME#*', 'USER#*'] } })}`,
-      `dynamodb:UpdateItem on table if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['THROTTLE#*', 'USER#*'] } })}`,
+      `dynamodb:UpdateItem on table if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['FILEVIEWS#*', 'THROTTLE#*', 'USER#*', 'VIEWTOTALS#*'] } })}`,
       's3:GetObject on bucket/files/*',
       's3:GetObject on bucket/thumbnails/*',
     ]);
   });
 
-  test('instance metrics: the route reads the METRICS partition only; the daily job reads users, files and link counters and writes its day, no Scan, no bucket', () => {
+  test("instance metrics: the route reads the METRICS partition only; the daily job reads users, files, the links' and popular files' counters and writes its day, no Scan, no bucket", () => {
     const keys = (patterns: string[]) =>
       ` if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': patterns } })}`;
     expect(grantLines('metrics/get')).toEqual([
@@ -310,7 +311,7 @@ describe('least privilege', () => {
       'secretsmanager:GetSecretValue on secret',
     ]);
     expect(grantLines('metrics/daily')).toEqual([
-      `dynamodb:BatchGetItem on table${keys(['LINKVIEWS#*'])}`,
+      `dynamodb:BatchGetItem on table${keys(['FILEVIEWS#*', 'LINKVIEWS#*'])}`,
       `dynamodb:Query on table${keys(['USER#*'])}`,
       'dynamodb:Query on table/index/gsi12',
       `dynamodb:UpdateItem on table${keys(['METRICS'])}`,

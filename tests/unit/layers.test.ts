@@ -53,6 +53,9 @@ const RANKS: Record<string, number> = {
   throttle: 4,
   // Run-time server settings (issue 38): one item every entity may apply (upload limits, defaults).
   settings: 4,
+  // View counting (issues 34, 36): the sharded counters of popular links and files and the owners'
+  // view totals, below the links and files that count on them and the stats that read them.
+  views: 4,
   // Invites (issue 38): codes and their use counter, which a new user's transaction (users) counts.
   invites: 4,
   // Storage.

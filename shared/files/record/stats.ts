@@ -145,8 +145,6 @@ function typeDeltaUpdates(userId: string, changes: [string, number][]): Transact
 /** A user's counters with the count of each type of their files (types with none left out). */
 export interface FileCounters extends FileStats {
   types: Record<string, number>;
-  /** The files' views folded into the counters so far (docs/stats.md); no view writes here. */
-  views: number;
 }
 
 /**
@@ -168,7 +166,7 @@ export async function getFileCounters(userId: string): Promise<FileCounters> {
       else if (typeof item.type === 'string' && Number(item.files) > 0) types[item.type] = Number(item.files);
     }
   }
-  return { ...recordedStats(counters), types, views: Number(counters.views ?? 0) };
+  return { ...recordedStats(counters), types };
 }
 
 /** The counters of recorded files (pending uploads left out). */

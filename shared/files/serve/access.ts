@@ -6,8 +6,10 @@ import { thumbnailObjectKey } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';
 import { downloadPresentation, isText, isUtf8 } from '#shared/files/presentation';
 import { deleteFileRecord } from '#shared/files/record/store';
+import { isPopular } from '#shared/files/serve/popular-views';
 import { type PasswordGuess, unlockWithPassword } from '#shared/files/serve/unlock';
 import { countView, findDownloadable } from '#shared/files/serve/view-count';
+import { deleteViewCounters } from '#shared/views/cleanup';
 
 export interface DownloadRequest extends Pick<DownloadOptions, 'attachment'> {
   head?: boolean;
@@ -128,11 +130,13 @@ export const presignThumbnail = (
     : undefined;
 
 /**
- * Deletes the metadata (and the counters' share) first, then the bytes: a failure between the two
- * leaves an unreferenced object, never a listed file without bytes.
+ * Deletes the metadata (and the counters' share) first, then the bytes and a popular file's view
+ * counters: a failure between them leaves an unreferenced object or counter, never a listed file
+ * without bytes.
  */
 export async function deleteFile(userId: string, fileId: string): Promise<FileRecord> {
   const file = await deleteFileRecord(userId, fileId);
   await deleteFileObject(file);
+  if (isPopular(file)) await deleteViewCounters('file', [file.id]);
   return file;
 }

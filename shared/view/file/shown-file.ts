@@ -2,7 +2,7 @@ import { notFound } from '#shared/errors';
 import type { FileRecord } from '#shared/files/model';
 import { findNameClaim, STAND_IN_CLAIM } from '#shared/files/record/name-claims';
 import { type PasswordGuess, unlockWithPassword } from '#shared/files/serve/unlock';
-import { countFileView, countSeenView, isServable } from '#shared/files/serve/view-count';
+import { countReadView, countSeenView, isServable } from '#shared/files/serve/view-count';
 import type { UserRecord, ViewSettings } from '#shared/users/model';
 import { getFileAndOwner } from '#shared/view/file/file-and-owner';
 
@@ -90,9 +90,7 @@ async function unlockViewable(
   });
   if (!unlocked || !found) throw notFound('file not found');
   const { claim, owner } = found;
-  const file = options.count
-    ? await countFileView(claim.userId, claim.fileId, unlocked.passwordHash)
-    : unlocked;
+  const file = options.count ? await countReadView(claim.userId, unlocked, unlocked.passwordHash) : unlocked;
   if (!file) throw notFound('file not found');
   return viewable(file, owner, options);
 }
