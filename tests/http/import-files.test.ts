@@ -31,15 +31,15 @@ const uniqueName = (extension: string) => `zl${randomBytes(5).toString('hex')}${
 
 test('a file keeps its public name, bytes, views, favourite, dates, folder and tags; a second import changes nothing', async () => {
   const owner = await importedUser(admin, { view: { enabled: true } });
-  const folder = ziplineId('f');
-  const tag = ziplineId('t');
+  const folder = ziplineId();
+  const tag = ziplineId();
   expect((await importPut(admin, 'folders', folder, { owner: owner.zid, name: 'Screens' })).status).toBe(201);
   expect(
     (await importPut(admin, 'tags', tag, { owner: owner.zid, name: 'work', color: '#00ff00' })).status,
   ).toBe(201);
   const bytes = randomBytes(70_000);
   const name = uniqueName('.bin');
-  const zid = ziplineId('x');
+  const zid = ziplineId();
   const body = {
     owner: owner.zid,
     name,
@@ -93,7 +93,7 @@ test('counters equal a recount after imports beside ordinary uploads', async () 
   ];
   for (const file of files) {
     const done = await importFile(
-      ziplineId('x'),
+      ziplineId(),
       { owner: owner.zid, name: uniqueName('.x'), type: file.type, favorite: file.favorite },
       file.bytes,
     );
@@ -129,7 +129,7 @@ test('a name another file has is a 409 naming it, never overwritten', async () =
   expect(uploaded[0]?.name).toBe(name);
   const owner = await importedUser(admin);
   const before = await tableSnapshot();
-  const refused = await importPut(admin, 'files', ziplineId('x'), {
+  const refused = await importPut(admin, 'files', ziplineId(), {
     owner: owner.zid,
     name,
     type: 'text/plain',
@@ -142,7 +142,7 @@ test('a name another file has is a 409 naming it, never overwritten', async () =
 
 test('an interrupted file resumes by a new PUT; a wrong size is refused and drops the upload', async () => {
   const owner = await importedUser(admin);
-  const zid = ziplineId('x');
+  const zid = ziplineId();
   const bytes = randomBytes(1000);
   const body = {
     owner: owner.zid,
@@ -174,7 +174,7 @@ test('a password-protected file stays protected (locked) until its owner sets a 
   const name = uniqueName('.txt');
   const argon2 = '$argon2id$v=19$m=65536,t=3,p=4$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA';
   const done = await importFile(
-    ziplineId('x'),
+    ziplineId(),
     { owner: owner.zid, name, type: 'text/plain', password: argon2 },
     Buffer.from('secret'),
   );
