@@ -106,9 +106,7 @@ test('bad input is a 400 naming the field, and writes nothing', async () => {
     expect([kind, answer.status]).toEqual([kind, 400]);
     expect(answer.body.error).toEqual(expect.any(String));
   }
-  expect((await importPut(admin, 'users', 'not-a-cuid', { username: 'x', role: 'USER' })).status).toBe(
-    404,
-  );
+  expect((await importPut(admin, 'users', 'not-a-cuid', { username: 'x', role: 'USER' })).status).toBe(404);
   expect(changedKeys(before, await tableSnapshot())).toEqual([]);
 });
 
