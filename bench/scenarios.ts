@@ -20,6 +20,7 @@ import {
 } from './fixtures.ts';
 import { folderScenarios } from './folder-scenarios.ts';
 import { homeScenarios } from './home-scenarios.ts';
+import { importScenarios } from './import-scenarios.ts';
 import { linkScenarios } from './link-scenarios.ts';
 import { dailyMetricsEvent, metricsScenarios } from './metrics-scenarios.ts';
 import { type Scenario, scenario } from './scenario.ts';
@@ -173,6 +174,7 @@ export async function benchScenarios(): Promise<{
     ...(await linkScenarios(user, filesOwner)),
     ...(await viewScenarios(user)),
     ...(await settingsScenarios({ cookie: await freshSessionCookie(superadmin.id) }, admin)),
+    ...(await importScenarios({ cookie: await freshSessionCookie(superadmin.id) })),
     ...metricsScenarios(admin),
     ...homeScenarios(user, filesOwner),
     ...(await folderScenarios(uploader)),

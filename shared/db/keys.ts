@@ -27,6 +27,8 @@ export const PARTITION_PATTERNS = {
   VIEWTOTALS: 'VIEWTOTALS#*',
   METRICS: 'METRICS',
   FOLDER: 'FOLDER#*',
+  // Zipline import (issue 40): `ZIPLINE#<kind>` mapping items, import/keys.ts.
+  ZIPLINE: 'ZIPLINE#*',
 } as const;
 export type Partition = keyof typeof PARTITION_PATTERNS;
 
