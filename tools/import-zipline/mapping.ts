@@ -1,4 +1,4 @@
-import type { SourceFile, SourceFolder, SourceTag, SourceUrl, SourceUser } from './source.ts';
+import type { SourceFile, SourceFolder, SourcePassword, SourceTag, SourceUrl, SourceUser } from './source.ts';
 
 /**
  * Zipline rows → the bodies of the target's import routes (/work/notes/import-interface.md, kept in
@@ -39,6 +39,16 @@ export function userBody(user: SourceUser, adoptExisting: boolean) {
   };
 }
 
+/**
+ * A protected file or link stays protected. The target checks bcrypt: a bcrypt hash is passed on (it
+ * still works), anything else (Zipline 4's argon2, or the API's bare `true`) goes as `true`, imported
+ * locked (the owner sets a new password); an argon2 hash never leaves the machine.
+ */
+export function protection(password: SourcePassword): true | string | null {
+  if (!password) return null;
+  return typeof password === 'string' && /^\$2[aby]\$/.test(password) ? password : true;
+}
+
 export function folderBody(folder: SourceFolder) {
   return {
     owner: folder.userId,
@@ -70,7 +80,7 @@ export function urlBody(url: SourceUrl) {
     views: url.views,
     maxViews: url.maxViews,
     enabled: url.enabled,
-    password: url.password,
+    password: protection(url.password),
     createdAt: url.createdAt,
   };
 }
@@ -100,7 +110,7 @@ export function fileBody(
       maxViews: file.maxViews,
       deletesAt: file.deletesAt,
       favorite: file.favorite,
-      password: file.password,
+      password: protection(file.password),
       folder,
       tags,
       createdAt: file.createdAt,
