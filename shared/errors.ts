@@ -21,6 +21,8 @@ export class ServiceError extends Error {
     message: string,
     /** Extra response headers, e.g. `Retry-After` or `Allow`. */
     readonly headers: Record<string, string> = {},
+    /** Extra fields of the answer beside `error`, e.g. the name that collided (import, issue 40). */
+    readonly fields: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'ServiceError';

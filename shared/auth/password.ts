@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { compare, hash } from '@node-rs/bcrypt';
 import { config } from '#shared/config';
 
@@ -28,4 +29,23 @@ export async function verifyPassword(password: string, storedHash: string | unde
     return false;
   }
   return compare(password, storedHash);
+}
+
+/** A bcrypt hash as `hashPassword` makes them (and Zipline 3 did): kept as is by an import. */
+const BCRYPT_HASH = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
+
+// Made once per cold start from 32 random bytes nobody keeps: no password matches it.
+let lockedHash: Promise<string> | undefined;
+
+/**
+ * The hash an imported file or link keeps for its Zipline password (issue 40): none stays none, a
+ * bcrypt hash stays itself, and anything else (Zipline 4's argon2 hashes, or `true` where its API
+ * only says that there is one) becomes a hash no password matches, so the file stays protected
+ * (never opened up) until its owner sets a new password (docs/migrate-from-zipline.md).
+ */
+export async function importedPasswordHash(given: string | boolean | null): Promise<string | null> {
+  if (given === null || given === false || given === '') return null;
+  if (typeof given === 'string' && BCRYPT_HASH.test(given)) return given;
+  lockedHash ??= hashPassword(randomBytes(32).toString('base64'));
+  return lockedHash;
 }

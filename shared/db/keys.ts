@@ -24,6 +24,8 @@ export const PARTITION_PATTERNS = {
   LINKVIEWS: 'LINKVIEWS#*',
   METRICS: 'METRICS',
   FOLDER: 'FOLDER#*',
+  // Zipline import (issue 40): `ZIPLINE#<kind>` mapping items, import/keys.ts.
+  ZIPLINE: 'ZIPLINE#*',
 } as const;
 export type Partition = keyof typeof PARTITION_PATTERNS;
 

@@ -19,6 +19,16 @@ const onServiceTable = (items: TransactItem[]): TransactItems =>
       ) as TableItem,
   );
 
+/**
+ * What an entity brought from elsewhere (a Zipline import, issue 40) keeps of its past: its creation
+ * time, and items that join its creating transaction after the entity's own (the import's mapping
+ * claim), so the entity's failure indexes stay as they are.
+ */
+export interface Carried<Entity> {
+  createdAt: string;
+  extra: (entity: Entity) => TransactItem[];
+}
+
 /** Raised when a condition in a transaction failed; `failedIndexes` says which items. */
 export class TransactionConditionFailed extends Error {
   constructor(readonly failedIndexes: number[]) {

@@ -3,7 +3,7 @@ import { LIVE_USER } from '#shared/db/expressions/conditions';
 import { UpdateBuilder } from '#shared/db/expressions/update';
 import { FOLDER_PREFIX, folderKey, folderOwnerKey, userKey } from '#shared/db/keys';
 import { checkIn, deleteIn, putIn, queryPages, updateItem } from '#shared/db/table-calls';
-import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
+import { type Carried, TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { notFound, unauthenticated } from '#shared/errors';
 import { newFileId } from '#shared/files/names';
 import { FOLDER_NOT_FOUND } from '#shared/files/record/folder-membership';
@@ -31,14 +31,18 @@ export interface FolderFields {
   allowUploads: boolean;
 }
 
-/** Creates a folder and its owner item, for an owner not being deleted. */
-export async function createFolder(userId: string, fields: FolderFields): Promise<FolderRecord> {
+/** Creates a folder and its owner item, for an owner not being deleted (`carried`: an imported one's past). */
+export async function createFolder(
+  userId: string,
+  fields: FolderFields,
+  carried?: Carried<FolderRecord>,
+): Promise<FolderRecord> {
   const now = new Date();
   const folder: FolderRecord = {
     id: newFileId(now.getTime()),
     userId,
     ...fields,
-    createdAt: now.toISOString(),
+    createdAt: carried?.createdAt ?? now.toISOString(),
     updatedAt: now.toISOString(),
     files: 0,
   };
@@ -47,6 +51,7 @@ export async function createFolder(userId: string, fields: FolderFields): Promis
       checkIn(userKey(userId), { ConditionExpression: LIVE_USER }),
       putIn({ ...folderKey(userId, folder.id), entity: 'FOLDER', ...folder }),
       putIn({ ...folderOwnerKey(folder.id), userId }),
+      ...(carried ? carried.extra(folder) : []),
     ]);
   } catch (error) {
     if (error instanceof TransactionConditionFailed && error.failedIndexes.includes(0))

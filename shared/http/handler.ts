@@ -116,7 +116,7 @@ export function withoutBody(result: HttpResult): HttpResult {
 
 export function failureResponse(error: unknown, requestId: string | undefined): HttpResult {
   if (error instanceof ServiceError)
-    return errorResponse(STATUS_BY_KIND[error.kind], error.message, error.headers);
+    return errorResponse(STATUS_BY_KIND[error.kind], error.message, error.headers, error.fields);
   const name = error instanceof Error ? error.name : typeof error;
   const transient = TRANSIENT_AWS_ERRORS.has(name) || isCancelledByContention(error);
   logger.error('unexpected error', { requestId, error: loggableError(error) });

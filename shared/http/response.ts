@@ -69,8 +69,9 @@ export function errorResponse(
   statusCode: number,
   message: string,
   headers: Record<string, string> = {},
+  fields: Record<string, string> = {},
 ): HttpResult {
-  return json(statusCode, { error: message, statusCode }, { headers });
+  return json(statusCode, { ...fields, error: message, statusCode }, { headers });
 }
 
 /**

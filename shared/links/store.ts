@@ -2,13 +2,25 @@ import { paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { documents, getItem, tableName } from '#shared/db/client';
 import { LIVE_USER } from '#shared/db/expressions/conditions';
 import { LINK_PREFIX, linkKey, linkStatsKey, userKey } from '#shared/db/keys';
-import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
+import { type TransactItem, TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { conflict, forbidden, notFound } from '#shared/errors';
 import { type LinkRecord, linkNames, newLinkCode, vanityKey } from '#shared/links/model';
 import { putRoute } from '#shared/links/route-items';
 
 export const LINK_NOT_FOUND = 'url not found';
 export const VANITY_TAKEN = 'vanity is already taken';
+export const CODE_TAKEN = 'code is already taken';
+
+/**
+ * What an imported link (issue 40) keeps of its past: its code (instead of a drawn one), its views
+ * so far and creation time; `extra` joins the creating transaction, after its items.
+ */
+export interface CarriedLink {
+  code: string;
+  viewsBeforeLimit: number;
+  createdAt: string;
+  extra: (link: LinkRecord) => TransactItem[];
+}
 
 export interface NewLink {
   destination: string;
@@ -50,17 +62,19 @@ export async function createLink(
   userId: string,
   input: NewLink,
   maxUrls: number | null,
+  carried?: CarriedLink,
 ): Promise<LinkRecord> {
   for (let attempt = 1; ; attempt++) {
-    const code = newLinkCode();
+    const code = carried?.code ?? newLinkCode();
     const now = new Date().toISOString();
     const link: LinkRecord = {
-      id: code,
+      // An imported code need not be an id's 12 characters: the link gets an id of its own.
+      id: carried ? newLinkCode() : code,
       userId,
       code,
       ...input,
-      viewsBeforeLimit: 0,
-      createdAt: now,
+      viewsBeforeLimit: carried?.viewsBeforeLimit ?? 0,
+      createdAt: carried?.createdAt ?? now,
       updatedAt: now,
     };
     const [codeName, vanityName] = linkNames(link) as [string, string | undefined];
@@ -88,6 +102,7 @@ export async function createLink(
         },
         createRoute(link, codeName),
         ...(vanityName === undefined ? [] : [createRoute(link, vanityName)]),
+        ...(carried ? carried.extra(link) : []),
       ]);
       return link;
     } catch (error) {
@@ -95,8 +110,9 @@ export async function createLink(
       const failed = new Set(error.failedIndexes);
       if (failed.has(0)) throw notFound('user not found');
       if (failed.has(1)) throw forbidden(`shortening this URL would exceed your quota of ${maxUrls} URLs`);
-      if (failed.has(4)) throw conflict(VANITY_TAKEN);
-      if (attempt >= CODE_ATTEMPTS) throw error;
+      if (vanityName !== undefined && failed.has(4)) throw conflict(VANITY_TAKEN);
+      if (carried && failed.has(3)) throw conflict(CODE_TAKEN);
+      if (carried || attempt >= CODE_ATTEMPTS) throw error;
     }
   }
 }

@@ -366,6 +366,55 @@ export const ACCESS = {
   exportMake: {
     items: { GetItem: ['USER'], Query: ['USER'], UpdateItem: ['USER'], DeleteItem: ['USER'] },
   },
+  // Zipline import (issue 40): each entity written with its mapping item (ZIPLINE#<kind>) in one
+  // transaction; references (owner, folder, tags) read from their mappings; the status counts them.
+  importStatus: { items: { Query: ['ZIPLINE'] } },
+  importUser: {
+    items: {
+      GetItem: ['ZIPLINE', 'SETTINGS', 'USERNAME'],
+      PutItem: ['USER', 'USERNAME', 'USERLIKE', 'ZIPLINE'],
+      ConditionCheckItem: ['USER', 'USERNAME'],
+    },
+  },
+  importFolder: {
+    items: { GetItem: ['ZIPLINE'], ConditionCheckItem: ['USER'], PutItem: ['USER', 'FOLDER', 'ZIPLINE'] },
+  },
+  importTag: {
+    items: {
+      GetItem: ['ZIPLINE'],
+      ConditionCheckItem: ['USER'],
+      PutItem: ['USER', 'ZIPLINE'],
+      UpdateItem: ['USER'],
+    },
+  },
+  importUrl: {
+    items: {
+      GetItem: ['ZIPLINE'],
+      ConditionCheckItem: ['USER'],
+      UpdateItem: ['USER'],
+      PutItem: ['USER', 'GO', 'LINKVIEWS', 'ZIPLINE'],
+    },
+  },
+  // The presigned upload's start (an earlier one of the same file released first) and completion.
+  importFileStart: {
+    items: {
+      GetItem: ['ZIPLINE', 'FILENAME'],
+      Query: ['USER'],
+      ConditionCheckItem: ['USER'],
+      PutItem: ['USER'],
+      UpdateItem: ['USER'],
+      DeleteItem: ['USER'],
+    },
+  },
+  importFileComplete: {
+    items: {
+      GetItem: ['ZIPLINE', 'FILENAME'],
+      ConditionCheckItem: ['USER'],
+      PutItem: ['USER', 'FILENAME', 'FOLDER', 'ZIPLINE'],
+      UpdateItem: ['USER'],
+      DeleteItem: ['USER'],
+    },
+  },
 } satisfies Record<string, TableAccess>;
 
 /** The bucket access of each route that has one. */
@@ -418,5 +467,13 @@ export const BUCKET = {
     PutObject: ['exports/'],
     AbortMultipartUpload: ['exports/'],
     DeleteObject: ['exports/', 'export-requests/'],
+  },
+  // Zipline import (issue 40): the presigned upload's grants, as a file's upload start and completion.
+  importFileStart: { PutObject: ['files/'], PutObjectTagging: ['files/'], DeleteObject: ['files/'] },
+  importFileComplete: {
+    GetObject: ['files/'],
+    ListBucket: ['files/'],
+    PutObjectTagging: ['files/'],
+    DeleteObject: ['files/'],
   },
 } satisfies Record<string, BucketAccess>;

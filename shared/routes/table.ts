@@ -125,4 +125,12 @@ export const routes: readonly Route[] = [
   route('GET', '/api/user/export', 'user/export-list', 'signed-in', 'none', 'account', { table: ACCESS.exportList, bucket: BUCKET.exportList }),
   route('POST', '/api/user/export', 'user/export-start', 'signed-in', 'none', 'account', { table: ACCESS.exportStart, bucket: BUCKET.exportStart }),
   route('DELETE', '/api/user/export', 'user/export-delete', 'signed-in', 'none', 'account', { table: ACCESS.exportDelete, bucket: BUCKET.exportDelete }),
+  // Zipline import (issue 40, docs/migrate-from-zipline.md): a SUPERADMIN's session only
+  route('GET', '/api/import/zipline/status', 'import/status', 'admin', 'none', 'admin', { table: ACCESS.importStatus }),
+  route('PUT', '/api/import/zipline/users/{ziplineId}', 'import/user', 'admin', 'json', 'admin', { table: ACCESS.importUser }),
+  route('PUT', '/api/import/zipline/folders/{ziplineId}', 'import/folder', 'admin', 'json', 'admin', { table: ACCESS.importFolder }),
+  route('PUT', '/api/import/zipline/tags/{ziplineId}', 'import/tag', 'admin', 'json', 'admin', { table: ACCESS.importTag }),
+  route('PUT', '/api/import/zipline/urls/{ziplineId}', 'import/url', 'admin', 'json', 'admin', { hashesPasswords: true, table: ACCESS.importUrl }),
+  route('PUT', '/api/import/zipline/files/{ziplineId}', 'import/file-start', 'admin', 'json', 'admin', { hashesPasswords: true, table: ACCESS.importFileStart, bucket: BUCKET.importFileStart }),
+  route('POST', '/api/import/zipline/files/{ziplineId}/complete', 'import/file-complete', 'admin', 'json', 'admin', { table: ACCESS.importFileComplete, bucket: BUCKET.importFileComplete }),
 ];

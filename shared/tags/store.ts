@@ -3,7 +3,7 @@ import { getItem } from '#shared/db/client';
 import { LIVE_USER } from '#shared/db/expressions/conditions';
 import { fileStatsKey, TAG_PREFIX, tagKey, tagNameKey, userKey } from '#shared/db/keys';
 import { checkIn, deleteIn, putIn, queryPages, updateIn } from '#shared/db/table-calls';
-import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
+import { type Carried, TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { conflict, invalid, notFound } from '#shared/errors';
 import { taggedFileIds } from '#shared/files/listing/by-tag';
 import type { FileRecord, TagSummary } from '#shared/files/model';
@@ -17,11 +17,18 @@ export const TAG_EXISTS = 'a tag with this name already exists';
 /**
  * Creates a tag: the tag item and its name's claim (`TAGNAME#<lower-case name>`), with the owner
  * live, in one transaction; the owner's tag count (on the file counters item) raised under
- * `MAX_TAGS_PER_USER` in it too. A name the user already has: 409, nothing written.
+ * `MAX_TAGS_PER_USER` in it too. A name the user already has: 409, nothing written. `carried`: an
+ * imported tag's past (issue 40).
  */
-export async function createTag(userId: string, name: string, color: string): Promise<TagRecord> {
+export async function createTag(
+  userId: string,
+  name: string,
+  color: string,
+  carried?: Carried<TagRecord>,
+): Promise<TagRecord> {
   const now = new Date().toISOString();
-  const tag: TagRecord = { id: newFileId(), userId, name, color, createdAt: now, updatedAt: now };
+  const createdAt = carried?.createdAt ?? now;
+  const tag: TagRecord = { id: newFileId(), userId, name, color, createdAt, updatedAt: now };
   try {
     await transactWrite([
       checkIn(userKey(userId), { ConditionExpression: LIVE_USER }),
@@ -39,6 +46,7 @@ export async function createTag(userId: string, name: string, color: string): Pr
         ExpressionAttributeNames: { '#tags': 'tags' },
         ExpressionAttributeValues: { ':one': 1, ':max': MAX_TAGS_PER_USER },
       }),
+      ...(carried ? carried.extra(tag) : []),
     ]);
   } catch (error) {
     if (!(error instanceof TransactionConditionFailed)) throw error;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, inTable } from '#shared/db/client';
 import { setupKey, userIndexKey, userKey } from '#shared/db/keys';
-import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
+import { type TransactItem, TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { conflict, forbidden, invalid } from '#shared/errors';
 import { INVITE_REFUSED, inviteUse } from '#shared/invites/invites';
 import { currentSettings } from '#shared/settings/current';
@@ -37,6 +37,11 @@ export interface NewUser {
   identity?: ProviderIdentity;
   /** A registration's invite code (issue 38): one use counted in the same transaction, or nothing. */
   inviteCode?: string;
+  /** An imported account's own view settings and creation time (issue 40), instead of the defaults. */
+  view?: ViewSettings;
+  createdAt?: string;
+  /** Items joining the transaction last (an import's mapping claim): their failure is thrown as is. */
+  extra?: (user: UserRecord) => TransactItem[];
 }
 
 /** The server's `usersDefaultView` (issue 38): the view settings every new account starts with. */
@@ -57,14 +62,14 @@ export async function createUser(input: NewUser, options: { firstUser?: boolean 
     username: input.username,
     passwordHash: input.passwordHash,
     role: input.role,
-    view: await defaultView(),
+    view: input.view ?? (await defaultView()),
     quota: input.quota ?? null,
     totpSecret: null,
     oauthProviders: input.identity ? [newLink(input.identity, now)] : [],
     passkeys: [],
     sessions: {},
     tokenNonce: newTokenNonce(),
-    createdAt: now,
+    createdAt: input.createdAt ?? now,
     updatedAt: now,
   };
   const claims = claimUsername(user.username, user.id);
@@ -94,6 +99,7 @@ export async function createUser(input: NewUser, options: { firstUser?: boolean 
     ...(input.identity ? [claimIdentity(input.identity, user.id)] : []),
     ...(input.inviteCode === undefined ? [] : [inviteUse(input.inviteCode)]),
     ...(input.avatar ? avatarWrites(user.id, input.avatar) : []),
+    ...(input.extra ? input.extra(user) : []),
   ];
   const identityIndex = input.identity ? 1 + claims.length + (options.firstUser ? 1 : 0) : -1;
   const inviteIndex =

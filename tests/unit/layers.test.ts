@@ -29,6 +29,8 @@ const RANKS: Record<string, number> = {
   accounts: 8,
   // The request view and responses; auth reads requests, validation reports through `validate`.
   http: 7,
+  // The Zipline import (issue 40): users, folders, tags, links and files created with their mapping items.
+  import: 7,
   // Tags (issue 35): a user's tags, above the files whose memberships they clean up when deleted.
   tags: 6,
   // Passkeys (issue 15): the WebAuthn ceremonies and credentials, above the users they belong to.

@@ -50,6 +50,8 @@ test('each route sits in the area of its handler folder (issue 32’s nested sta
     if (handler.startsWith('files/') || handler.startsWith('folders/') || handler.startsWith('tags/'))
       return 'files';
     if (handler.startsWith('users/') || handler.startsWith('metrics/')) return 'admin';
+    // The Zipline import (issue 40): a SUPERADMIN's, as the instance's settings.
+    if (handler.startsWith('import/')) return 'admin';
     // The instance's settings and invites (issue 38); registration and the public settings stay in account.
     if (handler.startsWith('server/settings') || handler.startsWith('invites/')) return 'admin';
     if (handler.startsWith('links/')) return 'links';
@@ -71,6 +73,7 @@ test('each route sits in the area of its handler folder (issue 32’s nested sta
       'metrics',
       'folders',
       'tags',
+      'import',
     ]),
   );
 });

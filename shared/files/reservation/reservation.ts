@@ -1,4 +1,4 @@
-import { TransactionConditionFailed } from '#shared/db/transact';
+import { type TransactItem, TransactionConditionFailed } from '#shared/db/transact';
 import { notFound, ServiceError } from '#shared/errors';
 import { deleteObjects } from '#shared/files/bucket/objects';
 import type { FileRecord } from '#shared/files/model';
@@ -77,17 +77,33 @@ export async function abandon(userId: string, upload: PendingUpload): Promise<vo
 }
 
 /**
+ * What a file brought from elsewhere (a Zipline import, issue 40) keeps of its past: `describe`
+ * gives the new record its name, views, dates, favourite and tags; `extra` joins the recording
+ * transaction (the import's mapping claim, the tag memberships).
+ */
+export interface CarriedOver {
+  describe?: (file: FileRecord) => FileRecord;
+  extra?: (file: FileRecord) => TransactItem[];
+}
+
+/**
  * Records the file of a pending upload whose bytes are complete at its object key: the metadata in
  * a transaction that consumes the pending item, turns the reservation into the file and records
  * which file the upload became (`uploadDone`), so two completions record one file.
  */
-export async function recordReserved(user: Uploader, upload: PendingUpload): Promise<FileRecord> {
+export async function recordReserved(
+  user: Uploader,
+  upload: PendingUpload,
+  carried: CarriedOver = {},
+): Promise<FileRecord> {
   const options = uploadOptionsOf(upload);
-  const file = newRecord(user.id, upload, options, upload.objectKey);
+  const made = newRecord(user.id, upload, options, upload.objectKey);
+  const file = carried.describe ? carried.describe(made) : made;
   try {
     await record(user.id, [file], options, 'reserved', [
       consumeUpload(user.id, upload.id),
       uploadDone(user.id, upload, file.id),
+      ...(carried.extra ? carried.extra(file) : []),
     ]);
   } catch (error) {
     // The pending item is gone: a racing completion recorded the file (the object is its file's

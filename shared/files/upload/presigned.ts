@@ -7,8 +7,14 @@ import { UPLOAD_URL_SECONDS, uploadObjectKey } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';
 import { assertWithinQuota } from '#shared/files/record/stats';
 import { assertNamesFit, type Uploader, type UploadOptions } from '#shared/files/reservation/options';
-import { getUpload } from '#shared/files/reservation/pending';
-import { abandon, pendingUpload, recordReserved, reserve } from '#shared/files/reservation/reservation';
+import { getUpload, type PendingUpload } from '#shared/files/reservation/pending';
+import {
+  abandon,
+  type CarriedOver,
+  pendingUpload,
+  recordReserved,
+  reserve,
+} from '#shared/files/reservation/reservation';
 import { assertUploadAllowed } from '#shared/files/upload/policy';
 import { quotaLimits } from '#shared/quota';
 
@@ -71,9 +77,13 @@ export async function startUpload(
  * the object already is at its final key; it is retagged (out of the lifecycle rule's reach), then
  * the metadata is recorded in a transaction that consumes the pending item and turns the
  * reservation into the file, so two completions record one file. The URL cannot replace the object
- * afterwards (`If-None-Match: *`).
+ * afterwards (`If-None-Match: *`). `carried` is what an imported file keeps of its past (issue 40).
  */
-export async function completeUpload(user: Uploader, uploadId: string): Promise<FileRecord> {
+export async function completeUpload(
+  user: Uploader,
+  uploadId: string,
+  carried: (upload: PendingUpload) => CarriedOver = () => ({}),
+): Promise<FileRecord> {
   const upload = await getUpload(user.id, uploadId);
   if (!upload) throw notFound('upload not found');
   const size = await objectSize(upload.objectKey);
@@ -89,5 +99,5 @@ export async function completeUpload(user: Uploader, uploadId: string): Promise<
     if ((await objectSize(upload.objectKey)) === undefined) throw notFound('upload not found');
     throw error;
   }
-  return recordReserved(user, upload);
+  return recordReserved(user, upload, carried(upload));
 }
