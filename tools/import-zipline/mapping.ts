@@ -8,11 +8,29 @@ import type { SourceFile, SourceFolder, SourcePassword, SourceTag, SourceUrl, So
 const AVATAR_LIMIT = 1024 * 1024;
 const DEFAULT_TAG_COLOR = '#868e96';
 
-/** Zipline's view settings are nullable; the target takes only set string and boolean values. */
+/** The view settings the target knows (those of `PATCH /api/user`): Zipline 4.0 through 4.4 have no others. */
+const VIEW_FIELDS = new Set([
+  'enabled',
+  'align',
+  'showMimetype',
+  'showTags',
+  'showFolder',
+  'remoteImages',
+  'content',
+  'embed',
+  'embedTitle',
+  'embedDescription',
+  'embedColor',
+  'embedSiteName',
+  'allowIndexing',
+]);
+
+/** Zipline's view settings are nullable; the target takes only the known ones, set, as strings and booleans. */
 export function viewSettings(view: Record<string, unknown>): Record<string, string | boolean> {
   const settings: Record<string, string | boolean> = {};
   for (const [key, value] of Object.entries(view)) {
-    if (typeof value === 'string' || typeof value === 'boolean') settings[key] = value;
+    if (VIEW_FIELDS.has(key) && (typeof value === 'string' || typeof value === 'boolean'))
+      settings[key] = value;
   }
   return settings;
 }

@@ -10,7 +10,7 @@ export function formatBytes(bytes: number): string {
     value /= 1000;
     unit++;
   }
-  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
+  return `${unit === 0 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
 }
 
 export function formatDuration(seconds: number): string {

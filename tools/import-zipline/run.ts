@@ -111,7 +111,7 @@ export async function importSnapshot(
       source.stream.destroy();
       return record('files', file.id, file.name, { outcome: 'failed', reason: (error as Error).message });
     }
-    const result = outcomeOf(await target.complete(file.id));
+    const result = outcomeOf(await target.complete(file.id, file.userId));
     if (result.outcome === 'imported' && dropped.length) result.reason = `without ${dropped.join('; ')}`;
     record('files', file.id, file.name, result);
   };

@@ -14,7 +14,8 @@ export interface Answer {
 export interface Target {
   base: string;
   put: (kind: Kind, ziplineId: string, body: unknown) => Promise<Answer>;
-  complete: (ziplineId: string) => Promise<Answer>;
+  /** `owner`: the file's Zipline user id, as in its PUT (the pending upload lives in that user's partition). */
+  complete: (ziplineId: string, owner: string) => Promise<Answer>;
   status: () => Promise<Record<Kind, number>>;
   /** A public page of the target (`/raw/<name>`, `/go/<code>`), without following redirects. */
   page: (path: string, method: 'GET' | 'HEAD') => Promise<Response>;
@@ -77,8 +78,8 @@ export async function signIn(
     base: root,
     put: (kind, ziplineId, body) =>
       request('PUT', `/api/import/zipline/${kind}/${encodeURIComponent(ziplineId)}`, body),
-    complete: (ziplineId) =>
-      request('POST', `/api/import/zipline/files/${encodeURIComponent(ziplineId)}/complete`),
+    complete: (ziplineId, owner) =>
+      request('POST', `/api/import/zipline/files/${encodeURIComponent(ziplineId)}/complete`, { owner }),
     async status() {
       const answer = await request('GET', '/api/import/zipline/status');
       if (answer.status !== 200) throw new Error(`status: ${answer.status} ${answer.body.error ?? ''}`);
