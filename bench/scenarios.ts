@@ -20,6 +20,7 @@ import {
 } from './fixtures.ts';
 import { folderScenarios } from './folder-scenarios.ts';
 import { homeScenarios } from './home-scenarios.ts';
+import { importScenarios } from './import-scenarios.ts';
 import { linkScenarios } from './link-scenarios.ts';
 import { dailyMetricsEvent, metricsScenarios } from './metrics-scenarios.ts';
 import { type Scenario, scenario } from './scenario.ts';
@@ -171,6 +172,7 @@ export async function benchScenarios(): Promise<{
     scenario('GET /api/nothing (fallback 404)', 'GET', '/api/nothing', 404, () => ({})),
     ...(await linkScenarios(user, filesOwner)),
     ...(await settingsScenarios({ cookie: await freshSessionCookie(superadmin.id) }, admin)),
+    ...(await importScenarios({ cookie: await freshSessionCookie(superadmin.id) })),
     ...metricsScenarios(admin),
     ...homeScenarios(user, filesOwner),
     ...(await folderScenarios(uploader)),

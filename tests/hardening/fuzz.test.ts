@@ -253,6 +253,17 @@ const ACCEPTED_REQUEST: Record<string, CallOptions> = {
   'folders/add-file': { json: { id: '01arz3ndektsv4rrffq69g5fav' } },
   'folders/patch': { json: {} },
   'folders/delete': { json: { delete: 'folder' } },
+  // The Zipline import (issue 40): bodies it accepts, so the path's Zipline id is what is refused.
+  'import/user': { json: { username: 'fuzz-imported', role: 'USER' } },
+  'import/folder': { json: { owner: 'c000000000000000000000000', name: 'fuzz' } },
+  'import/tag': { json: { owner: 'c000000000000000000000000', name: 'fuzz', color: '#000' } },
+  'import/url': {
+    json: { owner: 'c000000000000000000000000', code: 'fuzz', destination: 'https://example.com' },
+  },
+  'import/file-start': {
+    json: { owner: 'c000000000000000000000000', name: 'fuzz.txt', type: 'text/plain', size: 1 },
+  },
+  'import/file-complete': { json: { owner: 'c000000000000000000000000' } },
   'view/unlock': {
     raw: 'password=guess',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },

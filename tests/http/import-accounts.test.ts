@@ -30,7 +30,7 @@ test('only a SUPERADMIN session may import: a token (even its own) 403, an ADMIN
 });
 
 test('a user is imported once: 201, then 200 with the same id and not one item changed', async () => {
-  const zid = ziplineId('u');
+  const zid = ziplineId();
   const body = {
     username: `zl-once-${zid.slice(-6)}`,
     role: 'SUPERADMIN',
@@ -93,7 +93,7 @@ test('bad input is a 400 naming the field, and writes nothing', async () => {
     ['users', { username: 'ok-name', role: 'USER', password: 'no' }],
     ['users', { username: 'ok-name', role: 'USER', view: { unknownFlag: true } }],
     ['folders', { owner: owner.zid, name: '' }],
-    ['folders', { owner: ziplineId('never'), name: 'x' }],
+    ['folders', { owner: ziplineId(), name: 'x' }],
     ['tags', { owner: owner.zid, name: 'x', color: 'red' }],
     ['urls', { owner: owner.zid, code: 'abc', destination: 'javascript:alert(1)' }],
     ['urls', { owner: owner.zid, code: 'a/b', destination: 'https://example.com' }],
@@ -106,7 +106,7 @@ test('bad input is a 400 naming the field, and writes nothing', async () => {
     expect([kind, answer.status]).toEqual([kind, 400]);
     expect(answer.body.error).toEqual(expect.any(String));
   }
-  expect((await importPut(admin, 'users', 'not a/valid id', { username: 'x', role: 'USER' })).status).toBe(
+  expect((await importPut(admin, 'users', 'not-a-cuid', { username: 'x', role: 'USER' })).status).toBe(
     404,
   );
   expect(changedKeys(before, await tableSnapshot())).toEqual([]);
@@ -114,14 +114,14 @@ test('bad input is a 400 naming the field, and writes nothing', async () => {
 
 test('folders and tags are imported once into their owner’s library', async () => {
   const owner = await importedUser(admin);
-  const folderId = ziplineId('f');
+  const folderId = ziplineId();
   const folder = await importPut(admin, 'folders', folderId, {
     owner: owner.zid,
     name: 'Holiday',
     public: true,
   });
   expect(folder.status).toBe(201);
-  const tagId = ziplineId('t');
+  const tagId = ziplineId();
   const tag = await importPut(admin, 'tags', tagId, { owner: owner.zid, name: 'cats', color: '#ff0000' });
   expect(tag.status).toBe(201);
   const before = await tableSnapshot();
@@ -133,7 +133,7 @@ test('folders and tags are imported once into their owner’s library', async ()
     (await importPut(admin, 'tags', tagId, { owner: owner.zid, name: 'dogs', color: '#000' })).status,
   ).toBe(200);
   expect(changedKeys(before, await tableSnapshot())).toEqual([]);
-  const clash = await importPut(admin, 'tags', ziplineId('t'), {
+  const clash = await importPut(admin, 'tags', ziplineId(), {
     owner: owner.zid,
     name: 'CATS',
     color: '#fff',
@@ -151,7 +151,7 @@ test('folders and tags are imported once into their owner’s library', async ()
 
 test('a short link keeps its code, vanity and views; a taken code or vanity is a 409 naming it', async () => {
   const owner = await importedUser(admin);
-  const code = `Ab${ziplineId('').slice(-6)}`;
+  const code = `Ab${ziplineId().slice(-6)}`;
   const vanity = `zl-${code}`;
   const body = {
     owner: owner.zid,
@@ -161,7 +161,7 @@ test('a short link keeps its code, vanity and views; a taken code or vanity is a
     views: 7,
     maxViews: 9,
   };
-  const zid = ziplineId('l');
+  const zid = ziplineId();
   const first = await importPut(admin, 'urls', zid, body);
   expect(first.status).toBe(201);
   expect(first.body).toEqual({ created: true, id: expect.any(String), code: code.toLowerCase(), vanity });
@@ -174,9 +174,9 @@ test('a short link keeps its code, vanity and views; a taken code or vanity is a
   }
   // 7 views imported, 2 redirects above: the limit of 9 is reached.
   expect((await call('GET', `/go/${code}`)).status).toBe(404);
-  const taken = await importPut(admin, 'urls', ziplineId('l'), { ...body, code: 'other1' });
+  const taken = await importPut(admin, 'urls', ziplineId(), { ...body, code: 'other1' });
   expect([taken.status, taken.body.name]).toEqual([409, vanity]);
-  const sameCode = await importPut(admin, 'urls', ziplineId('l'), {
+  const sameCode = await importPut(admin, 'urls', ziplineId(), {
     ...body,
     vanity: null,
     code: code.toUpperCase(),
@@ -192,7 +192,7 @@ test('a short link keeps its code, vanity and views; a taken code or vanity is a
 test('the status counts what has been imported, per kind', async () => {
   const before = (await call('GET', '/api/import/zipline/status', { cookie: admin.cookie })).body;
   const owner = await importedUser(admin);
-  await importPut(admin, 'folders', ziplineId('f'), { owner: owner.zid, name: 'one' });
+  await importPut(admin, 'folders', ziplineId(), { owner: owner.zid, name: 'one' });
   const after = await call('GET', '/api/import/zipline/status', { cookie: admin.cookie });
   expect(after.status).toBe(200);
   expect(after.body).toEqual({ ...before, users: before.users + 1, folders: before.folders + 1 });

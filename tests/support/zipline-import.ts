@@ -6,15 +6,15 @@ import type { signedInUser } from './users.ts';
 
 export type Admin = Awaited<ReturnType<typeof signedInUser>>;
 
-/** A fresh cuid-like Zipline id. */
-export const ziplineId = (prefix = 'c') => `${prefix}${randomBytes(12).toString('hex')}`;
+/** A fresh Zipline id (a cuid's shape: `c` and 24 lower-case letters and digits). */
+export const ziplineId = () => `c${randomBytes(12).toString('hex')}`;
 
 export const importPut = (admin: Admin, kind: string, id: string, json: unknown) =>
   call('PUT', `/api/import/zipline/${kind}/${id}`, { cookie: admin.cookie, json });
 
 /** Imports a Zipline user (201) and answers its Zipline id and our id. */
 export async function importedUser(admin: Admin, fields: Record<string, unknown> = {}) {
-  const zid = ziplineId('u');
+  const zid = ziplineId();
   const username = `zl-${randomBytes(5).toString('hex')}`;
   const answer = await importPut(admin, 'users', zid, { username, role: 'USER', ...fields });
   if (answer.status !== 201) throw new Error(`user import: ${answer.status} ${answer.text}`);

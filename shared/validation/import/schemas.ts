@@ -16,8 +16,11 @@ import { quotaSchema } from '#shared/validation/users/admin';
  * file name, a vanity are refused here when they would be refused anywhere else).
  */
 
-/** A Zipline row's id (a cuid): what the routes' `{ziplineId}` and the bodies' references take. */
-const ZIPLINE_ID_RULE = /^[A-Za-z0-9_-]{1,64}$/;
+/**
+ * A Zipline row's id, as Zipline 4's schema makes them (Prisma's `cuid()`: `c` and 24 lower-case
+ * letters and digits; up to 32 allowed): what the routes' `{ziplineId}` and the bodies' references take.
+ */
+const ZIPLINE_ID_RULE = /^c[a-z0-9]{19,31}$/;
 export const ZIPLINE_ID: IdFormat = {
   accepts: (value) => ZIPLINE_ID_RULE.test(value),
   notFound: 'not a Zipline id',
