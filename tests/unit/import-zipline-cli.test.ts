@@ -48,11 +48,11 @@ test('report: counts per kind and outcome, then each skipped and failed row with
   expect(report.text()).toBe(
     [
       '         imported  already there  skipped  failed',
-      'users    1         0              0        0     ',
-      'folders  0         0              0        0     ',
-      'tags     0         0              0        0     ',
-      'urls     0         0              1        0     ',
-      'files    0         1              0        1     ',
+      'users    1         0              0        0',
+      'folders  0         0              0        0',
+      'tags     0         0              0        0',
+      'urls     0         0              1        0',
+      'files    0         1              0        1',
       '',
       'skipped:',
       '  urls docs (l1): collision: docs is taken',

@@ -44,7 +44,10 @@ export class Report {
       Math.max(...[header, ...rows].map((row) => (row[column] ?? '').length)),
     );
     const lines = [header, ...rows].map((row) =>
-      row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  '),
+      row
+        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+        .join('  ')
+        .trimEnd(),
     );
     for (const outcome of ['skipped', 'failed'] as const) {
       const listed = this.entries.filter((entry) => entry.outcome === outcome);
