@@ -369,11 +369,13 @@ export const ACCESS = {
   // Zipline import (issue 40): each entity written with its mapping item (ZIPLINE#<kind>) in one
   // transaction; references (owner, folder, tags) read from their mappings; the status counts them.
   importStatus: { items: { Query: ['ZIPLINE'] } },
+  // The avatar's writes delete chunks a larger one would have left (DeleteItem USER, as usersCreate).
   importUser: {
     items: {
       GetItem: ['ZIPLINE', 'SETTINGS', 'USERNAME'],
       PutItem: ['USER', 'USERNAME', 'USERLIKE', 'ZIPLINE'],
       ConditionCheckItem: ['USER', 'USERNAME'],
+      DeleteItem: ['USER'],
     },
   },
   importFolder: {

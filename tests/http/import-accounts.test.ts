@@ -106,9 +106,7 @@ test('bad input is a 400 naming the field, and writes nothing', async () => {
     expect([kind, answer.status]).toEqual([kind, 400]);
     expect(answer.body.error).toEqual(expect.any(String));
   }
-  expect((await importPut(admin, 'users', 'not-a-cuid', { username: 'x', role: 'USER' })).status).toBe(
-    404,
-  );
+  expect((await importPut(admin, 'users', 'not-a-cuid', { username: 'x', role: 'USER' })).status).toBe(404);
   expect(changedKeys(before, await tableSnapshot())).toEqual([]);
 });
 
@@ -196,4 +194,19 @@ test('the status counts what has been imported, per kind', async () => {
   const after = await call('GET', '/api/import/zipline/status', { cookie: admin.cookie });
   expect(after.status).toBe(200);
   expect(after.body).toEqual({ ...before, users: before.users + 1, folders: before.folders + 1 });
+});
+
+test('concurrent imports of one Zipline id make one entity: one 201, the others 200 with its id', async () => {
+  const zid = ziplineId();
+  const body = { username: `zl-race-${zid.slice(-6)}`, role: 'USER' };
+  const answers = await Promise.all([1, 2, 3].map(() => importPut(admin, 'users', zid, body)));
+  expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 201]);
+  expect(new Set(answers.map((answer) => answer.body.id)).size).toBe(1);
+  const owner = answers[0]?.body.id as string;
+  const link = ziplineId();
+  const url = { owner: zid, code: `race${zid.slice(-6)}`, destination: 'https://example.com/race' };
+  const links = await Promise.all([1, 2, 3].map(() => importPut(admin, 'urls', link, url)));
+  expect(links.map((answer) => answer.status).sort()).toEqual([200, 200, 201]);
+  const signedIn = await signInImported(admin, { id: owner, username: body.username });
+  expect((await call('GET', '/api/user/stats', { token: signedIn.token })).body.urlsCreated).toBe(1);
 });

@@ -25,6 +25,7 @@ import { PNG_1X1 } from '../support/pixels.ts';
 import { updateUserQuota } from '../support/quota.ts';
 import { headForbidden, injectS3Fault } from '../support/s3-calls.ts';
 import { codeAt, stepNow } from '../support/totp-codes.ts';
+import { importFlow } from '../support/zipline-import.ts';
 
 /**
  * The stack grants each function only what its routes declare (tests/infra/stack.test.ts checks the
@@ -874,7 +875,9 @@ describe('every request the code sends is within its function grant, and every g
     expect(
       (await request('POST', '/api/auth/logout', { cookie: cookieValue(again.cookies[0]) })).status,
     ).toBe(200);
-  }, 120_000);
+    // The Zipline import's routes (issue 40), every path of each: tests/support/zipline-import.ts.
+    await importFlow(request);
+  }, 400_000);
 
   test('the flows reach every function that talks to AWS', () => {
     const reached = new Set(uses.map((use) => use.handler));
