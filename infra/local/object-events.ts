@@ -70,7 +70,7 @@ export function createObjectEventFeed(
   {
     load = (handler) => loadHandler(handler) as unknown as Promise<ObjectEventHandler>,
     retryDelaysMs = RETRY_DELAYS_MS,
-    after = async () => undefined,
+    after,
   }: ObjectEventFeedOptions = {},
 ): ObjectEventFeed {
   const inFlight = new Set<Promise<void>>();
@@ -80,8 +80,8 @@ export function createObjectEventFeed(
     queues.set(handler, queue);
     return queue;
   };
-  const deliver = async (handler: string, event: S3Event, ready: Promise<void>) => {
-    await ready;
+  const deliver = async (handler: string, event: S3Event, ready: Promise<void> | undefined) => {
+    if (ready) await ready;
     const handle = await load(handler);
     const inTurn = queueOf(handler);
     for (let attempt = 0; ; attempt++) {
@@ -108,7 +108,7 @@ export function createObjectEventFeed(
           (record) => subscribes(fn.events, record.eventName) && keyOf(record).startsWith(fn.prefix),
         );
         if (records.length === 0) continue;
-        ready ??= after();
+        ready ??= after?.();
         const delivery: Promise<void> = deliver(fn.handler, { Records: records }, ready).finally(() =>
           inFlight.delete(delivery),
         );
