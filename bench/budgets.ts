@@ -34,6 +34,15 @@ export const BUDGETS = {
   maxDynamoCpuPerFloor: 1.25,
   /** `npm start`'s requests per second against that floor's. */
   minThroughputPerFloor: 0.7,
+  /**
+   * `POST /api/upload` of one small file through `npm start` against a node:http server doing only
+   * the storage an upload needs (PutObject, the one transaction), 10 connections (issue 39). Measured
+   * at load 50 in 6 s rounds (2026-11-26): runner 1.18–1.58×, DynamoDB Local 0.96–1.41× (the user's
+   * GetItem and the thumbnail function's are the difference), uploads/s 0.61–1.08×.
+   */
+  maxUploadRunnerCpuPerFloor: 1.8,
+  maxUploadDynamoCpuPerFloor: 1.5,
+  minUploadThroughputPerFloor: 0.5,
   /** The runner holds s3rver, the dashboard's files and the schedules besides the API. */
   maxRunnerRssMb: 200,
   /** DynamoDB Local's JVM under the same load: 333 MB with the serial collector, 639 MB with G1. */
@@ -156,7 +165,7 @@ export function checkBudgets(figures: {
     measured: `$${cost.totalUsd.toFixed(3)}`,
     ok: cost.totalUsd <= BUDGETS.maxCostPerMillionUsd,
   });
-  checks.push(...checkRunnerBudgets(figures.throughput));
+  checks.push(...checkRunnerBudgets(figures.throughput), ...checkUploadBudgets(figures.throughput));
   return checks;
 }
 
@@ -225,6 +234,40 @@ export function checkRunnerBudgets(report: ThroughputReport): BudgetCheck[] {
       limit: '≥ 1 line per request, 0 errors',
       measured: `${report.loggedLinesPerRequest} lines per request, ${errors} errors`,
       ok: report.loggedLinesPerRequest >= 1 && errors === 0,
+    },
+  ];
+}
+
+/** `POST /api/upload` through `npm start` against its floor, in turn in the same run (issue 39). */
+export function checkUploadBudgets(report: ThroughputReport): BudgetCheck[] {
+  const ours = warmMedians(report, 'npm start, uploads');
+  const floor = warmMedians(report, 'node:http + PutObject + TransactWriteItems');
+  const label = `npm start, POST /api/upload (one small file), ${BUDGETS.runnerConnections} connections, median of the rounds`;
+  const ratio = (value: number, base: number) => round(value / base, 2);
+  const cpu = ratio(ours.serverCpuMsPerRequest, floor.serverCpuMsPerRequest);
+  const dynamo = ratio(ours.dynamoCpuMsPerRequest, floor.dynamoCpuMsPerRequest);
+  const throughput = ratio(ours.requestsPerSecond, floor.requestsPerSecond);
+  const errors = report.runs
+    .filter((run) => run.server === 'npm start, uploads')
+    .reduce((sum, run) => sum + run.errors, 0);
+  return [
+    {
+      budget: `${label}: runner CPU per upload / node:http + PutObject + TransactWriteItems's`,
+      limit: `≤ ${BUDGETS.maxUploadRunnerCpuPerFloor}×`,
+      measured: `${cpu}× (${ours.serverCpuMsPerRequest} / ${floor.serverCpuMsPerRequest} ms)`,
+      ok: cpu <= BUDGETS.maxUploadRunnerCpuPerFloor,
+    },
+    {
+      budget: `${label}: DynamoDB Local CPU per upload / under that floor`,
+      limit: `≤ ${BUDGETS.maxUploadDynamoCpuPerFloor}×`,
+      measured: `${dynamo}× (${ours.dynamoCpuMsPerRequest} / ${floor.dynamoCpuMsPerRequest} ms)`,
+      ok: dynamo <= BUDGETS.maxUploadDynamoCpuPerFloor,
+    },
+    {
+      budget: `${label}: uploads/s / that floor's, and no errors`,
+      limit: `≥ ${BUDGETS.minUploadThroughputPerFloor}×, 0 errors`,
+      measured: `${throughput}× (${ours.requestsPerSecond} / ${floor.requestsPerSecond}), ${errors} errors`,
+      ok: throughput >= BUDGETS.minUploadThroughputPerFloor && errors === 0,
     },
   ];
 }

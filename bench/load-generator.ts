@@ -22,7 +22,13 @@ export interface LoadResult {
  */
 export async function runLoad(
   url: string,
-  options: { connections: number; seconds: number; headers?: Record<string, string> },
+  options: {
+    connections: number;
+    seconds: number;
+    headers?: Record<string, string>;
+    /** A POST of this body (the same on every request) instead of a GET. */
+    post?: string;
+  },
 ): Promise<LoadResult> {
   const headers = Object.entries(options.headers ?? {}).flatMap(([name, value]) => [
     '-H',
@@ -38,6 +44,8 @@ export async function runLoad(
       '-d',
       String(options.seconds),
       ...headers,
+      // `--body=`: a multipart body starts with `--`, which `-b <body>` would read as an option.
+      ...(options.post === undefined ? [] : ['-m', 'POST', `--body=${options.post}`]),
       url,
     ],
     { maxBuffer: 16 * 1024 * 1024 },

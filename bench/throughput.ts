@@ -5,6 +5,7 @@ import { type LoadResult, runLoad } from './load-generator.ts';
 import { adminToken, type StartedService, startAsUsersDo } from './npm-start.ts';
 import { cpuMs, peakRssMb, samplePeakPss } from './processes.ts';
 import { round } from './stats.ts';
+import { UPLOAD_REQUEST } from './upload-request.ts';
 
 const launcher = fileURLToPath(new URL('../infra/local/launch.mjs', import.meta.url));
 
@@ -14,7 +15,11 @@ export type ServerKind =
   /** A plain node:http server that only reads the same user item with the same client. */
   | 'node:http + GetItem'
   /** The runner's HTTP server and handler wrapper answering a constant. */
-  | 'runner, constant handler';
+  | 'runner, constant handler'
+  /** `npm start` answering `POST /api/upload` of one small file (issue 39). */
+  | 'npm start, uploads'
+  /** A plain node:http server storing each body as a file: PutObject and the upload's transaction. */
+  | 'node:http + PutObject + TransactWriteItems';
 
 export interface ThroughputFigures extends LoadResult {
   server: ServerKind;
@@ -104,14 +109,18 @@ async function startBundled(
 async function measuredRun(
   target: { server: ServerKind; url: string; pid: number; dynamoPid: number; startedAt: number },
   phase: ThroughputFigures['phase'],
-  options: { connections: number; seconds: number; token?: string },
+  options: { connections: number; seconds: number; token?: string; upload?: true },
 ): Promise<ThroughputFigures> {
   const before = [cpuMs(target.pid), cpuMs(target.dynamoPid)] as const;
   const startedAtSecond = round((performance.now() - target.startedAt) / 1000, 0);
   const load = await runLoad(target.url, {
     connections: options.connections,
     seconds: options.seconds,
-    ...(options.token ? { headers: { authorization: options.token } } : {}),
+    headers: {
+      ...(options.token ? { authorization: options.token } : {}),
+      ...(options.upload ? { 'content-type': UPLOAD_REQUEST.contentType } : {}),
+    },
+    ...(options.upload ? { post: UPLOAD_REQUEST.body } : {}),
   });
   const perRequest = (used: number) => round(used / Math.max(1, load.requests), 3);
   return {
@@ -166,6 +175,16 @@ export async function measureThroughput(
       }),
       await startBundled('runner, constant handler', './baseline-runner.ts', { TABLE_NAME: 'file-service' }),
     ];
+    const uploadFloor = await startBundled(
+      'node:http + PutObject + TransactWriteItems',
+      './upload-floor-server.ts',
+      {
+        DYNAMODB_ENDPOINT: service.dynamoEndpoint,
+        TABLE_NAME: 'file-service',
+        FLOOR_USER_ID: await userIdOf(service, token),
+      },
+    );
+    const uploads = { ...ours, server: 'npm start, uploads' as const, url: `${service.url}/api/upload` };
     try {
       for (const floor of floors) {
         await runLoad(floor.url, { connections: 10, seconds: settings.floorWarmupSeconds });
@@ -177,8 +196,17 @@ export async function measureThroughput(
           runs.push(await measuredRun({ ...floor, dynamoPid: service.dynamoPid, startedAt }, 'warm', warm));
         }
       }
+      // Uploads against their floor, in turn again (after a warm-up of each, not recorded).
+      const upload = { ...warm, upload: true as const };
+      const uploadFloorRun = { ...uploadFloor, dynamoPid: service.dynamoPid, startedAt };
+      await measuredRun(uploads, 'warm', { ...upload, token, seconds: settings.floorWarmupSeconds });
+      await measuredRun(uploadFloorRun, 'warm', { ...upload, seconds: settings.floorWarmupSeconds });
+      for (let round = 0; round < settings.rounds; round++) {
+        runs.push(await measuredRun(uploads, 'warm', { ...upload, token }));
+        runs.push(await measuredRun(uploadFloorRun, 'warm', upload));
+      }
     } finally {
-      await Promise.all(floors.map((floor) => floor.stop()));
+      await Promise.all([...floors, uploadFloor].map((floor) => floor.stop()));
     }
     for (const connections of connectionCounts.filter((count) => count !== 10)) {
       runs.push(await measuredRun(ours, 'warm', { connections, seconds: settings.durationSeconds, token }));

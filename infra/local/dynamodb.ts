@@ -67,13 +67,16 @@ function dynamoDbLocalDirectory(): string {
  * less memory (no concurrent collector threads on the shared cores, no heap grown for throughput;
  * DynamoDB Local does its storage work on one thread, whatever the cores), and compiles hot code
  * after a fifth of the usual invocations, which roughly halves the slow first half-minute of a fresh
- * `npm start` (docs/performance.md, "npm start throughput").
+ * `npm start` (docs/performance.md, "npm start throughput"), with the quick compiler only (C1): the
+ * optimizing one never settled under uploads, its thread alone took 29 ms of CPU per upload after
+ * 400 of them, more than all of C1's code then spent answering (docs/performance.md, "Uploads").
  */
 function dynamoDbLocalArguments(options: { port: number; dataDir?: string }): string[] {
   const directory = dynamoDbLocalDirectory();
   return [
     '-XX:+UseSerialGC',
     '-XX:CompileThresholdScaling=0.2',
+    '-XX:TieredStopAtLevel=1',
     `-Djava.library.path=${join(directory, 'DynamoDBLocal_lib')}`,
     '-jar',
     join(directory, 'DynamoDBLocal.jar'),

@@ -15,6 +15,12 @@ export interface ObjectEventFeedOptions {
   /** The handler module's `handler` (the runner's own loader; tests give their own). */
   load?: (handler: string) => Promise<ObjectEventHandler>;
   retryDelaysMs?: readonly number[];
+  /**
+   * What an event waits for before it is delivered: the runner's API requests in flight when it
+   * arrived (in-flight.ts), so a direct upload's event finds its file recorded, as S3's notification,
+   * sent after the request that stored the object, does in AWS. Nothing by default (the tests).
+   */
+  after?: () => Promise<void>;
 }
 
 /**
@@ -64,6 +70,7 @@ export function createObjectEventFeed(
   {
     load = (handler) => loadHandler(handler) as unknown as Promise<ObjectEventHandler>,
     retryDelaysMs = RETRY_DELAYS_MS,
+    after,
   }: ObjectEventFeedOptions = {},
 ): ObjectEventFeed {
   const inFlight = new Set<Promise<void>>();
@@ -73,7 +80,8 @@ export function createObjectEventFeed(
     queues.set(handler, queue);
     return queue;
   };
-  const deliver = async (handler: string, event: S3Event) => {
+  const deliver = async (handler: string, event: S3Event, ready: Promise<void> | undefined) => {
+    if (ready) await ready;
     const handle = await load(handler);
     const inTurn = queueOf(handler);
     for (let attempt = 0; ; attempt++) {
@@ -94,12 +102,14 @@ export function createObjectEventFeed(
   };
   return {
     handle(event) {
+      let ready: Promise<void> | undefined;
       for (const fn of objectEventFunctions) {
         const records = event.Records.filter(
           (record) => subscribes(fn.events, record.eventName) && keyOf(record).startsWith(fn.prefix),
         );
         if (records.length === 0) continue;
-        const delivery: Promise<void> = deliver(fn.handler, { Records: records }).finally(() =>
+        ready ??= after?.();
+        const delivery: Promise<void> = deliver(fn.handler, { Records: records }, ready).finally(() =>
           inFlight.delete(delivery),
         );
         inFlight.add(delivery);

@@ -5,6 +5,7 @@ import type { HttpResult } from '#shared/http/response';
 import { latencyMsSince, logger } from '#shared/log/logger';
 import { dispatch as dispatchByRoute } from './dispatch.ts';
 import { toApiGatewayEvent } from './event.ts';
+import type { RequestsInFlight } from './in-flight.ts';
 import type { StaticSite } from './static.ts';
 
 /** API Gateway refuses payloads over 10 MB before any function runs; so does the runner. */
@@ -37,6 +38,8 @@ export interface LocalServerOptions {
   dispatch?: (event: APIGatewayProxyEventV2) => Promise<HttpResult>;
   /** The built dashboard, for the GET requests no API route claims (CloudFront's job in AWS). */
   site?: StaticSite;
+  /** Where the API requests being answered are counted (the object events wait for them). */
+  inFlight?: RequestsInFlight;
 }
 
 /** The local stand-in for API Gateway: each HTTP request becomes a payload-2.0 event. */
@@ -68,9 +71,10 @@ export function createLocalServer(options: LocalServerOptions = {}): Server {
         body,
         sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
       });
-      const result = await dispatch(event).catch((error: unknown) =>
+      const answer = dispatch(event).catch((error: unknown) =>
         failureResponse(error, event.requestContext.requestId),
       );
+      const result = await (options.inFlight?.track(answer) ?? answer);
       status = result.statusCode;
       const headers: Record<string, string | string[]> = { ...result.headers };
       if (result.cookies?.length) headers['set-cookie'] = result.cookies;

@@ -104,7 +104,9 @@ async function start(): Promise<void> {
 
   // S3's notifications (objects created or retagged), as the stack subscribes them (the thumbnails).
   const { createObjectEventFeed } = await import('./object-events.ts');
-  const objectEvents = createObjectEventFeed();
+  const { requestsInFlight } = await import('./in-flight.ts');
+  const inFlight = requestsInFlight();
+  const objectEvents = createObjectEventFeed(console.log, { after: inFlight.settled });
   s3.onObjectEvent((event) => objectEvents.handle(event));
 
   // The stack's schedules (the expiry sweep), every few seconds.
@@ -117,7 +119,10 @@ async function start(): Promise<void> {
   stoppers.push(startSchedules(Number(process.env.SCHEDULE_SECONDS ?? 5)));
 
   const { createLocalServer } = await import('./server.ts');
-  const server = createLocalServer({ site: createStaticSite(WEB_DIST, { s3Origin: s3.endpoint }) });
+  const server = createLocalServer({
+    site: createStaticSite(WEB_DIST, { s3Origin: s3.endpoint }),
+    inFlight,
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

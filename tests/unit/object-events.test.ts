@@ -1,4 +1,5 @@
 import type { S3Event } from 'aws-lambda';
+import { requestsInFlight } from '../../infra/local/in-flight.ts';
 import { createObjectEventFeed } from '../../infra/local/object-events.ts';
 
 /** An S3 notification of one object created under `files/`, as the local S3 server reports it. */
@@ -54,4 +55,27 @@ test('the runner hands a function its events one at a time, as a queue (thumbnai
   await feed.settled();
   expect(mostAtOnce).toBe(1);
   expect(log.filter((line) => line.includes('"ok"'))).toHaveLength(3);
+});
+
+test('an object event waits for the API requests in flight when it arrived, as S3 notifies after the request that stored the object', async () => {
+  const inFlight = requestsInFlight();
+  const upload = deferred();
+  const later = deferred();
+  const answered = inFlight.track(upload.promise);
+  const started: string[] = [];
+  const feed = createObjectEventFeed(() => undefined, {
+    load: async () =>
+      (async (event: S3Event) => started.push(event.Records[0]?.s3.object.key as string)) as never,
+    after: inFlight.settled,
+  });
+  feed.handle(created('files/u/a'));
+  // A request arriving after the event is not waited for.
+  inFlight.track(later.promise);
+  await turns(20);
+  expect(started).toEqual([]);
+  upload.resolve();
+  await answered;
+  await feed.settled();
+  expect(started).toEqual(['files/u/a']);
+  later.resolve();
 });
