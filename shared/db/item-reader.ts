@@ -68,7 +68,7 @@ const SOCKET_TIMEOUT_MS = 5_000;
  * DynamoDB's JSON carries binary values (`B`, `BS`) as base64 strings; the SDK hands them out as
  * bytes, and so does this. An attribute named `B` holds an object, never a string, so the two
  * cannot be confused. Only an answer that mentions one is parsed with the reviver, which costs a
- * call per value (a page of 9 file items: about a fifth of the listing's own CPU).
+ * call per value (a page of 9 file items: about a tenth of the runner's busy time under a listing load).
  */
 function reviveBinary(key: string, value: unknown): unknown {
   if (key === 'B' && typeof value === 'string') return Buffer.from(value, 'base64');
