@@ -1,4 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadOrCreateLocalKeys } from '../infra/local/keys.ts';
 import { runLoad } from './load-generator.ts';
 import type { StartedService } from './npm-start.ts';
 import {
@@ -43,11 +47,14 @@ export async function measureListing(
   startedAt: number,
 ): Promise<ThroughputFigures[]> {
   await upload(service, token, LISTING_FILES);
+  // Keys of its own: the floor signs the next page's cursor as the handler does, and nothing verifies it.
+  const keysDir = mkdtempSync(join(tmpdir(), 'file-service-bench-keys-'));
   const floor = await startBundled('node:http + listFiles', './listing-floor-server.ts', {
     DYNAMODB_ENDPOINT: service.dynamoEndpoint,
     TABLE_NAME: 'file-service',
     FLOOR_USER_ID: await userIdOf(service, token),
-  });
+    SERVICE_KEYS: loadOrCreateLocalKeys(keysDir),
+  }).finally(() => rmSync(keysDir, { recursive: true, force: true }));
   const runs: ThroughputFigures[] = [];
   try {
     const ours = {
