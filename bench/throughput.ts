@@ -99,6 +99,8 @@ export async function startBundled(
     pid: child.pid as number,
     stop: () =>
       new Promise<void>((resolve) => {
+        // A floor that already exited (it crashed under load) would never emit 'exit' again.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),
