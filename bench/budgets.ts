@@ -43,6 +43,15 @@ export const BUDGETS = {
   maxUploadRunnerCpuPerFloor: 1.8,
   maxUploadDynamoCpuPerFloor: 1.5,
   minUploadThroughputPerFloor: 0.5,
+  /**
+   * The first page of the file list (200 files, 9 a page) through `npm start` against the same reads
+   * through the same code behind a plain node:http server (bench/listing-floor-server.ts): what the
+   * runner, the token check, the query's parsing, the files' presentation and the log line add.
+   */
+  maxListingCpuPerFloor: 1.6,
+  /** DynamoDB Local's CPU per listing request under `npm start` against under that floor (the same reads). */
+  maxListingDynamoCpuPerFloor: 1.25,
+  minListingThroughputPerFloor: 0.7,
   /** The runner holds s3rver, the dashboard's files and the schedules besides the API. */
   maxRunnerRssMb: 200,
   /** DynamoDB Local's JVM under the same load: 333 MB with the serial collector, 639 MB with G1. */
@@ -217,6 +226,7 @@ export function checkRunnerBudgets(report: ThroughputReport): BudgetCheck[] {
       measured: `${throughput}× (${ours.requestsPerSecond} / ${floor.requestsPerSecond})`,
       ok: throughput >= BUDGETS.minThroughputPerFloor,
     },
+    ...checkListingBudgets(report),
     {
       budget: 'npm start: peak RSS of the runner',
       limit: `≤ ${BUDGETS.maxRunnerRssMb} MB`,
@@ -268,6 +278,37 @@ export function checkUploadBudgets(report: ThroughputReport): BudgetCheck[] {
       limit: `≥ ${BUDGETS.minUploadThroughputPerFloor}×, 0 errors`,
       measured: `${throughput}× (${ours.requestsPerSecond} / ${floor.requestsPerSecond}), ${errors} errors`,
       ok: throughput >= BUDGETS.minUploadThroughputPerFloor && errors === 0,
+    },
+  ];
+}
+
+/** The file list's first page through `npm start` against its floor, medians of the same rounds. */
+function checkListingBudgets(report: ThroughputReport): BudgetCheck[] {
+  const ours = warmMedians(report, 'npm start, file list');
+  const floor = warmMedians(report, 'node:http + listFiles');
+  const label = `npm start, GET /api/user/files?page=1&perpage=9 (200 files), ${BUDGETS.runnerConnections} connections, median of the rounds`;
+  const ratio = (value: number, base: number) => round(value / base, 2);
+  const cpu = ratio(ours.serverCpuMsPerRequest, floor.serverCpuMsPerRequest);
+  const dynamo = ratio(ours.dynamoCpuMsPerRequest, floor.dynamoCpuMsPerRequest);
+  const throughput = ratio(ours.requestsPerSecond, floor.requestsPerSecond);
+  return [
+    {
+      budget: `${label}: runner CPU per request / node:http + listFiles's`,
+      limit: `≤ ${BUDGETS.maxListingCpuPerFloor}×`,
+      measured: `${cpu}× (${ours.serverCpuMsPerRequest} / ${floor.serverCpuMsPerRequest} ms)`,
+      ok: cpu <= BUDGETS.maxListingCpuPerFloor,
+    },
+    {
+      budget: `${label}: DynamoDB Local CPU per request / under node:http + listFiles`,
+      limit: `≤ ${BUDGETS.maxListingDynamoCpuPerFloor}×`,
+      measured: `${dynamo}× (${ours.dynamoCpuMsPerRequest} / ${floor.dynamoCpuMsPerRequest} ms)`,
+      ok: dynamo <= BUDGETS.maxListingDynamoCpuPerFloor,
+    },
+    {
+      budget: `${label}: requests/s / node:http + listFiles's`,
+      limit: `≥ ${BUDGETS.minListingThroughputPerFloor}×`,
+      measured: `${throughput}× (${ours.requestsPerSecond} / ${floor.requestsPerSecond})`,
+      ok: throughput >= BUDGETS.minListingThroughputPerFloor,
     },
   ];
 }

@@ -14,22 +14,28 @@ export interface LoadResult {
   latencyP99Ms: number;
   /** Connection errors, timeouts and non-2xx answers. */
   errors: number;
+  /** Of those, the non-2xx answers (a redirect's 302s are what a redirect measurement expects). */
+  non2xx: number;
+}
+
+export interface LoadOptions {
+  connections: number;
+  seconds: number;
+  headers?: Record<string, string>;
+  /** Stop after this many requests instead of after `seconds`. */
+  amount?: number;
+  method?: string;
+  /** A file whose bytes are every request's body. */
+  bodyFile?: string;
+  /** A POST of this body (the same on every request) instead of a GET. */
+  post?: string;
 }
 
 /**
  * Loads one URL with the autocannon CLI in a process of its own, as a user comparing servers runs
  * it: its CPU is neither the server's nor the benchmark's (it shares the cores with both).
  */
-export async function runLoad(
-  url: string,
-  options: {
-    connections: number;
-    seconds: number;
-    headers?: Record<string, string>;
-    /** A POST of this body (the same on every request) instead of a GET. */
-    post?: string;
-  },
-): Promise<LoadResult> {
+export async function runLoad(url: string, options: LoadOptions): Promise<LoadResult> {
   const headers = Object.entries(options.headers ?? {}).flatMap(([name, value]) => [
     '-H',
     `${name}=${value}`,
@@ -43,6 +49,9 @@ export async function runLoad(
       String(options.connections),
       '-d',
       String(options.seconds),
+      ...(options.amount === undefined ? [] : ['-a', String(options.amount)]),
+      ...(options.method === undefined ? [] : ['-m', options.method]),
+      ...(options.bodyFile === undefined ? [] : ['-i', options.bodyFile]),
       ...headers,
       // `--body=`: a multipart body starts with `--`, which `-b <body>` would read as an option.
       ...(options.post === undefined ? [] : ['-m', 'POST', `--body=${options.post}`]),
@@ -66,5 +75,6 @@ export async function runLoad(
     latencyP50Ms: result.latency.p50,
     latencyP99Ms: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
+    non2xx: result.non2xx,
   };
 }

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { PROJECT_ROOT } from '../infra/constructs/service-function.ts';
+import { measureListing } from './listing-throughput.ts';
 import { type LoadResult, runLoad } from './load-generator.ts';
 import { adminToken, type StartedService, startAsUsersDo } from './npm-start.ts';
 import { cpuMs, peakRssMb, samplePeakPss } from './processes.ts';
@@ -19,7 +20,11 @@ export type ServerKind =
   /** `npm start` answering `POST /api/upload` of one small file (issue 39). */
   | 'npm start, uploads'
   /** A plain node:http server storing each body as a file: PutObject and the upload's transaction. */
-  | 'node:http + PutObject + TransactWriteItems';
+  | 'node:http + PutObject + TransactWriteItems'
+  /** `npm start` serving the first page of the file list (200 files, 9 a page). */
+  | 'npm start, file list'
+  /** A plain node:http server making the same page's reads with the same code. */
+  | 'node:http + listFiles';
 
 export interface ThroughputFigures extends LoadResult {
   server: ServerKind;
@@ -70,7 +75,7 @@ interface FloorServer {
 }
 
 /** A bench entry bundled and run as the runner is (`launch.mjs`), once it prints its port. */
-async function startBundled(
+export async function startBundled(
   server: ServerKind,
   entry: string,
   env: Record<string, string>,
@@ -99,6 +104,8 @@ async function startBundled(
     pid: child.pid as number,
     stop: () =>
       new Promise<void>((resolve) => {
+        // A floor that already exited (it crashed under load) would never emit 'exit' again.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),
@@ -106,7 +113,7 @@ async function startBundled(
 }
 
 /** One load run with the CPU each process spent on it, read from /proc before and after. */
-async function measuredRun(
+export async function measuredRun(
   target: { server: ServerKind; url: string; pid: number; dynamoPid: number; startedAt: number },
   phase: ThroughputFigures['phase'],
   options: { connections: number; seconds: number; token?: string; upload?: true },
@@ -134,7 +141,7 @@ async function measuredRun(
   };
 }
 
-async function userIdOf(service: StartedService, token: string): Promise<string> {
+export async function userIdOf(service: StartedService, token: string): Promise<string> {
   const answer = await fetch(`${service.url}/api/user`, { headers: { authorization: token } });
   return ((await answer.json()) as { user: { id: string } }).user.id;
 }
@@ -211,9 +218,10 @@ export async function measureThroughput(
     for (const connections of connectionCounts.filter((count) => count !== 10)) {
       runs.push(await measuredRun(ours, 'warm', { connections, seconds: settings.durationSeconds, token }));
     }
+    runs.push(...(await measureListing(service, token, settings, startedAt)));
     const [runnerPeakPssMb, dynamoPeakPssMb] = peakPss() as [number, number];
     const answered = runs
-      .filter((run) => run.server === 'npm start')
+      .filter((run) => run.server.startsWith('npm start'))
       .reduce((sum, run) => sum + run.requests, 0);
     const loggedLinesPerRequest = round((service.loggedLines() - linesBefore) / answered, 3);
     const memory = {

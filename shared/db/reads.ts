@@ -1,6 +1,7 @@
-import { BatchGetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { forEachConcurrently } from '#shared/concurrency';
-import { documents, tableName } from '#shared/db/client';
+import { documents, itemReader, tableName } from '#shared/db/client';
 import { isWorkLeft, retry, WorkLeft } from '#shared/db/contention/retry';
 
 /** Reads that any entity's listing uses: batched gets by key, and single query pages. */
@@ -52,7 +53,36 @@ export async function batchGetItems(
   });
 }
 
-/** One page of a query, as DynamoDB returns it (the listing code walks these). */
-export async function queryPage(input: Omit<QueryCommandInput, 'TableName'>) {
-  return documents.send(new QueryCommand({ TableName: tableName, ...input }));
+type QueryPage = Pick<QueryCommandOutput, 'Items' | 'LastEvaluatedKey' | 'Count' | 'ConsumedCapacity'>;
+
+/**
+ * One page of a query, as the document client returns it (the listing code walks these), sent
+ * through the item reader (db/item-reader.ts): the SDK's per-call machinery was about a third of a
+ * file listing's CPU (docs/performance.md, issue 39).
+ */
+export async function queryPage(input: Omit<QueryCommandInput, 'TableName'>): Promise<QueryPage> {
+  const { ExpressionAttributeValues: values, ExclusiveStartKey: start, ...rest } = input;
+  const options = { removeUndefinedValues: true };
+  const output = await itemReader.query({
+    TableName: tableName,
+    ...rest,
+    ...(values ? { ExpressionAttributeValues: marshall(values, options) } : {}),
+    ...(start ? { ExclusiveStartKey: marshall(start, options) } : {}),
+  });
+  return {
+    Items: output.Items?.map((item) => unmarshall(item)),
+    LastEvaluatedKey: output.LastEvaluatedKey && unmarshall(output.LastEvaluatedKey),
+    Count: output.Count,
+    ConsumedCapacity: output.ConsumedCapacity,
+  };
+}
+
+/** Every page of a query, one `queryPage` after another. */
+export async function* queryEveryPage(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>) {
+  let start: QueryPage['LastEvaluatedKey'];
+  do {
+    const page = await queryPage({ ...input, ...(start ? { ExclusiveStartKey: start } : {}) });
+    yield page;
+    start = page.LastEvaluatedKey;
+  } while (start);
 }

@@ -129,6 +129,10 @@ beforeAll(() => {
     recordDynamoDb('GetItemCommand', input);
     return next(input);
   });
+  itemReader.interceptQueries((next) => (input) => {
+    recordDynamoDb('QueryCommand', input);
+    return next(input);
+  });
   s3.middlewareStack.add(
     (next, context) => async (args) => {
       recordS3(context.commandName as string, args.input);

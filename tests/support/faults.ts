@@ -43,6 +43,7 @@ export function faultInjector() {
     { step: 'deserialize', name: 'injectFaults' },
   );
   itemReader.intercept((next) => (input) => attempt('GetItemCommand', () => next(input)));
+  itemReader.interceptQueries((next) => (input) => attempt('QueryCommand', () => next(input)));
   return {
     /** Command names of every attempt on the wire, retries included. */
     attempts,

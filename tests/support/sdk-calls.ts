@@ -91,10 +91,18 @@ export function recordSdkCalls<Observed = undefined>(
     }),
     { ...ON_THE_WIRE, name: 'timeSdkRoundTrip' },
   );
-  // The reader's attempts are its exchanges on the wire (signing included, a few microseconds).
+  // The reader's attempts (GetItem, Query) are its exchanges on the wire (signing included, a few microseconds).
   itemReader.intercept(
     (next) => (input) =>
       record('GetItemCommand', input as unknown as Record<string, unknown>, async () => {
+        const started = performance.now();
+        const output = await next(input);
+        return { output, roundTripMs: performance.now() - started };
+      }),
+  );
+  itemReader.interceptQueries(
+    (next) => (input) =>
+      record('QueryCommand', input as unknown as Record<string, unknown>, async () => {
         const started = performance.now();
         const output = await next(input);
         return { output, roundTripMs: performance.now() - started };

@@ -1,5 +1,5 @@
 import { expiryDueBefore, filesPartition } from '#shared/db/keys';
-import { queryPages } from '#shared/db/table-calls';
+import { queryEveryPage } from '#shared/db/reads';
 import type { FileStats } from '#shared/files/model';
 import { SORT_INDEXES } from '#shared/files/record/indexing';
 
@@ -21,7 +21,7 @@ export async function findExpiredFiles(userId: string, now: Date): Promise<Expir
     keys: new Set(),
     stats: { files: 0, bytes: 0, favorites: 0, media: 0, favoriteMedia: 0 },
   };
-  const pages = queryPages({
+  const pages = queryEveryPage({
     IndexName: SORT_INDEXES.deletesAt.index,
     KeyConditionExpression: `${SORT_INDEXES.deletesAt.index}pk = :pk AND ${SORT_INDEXES.deletesAt.index}sk < :due`,
     ExpressionAttributeValues: {

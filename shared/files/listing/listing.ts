@@ -2,6 +2,7 @@ import { decodeCursor, encodeCursor } from '#shared/db/cursor';
 import { FILE_PREFIX, fileKey, fileKeyParts } from '#shared/db/keys';
 import { batchGetItems } from '#shared/db/reads';
 import { type ExpiredFiles, findExpiredFiles, withoutExpired } from '#shared/files/expiry/expired';
+import { firstPageWithCounters, isNewestFirstPage } from '#shared/files/listing/first-page';
 import {
   fileIdOf,
   type Key,
@@ -56,7 +57,8 @@ export const both = (a?: (item: Key) => boolean, b?: (item: Key) => boolean) =>
   a && b ? (item: Key) => a(item) && b(item) : (a ?? b);
 
 /**
- * One page of a user's files in any order. The first page, and a page after a cursor, read `perpage`
+ * One page of a user's files in any order. The first page newest first with no filter comes with the
+ * counters in one query (listing/first-page.ts) unless an expired file is among them. The first page, and a page after a cursor, read `perpage`
  * items: from the base table for id/createdAt, else `perpage` compact index entries plus a
  * BatchGet of the page (a sparse order's files without an entry come from the base table). A
  * numbered deep page first skips `(page - 1) × perpage` entries of the order's compact index. The
@@ -65,8 +67,18 @@ export const both = (a?: (item: Key) => boolean, b?: (item: Key) => boolean) =>
  * skip waits for that read.
  */
 export async function listFiles(userId: string, options: ListOptions): Promise<FilePage> {
-  const [stats, expired] = await Promise.all([getFileStats(userId), findExpiredFiles(userId, new Date())]);
+  const newest = isNewestFirstPage(options);
+  const [first, expired, read] = await Promise.all([
+    newest ? firstPageWithCounters(userId, options.perpage) : undefined,
+    findExpiredFiles(userId, new Date()),
+    newest ? undefined : getFileStats(userId),
+  ]);
+  const stats = read ?? first?.stats ?? (await getFileStats(userId));
   const total = totalOf(withoutExpired(stats, expired), options);
+  if (first && expired.keys.size === 0) {
+    const scope = cursorScope(userId, options);
+    return { files: first.files, total, nextCursor: first.next && (await encodeCursor(scope, first.next)) };
+  }
   const found = await listScope(
     userId,
     libraryScope(userId),

@@ -193,7 +193,8 @@ export async function getFileUsage(userIds: string[]): Promise<Map<string, FileU
   return usage;
 }
 
-function recordedStats(item: Record<string, unknown>): FileStats {
+/** The counters of recorded files (pending uploads left out), from a counters item. */
+export function recordedStats(item: Record<string, unknown>): FileStats {
   return {
     files: Number(item.files ?? 0) - Number(item.pendingFiles ?? 0),
     bytes: Number(item.bytes ?? 0) - Number(item.pendingBytes ?? 0),
