@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { backfillExpiryIndex, backfillSparseOrderIndexes, backfillUserShardIndex } from './table-upgrade.ts';
+import { backfillTypeCounts } from './type-counts-upgrade.ts';
 
 /**
  * `npm run upgrade:data -- <table name>`: after deploying a version that adds an index, gives the
@@ -18,4 +19,8 @@ const users = await backfillUserShardIndex(client, tableName);
 console.log(`${tableName}: ${users} users moved to the sharded user-listing index`);
 const entries = await backfillSparseOrderIndexes(client, tableName);
 console.log(`${tableName}: ${entries} entries of files at a sparse order's default taken out of its index`);
+const recounted = await backfillTypeCounts(client, tableName);
+console.log(
+  `${tableName}: ${recounted} users' files counted by type (files recorded before the per-type counts)`,
+);
 client.destroy();

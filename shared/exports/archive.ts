@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { PassThrough, Readable } from 'node:stream';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import type { ZipFile } from 'yazl';
+import { type ManifestFile, manifestEntry } from '#shared/exports/manifest';
 import type { FileRecord } from '#shared/files/model';
 import { bucketName, s3 } from '#shared/s3/client';
 
@@ -10,31 +11,15 @@ import { bucketName, s3 } from '#shared/s3/client';
  * archive (yazl) and on into the multipart upload (parts.ts), then `manifest.json`. Files are
  * stored, not deflated: most are images, video and archives already compressed, and storing keeps
  * the run bound by S3, not by the CPU. yazl writes ZIP64 records wherever a size or offset passes
- * 4 GiB, so the archive has no size limit of its own.
+ * 4 GiB, so the archive has no size limit of its own. What the run holds does not grow with the
+ * library: the files come a page at a time, the manifest goes to a temporary file, and each entry
+ * lets go of its bytes once written (`releaseWritten`).
  */
 
 /** Files up to this size are read whole, several at once, so S3's latency per GET overlaps. */
 export const SMALL_FILE_BYTES = 1024 ** 2;
 /** Small files read ahead of the one being written (at most 8 MiB in memory). */
 export const READ_AHEAD = 8;
-export const MANIFEST_NAME = 'manifest.json';
-
-/** What the manifest says of each file (its metadata; the `path` inside the zip, null if missing). */
-export interface ManifestEntry {
-  id: string;
-  name: string;
-  originalName: string;
-  type: string;
-  size: number;
-  views: number;
-  maxViews: number | null;
-  favorite: boolean;
-  password: boolean;
-  createdAt: string;
-  updatedAt: string;
-  deletesAt: string | null;
-  path: string | null;
-}
 
 /** A public name as a zip entry under `files/`: no separators, never `.` or `..`. */
 export function entryPath(name: string): string {
@@ -55,16 +40,65 @@ async function readObject(file: FileRecord): Promise<ObjectBytes> {
     const result = await s3.send(new GetObjectCommand({ Bucket: bucketName, Key: file.objectKey }));
     const body = result.Body as Readable & { transformToByteArray(): Promise<Uint8Array> };
     const size = result.ContentLength ?? 0;
-    return size <= SMALL_FILE_BYTES ? Buffer.from(await body.transformToByteArray()) : { stream: body, size };
+    if (size > SMALL_FILE_BYTES) return { stream: body, size };
+    const bytes = await body.transformToByteArray();
+    // A view, not a copy.
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   } catch (error) {
     if (isMissing(error)) return null;
     throw error;
   }
 }
 
+/** Each file with its bytes on the way: the small ones among the next `READ_AHEAD` already read. */
+async function* withReads(files: AsyncIterable<FileRecord>) {
+  const queue: { file: FileRecord; read: Promise<ObjectBytes> | undefined }[] = [];
+  const take = () => {
+    const next = queue.shift() as (typeof queue)[number];
+    return { file: next.file, bytes: next.read ?? readObject(next.file) };
+  };
+  for await (const file of files) {
+    const read = file.size > SMALL_FILE_BYTES ? undefined : readObject(file);
+    // Awaited when its turn comes; a failure meanwhile is not unhandled.
+    read?.catch(() => undefined);
+    queue.push({ file, read });
+    if (queue.length > READ_AHEAD) yield take();
+  }
+  while (queue.length > 0) yield take();
+}
+
+interface YazlEntry {
+  state: number;
+  doFileDataPump: unknown;
+}
+/** yazl's `Entry.FILE_DATA_DONE`: the entry's bytes are in the output. */
+const FILE_DATA_DONE = 3;
+
+/**
+ * yazl keeps every entry until the zip ends (for the central directory), and with it the function
+ * that pumps the entry's data: for a buffer, the buffer itself. Over 5,000 small files that was
+ * 160 MB held to the end (docs/exports.md). This drops the function of each entry written.
+ */
+function releaseWritten(zip: ZipFile) {
+  const entries = (zip as unknown as { entries: YazlEntry[] }).entries;
+  let next = 0;
+  return () => {
+    for (; next < entries.length && entries[next]?.state === FILE_DATA_DONE; next++) {
+      (entries[next] as YazlEntry).doFileDataPump = undefined;
+    }
+  };
+}
+
+export interface ArchiveProgress {
+  /** Files done (written, or found missing). */
+  filesDone: number;
+  /** Bytes of the files written (their recorded sizes). */
+  bytesDone: number;
+}
+
 export interface ArchiveHooks {
-  /** Called after each file (written or found missing), with how many are done. */
-  progress(filesDone: number): Promise<void>;
+  /** Called after each file. */
+  progress(done: ArchiveProgress): Promise<void>;
   /** False stops the archive before the next file (out of time, or the export was deleted). */
   goOn(): boolean;
 }
@@ -79,28 +113,23 @@ export class ArchiveStopped extends Error {
 }
 
 /**
- * Writes every file of `files` and the manifest into `zip`, in order, holding at most `READ_AHEAD`
- * small files and the stream of one large file at a time. Answers how many files were written.
+ * Writes every file of `files` into `zip` in order, and its entry into `manifest`, then the manifest;
+ * holds at most `READ_AHEAD` small files and the stream of one large file at a time. Answers how
+ * many files were written and their bytes.
  */
-export async function fillArchive(zip: ZipFile, files: readonly FileRecord[], hooks: ArchiveHooks) {
+export async function fillArchive(
+  zip: ZipFile,
+  files: AsyncIterable<FileRecord>,
+  manifest: ManifestFile,
+  hooks: ArchiveHooks,
+): Promise<{ written: number; bytesDone: number }> {
   const output = outputOf(zip);
-  const reads = new Map<number, Promise<ObjectBytes>>();
-  const readAhead = (from: number) => {
-    for (let index = from; index < Math.min(files.length, from + READ_AHEAD); index++) {
-      const file = files[index] as FileRecord;
-      if (reads.has(index) || file.size > SMALL_FILE_BYTES) continue;
-      const read = readObject(file);
-      read.catch(() => undefined);
-      reads.set(index, read);
-    }
-  };
-  const manifest: ManifestEntry[] = [];
-  for (let index = 0; index < files.length; index++) {
-    if (!hooks.goOn()) throw new ArchiveStopped(index);
-    readAhead(index);
-    const file = files[index] as FileRecord;
-    const bytes = await (reads.get(index) ?? readObject(file));
-    reads.delete(index);
+  const release = releaseWritten(zip);
+  const done: ArchiveProgress = { filesDone: 0, bytesDone: 0 };
+  let written = 0;
+  for await (const { file, bytes: reading } of withReads(files)) {
+    if (!hooks.goOn()) throw new ArchiveStopped(done.filesDone);
+    const bytes = await reading;
     const path = bytes === null ? null : entryPath(file.name);
     const options = { compress: false, mtime: new Date(file.createdAt), mode: 0o100644 };
     if (Buffer.isBuffer(bytes)) {
@@ -111,28 +140,17 @@ export async function fillArchive(zip: ZipFile, files: readonly FileRecord[], ho
     }
     // yazl writes a buffer's entry at once, whatever the upload's pace: wait for it to catch up.
     if (output.writableNeedDrain) await once(output, 'drain');
-    manifest.push(manifestEntry(file, path));
-    await hooks.progress(index + 1);
+    release();
+    await manifest.add(manifestEntry(file, path));
+    done.filesDone += 1;
+    if (bytes !== null) {
+      written += 1;
+      // The recorded size, as the run's total counts it (the object's is the same).
+      done.bytesDone += file.size;
+    }
+    await hooks.progress(done);
   }
-  zip.addBuffer(Buffer.from(JSON.stringify({ version: 1, files: manifest }, null, 1)), MANIFEST_NAME, {
-    mtime: new Date(),
-  });
+  await manifest.addTo(zip);
   zip.end();
-  return manifest.filter((entry) => entry.path !== null).length;
+  return { written, bytesDone: done.bytesDone };
 }
-
-const manifestEntry = (file: FileRecord, path: string | null): ManifestEntry => ({
-  id: file.id,
-  name: file.name,
-  originalName: file.originalName,
-  type: file.type,
-  size: file.size,
-  views: file.views,
-  maxViews: file.maxViews,
-  favorite: file.favorite,
-  password: file.passwordHash !== null,
-  createdAt: file.createdAt,
-  updatedAt: file.updatedAt,
-  deletesAt: file.deletesAt,
-  path,
-});

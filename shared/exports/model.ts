@@ -26,6 +26,9 @@ export interface ExportRecord {
   files: number;
   /** Files written so far. */
   filesDone: number;
+  /** Bytes of the files to write (known with `files`), and of those written so far. */
+  bytes: number;
+  bytesDone: number;
   /** Bytes of the zip once completed (0 before). */
   size: number;
   createdAt: string;
@@ -38,7 +41,8 @@ export interface ExportRecord {
 
 /**
  * Zipline 4.4's Export fields (`id`, `createdAt`, `updatedAt`, `completed`, `path`, `files`, `size`
- * as a string of bytes), and this service's progress: `state`, `filesDone`, `expiresAt`, `error`.
+ * as a string of bytes), and this service's progress: `state`, `filesDone`, `bytes` and `bytesDone`
+ * (the files' bytes to write and written, numbers), `expiresAt`, `error`.
  */
 export interface ExportResource {
   id: string;
@@ -49,6 +53,8 @@ export interface ExportResource {
   path: string;
   files: number;
   filesDone: number;
+  bytes: number;
+  bytesDone: number;
   size: string;
   expiresAt: string;
   error: string | null;
@@ -90,6 +96,8 @@ export function toExportResource(record: ExportRecord, now = Date.now()): Export
     path: exportFileName(record),
     files: record.files,
     filesDone: record.filesDone,
+    bytes: record.bytes,
+    bytesDone: record.bytesDone,
     size: String(record.size),
     expiresAt: new Date(record.expiresAt * 1000).toISOString(),
     error: state === 'failed' ? (record.error ?? 'the export did not finish in time') : null,

@@ -7,11 +7,10 @@ import {
 import { bucketName, s3 } from '#shared/s3/client';
 
 /**
- * The zip's parts: 16 MiB each (S3 allows 10,000 parts, so an export may reach 156 GiB), at most
- * two in memory (one uploading while the next fills): the archive is never held whole.
+ * The zip's parts: 16 MiB each (S3 allows 10,000 parts, so an export may reach 156 GiB), two in
+ * memory (one uploading while the next fills): the archive is never held whole.
  */
 export const EXPORT_PART_BYTES = 16 * 1024 ** 2;
-const PARTS_IN_FLIGHT = 1;
 
 /**
  * Writes `bytes` (the zip as it is made) to `key` as an S3 multipart upload and answers the size. On
@@ -27,45 +26,43 @@ export async function uploadStream(
   );
   const uploadId = created.UploadId as string;
   const parts: { PartNumber: number; ETag: string }[] = [];
-  const inFlight = new Set<Promise<void>>();
-  let partsSent = 0;
-  const sendPart = (body: Buffer) => {
-    partsSent += 1;
-    const PartNumber = partsSent;
+  // Two part buffers, filled in turn: one uploading while the other fills, each reused once its
+  // upload is done, so a run allocates two parts once instead of a part's garbage per part.
+  const buffers = [Buffer.allocUnsafe(partBytes), Buffer.allocUnsafe(partBytes)];
+  const uploads: Promise<void>[] = [Promise.resolve(), Promise.resolve()];
+  let filling = 0;
+  let filled = 0;
+  const sendFilled = async () => {
+    const PartNumber = parts.length + 1;
+    const Body = (buffers[filling] as Buffer).subarray(0, filled);
+    parts.push({ PartNumber, ETag: '' });
     const upload = s3
-      .send(
-        new UploadPartCommand({ Bucket: bucketName, Key: key, UploadId: uploadId, PartNumber, Body: body }),
-      )
+      .send(new UploadPartCommand({ Bucket: bucketName, Key: key, UploadId: uploadId, PartNumber, Body }))
       .then((result) => {
-        parts.push({ PartNumber, ETag: result.ETag as string });
+        (parts[PartNumber - 1] as { ETag: string }).ETag = result.ETag as string;
       });
-    // Awaited below; a failure while another part is awaited is not unhandled meanwhile.
+    // Awaited before its buffer is reused or at the end; a failure meanwhile is not unhandled.
     upload.catch(() => undefined);
-    const tracked = upload.finally(() => inFlight.delete(tracked));
-    tracked.catch(() => undefined);
-    inFlight.add(tracked);
-    return upload;
+    uploads[filling] = upload;
+    filling = 1 - filling;
+    filled = 0;
+    await uploads[filling];
   };
   let size = 0;
   try {
-    let pending: Uint8Array[] = [];
-    let pendingBytes = 0;
     for await (const chunk of bytes) {
-      pending.push(chunk);
-      pendingBytes += chunk.length;
       size += chunk.length;
-      if (pendingBytes < partBytes) continue;
-      while (inFlight.size >= PARTS_IN_FLIGHT) await Promise.race(inFlight);
-      const whole = Buffer.concat(pending);
-      // A copy of the rest, so the part sent is not kept alive by a view of it.
-      pending = [Buffer.from(whole.subarray(partBytes))];
-      pendingBytes = whole.length - partBytes;
-      sendPart(whole.subarray(0, partBytes));
+      for (let offset = 0; offset < chunk.length; ) {
+        const copied = Math.min(partBytes - filled, chunk.length - offset);
+        (buffers[filling] as Buffer).set(chunk.subarray(offset, offset + copied), filled);
+        filled += copied;
+        offset += copied;
+        if (filled === partBytes) await sendFilled();
+      }
     }
-    await Promise.all(inFlight);
     // The last part may be smaller than the rest (and an empty zip still has its end record).
-    if (pendingBytes > 0 || partsSent === 0) await sendPart(Buffer.concat(pending));
-    parts.sort((a, b) => a.PartNumber - b.PartNumber);
+    if (filled > 0 || parts.length === 0) await sendFilled();
+    await Promise.all(uploads);
     await s3.send(
       new CompleteMultipartUploadCommand({
         Bucket: bucketName,

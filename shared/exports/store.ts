@@ -12,6 +12,14 @@ import {
   newExportId,
 } from '#shared/exports/model';
 
+/** How far a run has got: files and their bytes, to write and written. */
+export interface ExportProgress {
+  files: number;
+  filesDone: number;
+  bytes: number;
+  bytesDone: number;
+}
+
 export const EXPORT_NOT_FOUND = 'export not found';
 export const EXPORT_RUNNING = 'an export is already running: wait for it to finish, or delete it';
 
@@ -21,6 +29,8 @@ const fromExportItem = (item: Record<string, unknown>): ExportRecord => ({
   state: item.state as ExportState,
   files: Number(item.files ?? 0),
   filesDone: Number(item.filesDone ?? 0),
+  bytes: Number(item.bytes ?? 0),
+  bytesDone: Number(item.bytesDone ?? 0),
   size: Number(item.size ?? 0),
   createdAt: String(item.createdAt),
   updatedAt: String(item.updatedAt),
@@ -41,6 +51,8 @@ export async function createExport(userId: string, now = Date.now()): Promise<Ex
     state: 'running',
     files: 0,
     filesDone: 0,
+    bytes: 0,
+    bytesDone: 0,
     size: 0,
     createdAt: at,
     updatedAt: at,
@@ -111,21 +123,21 @@ export async function runningExport(userId: string, exportId: string): Promise<E
  * Records a run's progress, only while the export exists and runs: false when its owner deleted
  * it meanwhile (the run then stops and leaves nothing behind).
  */
-export async function recordProgress(
-  record: ExportRecord,
-  progress: { files: number; filesDone: number },
-): Promise<boolean> {
+export async function recordProgress(record: ExportRecord, progress: ExportProgress): Promise<boolean> {
   try {
     await documents.send(
       new UpdateCommand({
         TableName: tableName,
         Key: exportKey(record.userId, record.id),
-        UpdateExpression: 'SET files = :files, filesDone = :done, updatedAt = :at',
+        UpdateExpression:
+          'SET files = :files, filesDone = :done, #bytes = :bytes, bytesDone = :bytesDone, updatedAt = :at',
         ConditionExpression: '#state = :running',
-        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeNames: { '#state': 'state', '#bytes': 'bytes' },
         ExpressionAttributeValues: {
           ':files': progress.files,
           ':done': progress.filesDone,
+          ':bytes': progress.bytes,
+          ':bytesDone': progress.bytesDone,
           ':at': new Date().toISOString(),
           ':running': 'running',
         },
@@ -144,12 +156,19 @@ export async function recordProgress(
  */
 export async function finishExport(
   record: ExportRecord,
-  outcome: { size: number; files: number; filesDone: number } | { error: string },
+  outcome: ({ size: number } & ExportProgress) | { error: string },
   now = Date.now(),
 ): Promise<boolean> {
   const completed = 'size' in outcome;
   const values = completed
-    ? { ':state': 'completed', ':size': outcome.size, ':files': outcome.files, ':done': outcome.filesDone }
+    ? {
+        ':state': 'completed',
+        ':size': outcome.size,
+        ':files': outcome.files,
+        ':done': outcome.filesDone,
+        ':bytes': outcome.bytes,
+        ':bytesDone': outcome.bytesDone,
+      }
     : { ':state': 'failed', ':error': outcome.error };
   try {
     await transactWrite([
@@ -157,10 +176,13 @@ export async function finishExport(
         Update: {
           Key: exportKey(record.userId, record.id),
           UpdateExpression: completed
-            ? 'SET #state = :state, size = :size, files = :files, filesDone = :done, updatedAt = :at, expiresAt = :expires'
+            ? 'SET #state = :state, size = :size, files = :files, filesDone = :done, #bytes = :bytes, bytesDone = :bytesDone, updatedAt = :at, expiresAt = :expires'
             : 'SET #state = :state, #error = :error, updatedAt = :at',
           ConditionExpression: '#state = :running',
-          ExpressionAttributeNames: { '#state': 'state', ...(completed ? {} : { '#error': 'error' }) },
+          ExpressionAttributeNames: {
+            '#state': 'state',
+            ...(completed ? { '#bytes': 'bytes' } : { '#error': 'error' }),
+          },
           ExpressionAttributeValues: {
             ...values,
             ':at': new Date(now).toISOString(),

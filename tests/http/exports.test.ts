@@ -61,7 +61,14 @@ test('an export: the POST answers at once with it running; the zip holds each fi
   await objectEvents.settled();
 
   const [listed] = await exportsOf(user);
-  expect(listed).toMatchObject({ id: started.body.export.id, state: 'completed', files: 2, filesDone: 2 });
+  expect(listed).toMatchObject({
+    id: started.body.export.id,
+    state: 'completed',
+    files: 2,
+    filesDone: 2,
+    bytes: 300_012,
+    bytesDone: 300_012,
+  });
   expect(Number(listed?.size)).toBeGreaterThan(300_000);
   const entries = await downloadExport(user, listed?.id as string);
   expect([...entries.keys()].sort()).toEqual(
@@ -147,7 +154,15 @@ test('a large export: 1,200 files and one file of three parts, streamed into a m
 
   const id = await exportNow(user);
   const [listed] = await exportsOf(user);
-  expect(listed).toMatchObject({ id, state: 'completed', files: 1200, filesDone: 1200 });
+  const bytes = items.reduce((sum, item) => sum + Number(item.size), 0);
+  expect(listed).toMatchObject({
+    id,
+    state: 'completed',
+    files: 1200,
+    filesDone: 1200,
+    bytes,
+    bytesDone: bytes,
+  });
   expect(Number(listed?.size)).toBeGreaterThan(bigBytes.length);
   const entries = await downloadExport(user, id);
   expect(entries.size).toBe(1201);
@@ -157,7 +172,11 @@ test('a large export: 1,200 files and one file of three parts, streamed into a m
   }
   const manifest = JSON.parse(entries.get('manifest.json')?.toString() as string);
   expect(manifest.files).toHaveLength(1200);
-}, 300_000);
+  // Every file listed once, in upload order, with its entry in the zip.
+  expect(manifest.files.map((file: { path: string }) => file.path)).toEqual(
+    items.map((item) => `files/${item.name}`),
+  );
+}, 600_000);
 
 test('a run out of time stops before the next file, aborts its upload and fails the export saying how far it got; the next may start', async () => {
   const user = await signedInUser();

@@ -22,6 +22,13 @@ export class QuotaExceeded extends ServiceError {
   }
 }
 
+/**
+ * How many writes have moved a counters item (`FILESTATS` or a type's): a recount that read the
+ * counters conditions its write on this, so a file write in between (even one that leaves the
+ * counts as they were, an upload and a delete) makes it read again.
+ */
+export const COUNTER_WRITES = 'writes';
+
 /** The counters' change when `files` are added (1) or removed (-1). */
 export function statsOf(files: FileRecord[], sign: 1 | -1): FileStats {
   const stats: FileStats = { files: 0, bytes: 0, favorites: 0, media: 0, favoriteMedia: 0 };
@@ -84,6 +91,8 @@ export function statsUpdate(
 ): TransactItem {
   const update = new UpdateBuilder();
   for (const counter of COUNTERS) update.add(counter, delta[counter]);
+  // Every change is counted, so the type recount (infra/type-counts-upgrade.ts) sees one it raced.
+  update.add(COUNTER_WRITES, 1);
   const conditions: string[] = [];
   const atMost = (counter: string, limit: number) => {
     const name = update.name(counter);
@@ -136,7 +145,7 @@ function typeDeltaUpdates(userId: string, changes: [string, number][]): Transact
       : [
           updateIn(
             fileTypeStatsKey(userId, type),
-            new UpdateBuilder().set('type', type).add('files', delta).build(),
+            new UpdateBuilder().set('type', type).add('files', delta).add(COUNTER_WRITES, 1).build(),
           ),
         ],
   );

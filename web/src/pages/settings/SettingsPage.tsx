@@ -1,12 +1,13 @@
 import { Tabs, Title } from '@mantine/core';
-import { IconBrandShazam, IconPlug, IconUser } from '@tabler/icons-react';
+import { IconBrandShazam, IconFileZip, IconPlug, IconUser } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import { useCurrentUser } from '../../api/session.ts';
 import { AccountTab } from './AccountTab.tsx';
+import { ExportTab } from './ExportTab.tsx';
 import { UploadersTab } from './UploadersTab.tsx';
 import { ViewTab } from './ViewTab.tsx';
 
-const TABS = ['account', 'view', 'uploaders'];
+const TABS = ['account', 'view', 'uploaders', 'export'];
 
 export default function SettingsPage() {
   const [params, setParams] = useSearchParams();
@@ -33,6 +34,9 @@ export default function SettingsPage() {
           <Tabs.Tab value="uploaders" leftSection={<IconPlug size={16} />}>
             Token and uploaders
           </Tabs.Tab>
+          <Tabs.Tab value="export" leftSection={<IconFileZip size={16} />}>
+            Export
+          </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="account">
           <AccountTab user={data.user} />
@@ -42,6 +46,9 @@ export default function SettingsPage() {
         </Tabs.Panel>
         <Tabs.Panel value="uploaders">
           <UploadersTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="export">
+          <ExportTab />
         </Tabs.Panel>
       </Tabs>
     </>
