@@ -167,14 +167,15 @@ export const ACCESS = {
     },
   },
   // A rename claims the new name and releases the old in the file's transaction; the file's tag
-  // memberships (USER) are written in it too, and its tags read (Query USER) for the answer.
+  // memberships (USER) and folder member item (FOLDER) are written in it too, and its tags read
+  // (Query USER) for the answer.
   filePatch: {
     items: {
       GetItem: ['FILENAME'],
       Query: ['USER'],
       ConditionCheckItem: ['USER'],
       UpdateItem: ['USER'],
-      PutItem: ['FILENAME', 'USER'],
+      PutItem: ['FILENAME', 'USER', 'FOLDER'],
       DeleteItem: ['FILENAME', 'USER'],
     },
   },
@@ -189,17 +190,22 @@ export const ACCESS = {
   },
   // Zipline's password check: `/raw?pw=`'s reads and counted guesses, no view counted.
   filePassword: { items: { GetItem: ['FILENAME', 'USER'], UpdateItem: ['THROTTLE'] } },
-  // With `?pw=`: the file's hash is read first, and guesses are counted (THROTTLE).
-  raw: { items: { GetItem: ['FILENAME', 'USER'], UpdateItem: ['USER', 'THROTTLE'] } },
+  // With `?pw=`: the file's hash is read first, and guesses are counted (THROTTLE). A view moves
+  // the file's views keys on its folder's member item too (FOLDER).
+  raw: { items: { GetItem: ['FILENAME', 'USER'], UpdateItem: ['USER', 'THROTTLE', 'FOLDER'] } },
   // The name claim; the owner's view settings with the file (one BatchGetItem); the view count.
-  viewPage: { items: { GetItem: ['FILENAME'], BatchGetItem: ['USER'], UpdateItem: ['USER'] } },
+  viewPage: { items: { GetItem: ['FILENAME'], BatchGetItem: ['USER'], UpdateItem: ['USER', 'FOLDER'] } },
   // The view page's password form: the page's reads, and guesses counted per address and per name
   // as on /raw?pw=.
-  viewUnlock: { items: { GetItem: ['FILENAME'], BatchGetItem: ['USER'], UpdateItem: ['USER', 'THROTTLE'] } },
+  viewUnlock: {
+    items: { GetItem: ['FILENAME'], BatchGetItem: ['USER'], UpdateItem: ['USER', 'THROTTLE', 'FOLDER'] },
+  },
   oembed: { items: { GetItem: ['FILENAME'], BatchGetItem: ['USER'] } },
   // `/u/`: the view page's reads and count whatever the owner's setting (it decides page or file),
   // and `?pw=` or the form's guesses counted as on /raw?pw=.
-  link: { items: { GetItem: ['FILENAME'], BatchGetItem: ['USER'], UpdateItem: ['USER', 'THROTTLE'] } },
+  link: {
+    items: { GetItem: ['FILENAME'], BatchGetItem: ['USER'], UpdateItem: ['USER', 'THROTTLE', 'FOLDER'] },
+  },
   // The provider account's claim and its user; the flow's state recorded once (OAUTHFLOW); a new
   // session (UpdateItem USER); a link (the claim and the user's list in one transaction), or a
   // sign-up (a user with its username claims and the provider account's).
@@ -327,16 +333,22 @@ export const ACCESS = {
       DeleteItem: ['USER', 'FILENAME', 'FOLDER'],
     },
   },
-  // `/folder/{id}`: the folder's owner item, the folder, a page of its members and their files.
-  folderPage: { items: { GetItem: ['FOLDER', 'USER'], Query: ['FOLDER'], BatchGetItem: ['USER'] } },
-  // A favourite toggle rewrites the file's tag memberships (USER) with its new sort keys.
+  // `/folder/{id}`: the folder's owner item, the folder, a page of its members and their files, and
+  // the owner's files past expiry not yet swept (the deletesAt index), which the page leaves out.
+  folderPage: {
+    items: { GetItem: ['FOLDER', 'USER'], Query: ['FOLDER'], BatchGetItem: ['USER'] },
+    indexes: [SORT_INDEXES.deletesAt.index as string],
+  },
+  // A favourite toggle rewrites the file's tag memberships (USER) and folder member item (FOLDER)
+  // with its new sort keys; a tag change adds (checking the tag: ConditionCheckItem USER) and
+  // deletes memberships (USER).
   filesBulkPatch: {
     items: {
       GetItem: ['USER'],
       ConditionCheckItem: ['USER'],
       UpdateItem: ['USER'],
       PutItem: ['USER', 'FOLDER'],
-      DeleteItem: ['FOLDER'],
+      DeleteItem: ['USER', 'FOLDER'],
     },
   },
   filesBulkDelete: {

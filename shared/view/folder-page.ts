@@ -24,7 +24,10 @@ export async function folderPage(request: HttpRequest, folderId: string): Promis
   const folder = await findFolder(folderId);
   if (!folder?.public) return folderNotFound(request);
   const { files } = await listFolderFiles(folder.userId, folder.id, {
+    sortBy: 'createdAt',
     order: 'desc',
+    filter: 'all',
+    favoriteOnly: false,
     perpage: FOLDER_PAGE_FILES,
     page: 1,
   });
