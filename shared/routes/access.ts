@@ -431,4 +431,7 @@ export const BUCKET = {
     AbortMultipartUpload: ['exports/'],
     DeleteObject: ['exports/', 'export-requests/'],
   },
+  // `/folder/{id}` (issue 35): presigned GETs of the previews (files, thumbnails), a ranged GET of a
+  // text file's first lines.
+  folderPage: { GetObject: ['files/', 'thumbnails/'] },
 } satisfies Record<string, BucketAccess>;

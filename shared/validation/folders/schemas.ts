@@ -106,3 +106,9 @@ export const bulkDeleteSchema = v.strictObject(
   { files: fileIds(MAX_BULK_FILES), delete_datasourceFiles: v.optional(flag) },
   strictMessage,
 );
+
+/** `/folder/{id}`'s query: `after`, the signed cursor of the page before (other parameters ignored). */
+export const folderPageQuerySchema = v.object(
+  { after: v.optional(v.pipe(v.string(), v.maxLength(2048, 'after is not a page of this folder'))) },
+  'invalid query',
+);
