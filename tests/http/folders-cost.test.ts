@@ -1,16 +1,16 @@
 import { writeFileSync } from 'node:fs';
-import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { jest } from '@jest/globals';
 import { forEachConcurrently } from '#shared/concurrency';
 import { documents, tableName } from '#shared/db/client';
-import { FILE_PREFIX, folderKey } from '#shared/db/keys';
+import { fileStatsKey, folderKey } from '#shared/db/keys';
+import { type FileRecord, isMedia } from '#shared/files/model';
+import { newFileId } from '#shared/files/names';
 import { folderMemberItem } from '#shared/files/record/folder-membership';
-import { fromFileItem, toFileItem } from '#shared/files/record/items';
+import { toFileItem } from '#shared/files/record/items';
 import { membershipItem } from '#shared/files/record/memberships';
-import { emptyStats, fillLibrary } from '../../bench/library.ts';
 import { call } from '../support/client.ts';
 import { type RecordedCall, recordSdkCalls } from '../support/sdk-calls.ts';
-import { partitionItems } from '../support/snapshot.ts';
 import { signedInUser } from '../support/users.ts';
 
 /**
@@ -40,40 +40,82 @@ let tagId: string;
 let grouped = 0;
 const figures: Record<string, unknown>[] = [];
 
+/** File `index` of the library: a minute apart, sizes, types, names and views spread, none expiring. */
+function libraryFile(index: number): FileRecord {
+  const created = Date.parse('2024-01-01T00:00:00Z') + index * 60_000;
+  const type = TYPES[(index * 7) % TYPES.length] as string;
+  const id = newFileId(created);
+  return {
+    id,
+    name: `${id.slice(-10)}.${type.split('/')[1]}`,
+    originalName: `${WORDS[index % WORDS.length]}-${index}.${type.split('/')[1]}`,
+    size: 1000 + ((index * 7919) % 5_000_000),
+    type,
+    views: (index * 31) % 500,
+    maxViews: null,
+    favorite: index % 10 === 3,
+    createdAt: new Date(created).toISOString(),
+    updatedAt: new Date(created + ((index * 13) % 100_000) * 1000).toISOString(),
+    deletesAt: null,
+    downloadAsOriginalName: false,
+    passwordHash: null,
+    objectKey: `files/${owner.id}/${id}`,
+    version: 1,
+    thumbnail: null,
+    folderId: null,
+    tags: [],
+  };
+}
+const WORDS = ['holiday', 'invoice', 'Screenshot', 'meme', 'report', 'Zebra', 'draft', 'photo'];
+const TYPES = ['image/png', 'image/jpeg', 'video/mp4', 'text/plain', 'application/pdf', 'application/zip'];
+
+/** Puts items 25 a batch, a few batches at once, each batch again until DynamoDB Local takes it. */
 async function batchWrite(items: Record<string, unknown>[]) {
   const batches: Record<string, unknown>[][] = [];
   for (let offset = 0; offset < items.length; offset += 25) batches.push(items.slice(offset, offset + 25));
-  await forEachConcurrently(batches, 8, async (batch) => {
+  await forEachConcurrently(batches, 4, async (batch) => {
     let pending: unknown[] = batch.map((Item) => ({ PutRequest: { Item } }));
     while (pending.length) {
-      const result = await documents.send(
-        new BatchWriteCommand({ RequestItems: { [tableName]: pending as never } }),
-      );
-      pending = result.UnprocessedItems?.[tableName] ?? [];
+      const result = await documents
+        .send(new BatchWriteCommand({ RequestItems: { [tableName]: pending as never } }))
+        // DynamoDB Local's lock timeout on a loaded machine (a 500 it says AWS would not give).
+        .catch((error: Error) => (error.name === 'InternalServerError' ? undefined : Promise.reject(error)));
+      if (result) pending = result.UnprocessedItems?.[tableName] ?? [];
     }
   });
 }
 
 beforeAll(async () => {
   owner = await signedInUser();
-  await fillLibrary(owner.id, 0, FILES, emptyStats());
   const json = { token: owner.token };
   folderId = (await call('POST', '/api/user/folders', { ...json, json: { name: 'Tenth' } })).body
     .id as string;
   tagId = (await call('POST', '/api/user/tags', { ...json, json: { name: 'Tenth', color: '#123' } })).body
     .id as string;
-  // Every tenth file in the folder and tagged: the file item, its member item and its membership.
-  const chosen = (await partitionItems(owner.id))
-    .filter((item) => String(item.sk).startsWith(FILE_PREFIX))
-    .filter((_, index) => index % 10 === 0)
-    .map((item) => ({ ...fromFileItem(item), folderId, tags: [tagId] }));
-  grouped = chosen.length;
-  await batchWrite(
-    chosen.flatMap((file) => [
-      toFileItem(owner.id, file),
-      folderMemberItem(owner.id, folderId, file),
-      membershipItem(owner.id, tagId, file),
-    ]),
+  // Every tenth file in the folder and tagged, as a move and a PATCH {tags} leave it: the file item,
+  // its member item and its membership; the counters as the uploads would have left them.
+  const stats = { files: 0, bytes: 0, favorites: 0, media: 0, favoriteMedia: 0 };
+  for (let from = 0; from < FILES; from += 10_000) {
+    const items: Record<string, unknown>[] = [];
+    for (let index = from; index < Math.min(FILES, from + 10_000); index++) {
+      const plain = libraryFile(index);
+      const file = index % 10 === 0 ? { ...plain, folderId, tags: [tagId] } : plain;
+      items.push(toFileItem(owner.id, file));
+      if (index % 10 === 0) {
+        items.push(folderMemberItem(owner.id, folderId, file), membershipItem(owner.id, tagId, file));
+        grouped++;
+      }
+      stats.files++;
+      stats.bytes += file.size;
+      stats.favorites += file.favorite ? 1 : 0;
+      stats.media += isMedia(file.type) ? 1 : 0;
+      stats.favoriteMedia += file.favorite && isMedia(file.type) ? 1 : 0;
+    }
+    await batchWrite(items);
+    console.info(`${Math.min(FILES, from + 10_000)} files written`);
+  }
+  await documents.send(
+    new PutCommand({ TableName: tableName, Item: { ...fileStatsKey(owner.id), ...stats } }),
   );
   await documents.send(
     new UpdateCommand({
