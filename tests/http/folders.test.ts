@@ -134,7 +134,9 @@ test('PUT adds a file, the listing by folder pages it, DELETE {delete: file} tak
     token: owner.token,
   });
   const names = byName.body.page.map((file: { name: string }) => file.name);
-  expect(names).toEqual([...names].sort((x: string, y: string) => x.toLowerCase().localeCompare(y.toLowerCase())));
+  expect(names).toEqual(
+    [...names].sort((x: string, y: string) => x.toLowerCase().localeCompare(y.toLowerCase())),
+  );
   expect(byName.body.total).toBe(3);
   expect(
     (await call('GET', `/api/user/files?folder=${a.id}&favorite=true`, { token: owner.token })).status,
@@ -266,7 +268,10 @@ test("a folder's sorted listing follows a file's PATCH, its views and a move (it
   for (let view = 0; view < 2; view++) await download(files[0]?.url as string);
   expect((await order('views', 'desc'))[0]).toBe(b);
   // Moved out and back: the member item is written again with the file's current keys.
-  await call('PATCH', '/api/user/files/transaction', { token: owner.token, json: { files: [b], folder: null } });
+  await call('PATCH', '/api/user/files/transaction', {
+    token: owner.token,
+    json: { files: [b], folder: null },
+  });
   expect(await order('views', 'desc')).not.toContain(b);
   await call('PUT', `/api/user/folders/${folder.id}`, { token: owner.token, json: { id: b } });
   expect((await order('views', 'desc'))[0]).toBe(b);
