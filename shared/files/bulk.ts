@@ -1,7 +1,9 @@
 import { forEachConcurrently } from '#shared/concurrency';
 import { ServiceError } from '#shared/errors';
 import { isFileId } from '#shared/files/names';
+import { retagFile, TagLimitReached } from '#shared/files/record/file-tags';
 import { moveFile } from '#shared/files/record/folder-moves';
+import { UnknownTag } from '#shared/files/record/memberships';
 import { changeFile, FolderClosed } from '#shared/files/record/store';
 
 /**
@@ -12,7 +14,7 @@ import { changeFile, FolderClosed } from '#shared/files/record/store';
  * thousand files, so the request as a whole is not atomic; its answer says what happened to each file
  * that did not change instead: `missing` (not the caller's file, unknown, or deleted meanwhile: never
  * touched, never told apart, so no one learns which ids exist) and `failed` (the target folder
- * was deleted meanwhile).
+ * or an added tag was deleted meanwhile, or the file would pass 20 tags).
  */
 
 export const MAX_BULK_FILES = 1000;
@@ -21,8 +23,15 @@ export const BULK_BODY_BYTES = 64 * 1024;
 /** Files changed at once: each is a read and a transaction. */
 const CONCURRENCY = 16;
 
-/** One change for every file: a later field (tags) is one more variant here. */
-export type BulkChange = { favorite: boolean } | { folder: string | null };
+/** One change for every file. `tags`: these added, those removed (file-tags.ts). */
+export type BulkChange =
+  | { favorite: boolean }
+  | { folder: string | null }
+  | { tags: { add: string[]; remove: string[] } };
+
+/** What leaves a file as it was, reported in `failed`: the change cannot apply to it now. */
+const refused = (error: unknown) =>
+  error instanceof FolderClosed || error instanceof UnknownTag || error instanceof TagLimitReached;
 
 export interface BulkResult {
   /** Files that changed (a file already as asked does not count). */
@@ -47,7 +56,7 @@ export async function forEachFile(
     try {
       if (await apply(id)) result.count++;
     } catch (error) {
-      if (error instanceof FolderClosed) result.failed.push(id);
+      if (refused(error)) result.failed.push(id);
       else if (error instanceof ServiceError && error.kind === 'not_found') result.missing.push(id);
       else errors.push(error);
     }
@@ -64,5 +73,6 @@ export function changeFiles(userId: string, ids: string[], change: BulkChange): 
       async (id) => (await changeFile(userId, id, { favorite: change.favorite })).changed,
     );
   }
+  if ('tags' in change) return forEachFile(ids, (id) => retagFile(userId, id, change.tags));
   return forEachFile(ids, (id) => moveFile(userId, id, change.folder));
 }

@@ -4,19 +4,17 @@ import type { ListOptions } from '#shared/files/listing/listing';
 import { requireFolder } from '#shared/folders/store';
 
 /**
- * `GET /api/user/files?folder=<id>`: the folder's files in id (= creation) order, either way, paged
- * by number or cursor as the main listing; the total is the folder's counter. The folder's partition
- * holds its files in one order only, so another `sortBy`, a `favorite` or `dashboard` filter and a
- * search are a 400 rather than a read of the whole folder (docs/folders.md).
+ * `GET /api/user/files?folder=<id>`: the folder's files in any order of the main listing, paged by
+ * number or cursor as the main listing; the total is the folder's counter. A `favorite` or
+ * `dashboard` filter and a search are a 400: the folder counts its files, not its favourites or
+ * media (so a filtered page could not say its total), and a search would read the whole folder
+ * (docs/folders.md).
  */
 export async function folderPage(
   userId: string,
   folderId: string,
   options: ListOptions & { searchQuery?: string },
 ) {
-  if (options.sortBy !== 'createdAt' && options.sortBy !== 'id') {
-    throw invalid('a folder lists by createdAt or id: sortBy must be one of createdAt, id with folder');
-  }
   if (options.favoriteOnly || options.filter === 'dashboard' || options.searchQuery) {
     throw invalid('folder cannot be combined with favorite, filter=dashboard or searchQuery');
   }

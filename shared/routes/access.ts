@@ -168,14 +168,15 @@ export const ACCESS = {
     },
   },
   // A rename claims the new name and releases the old in the file's transaction; the file's tag
-  // memberships (USER) are written in it too, and its tags read (Query USER) for the answer.
+  // memberships (USER) and folder member item (FOLDER) are written in it too, and its tags read
+  // (Query USER) for the answer.
   filePatch: {
     items: {
       GetItem: ['FILENAME'],
       Query: ['USER'],
       ConditionCheckItem: ['USER'],
       UpdateItem: ['USER'],
-      PutItem: ['FILENAME', 'USER'],
+      PutItem: ['FILENAME', 'USER', 'FOLDER'],
       DeleteItem: ['FILENAME', 'USER'],
       BatchGetItem: ['FILEVIEWS'],
     },
@@ -195,13 +196,14 @@ export const ACCESS = {
   // Zipline's password check: `/raw?pw=`'s reads and counted guesses, no view counted.
   filePassword: { items: { GetItem: ['FILENAME', 'USER'], UpdateItem: ['THROTTLE'] } },
   // With `?pw=`: the file's hash is read first, and guesses are counted (THROTTLE).
+  // A view moves the file's views keys on its folder's member item too (FOLDER).
   // A view counts on the file's item, or a popular file's counters (FILEVIEWS, a limited one's shards
   // read), and on the owner's view totals (VIEWTOTALS).
   raw: {
     items: {
       GetItem: ['FILENAME', 'USER'],
       BatchGetItem: ['FILEVIEWS'],
-      UpdateItem: ['USER', 'THROTTLE', 'FILEVIEWS', 'VIEWTOTALS'],
+      UpdateItem: ['USER', 'THROTTLE', 'FOLDER', 'FILEVIEWS', 'VIEWTOTALS'],
     },
   },
   // The name claim; the owner's view settings with the file (one BatchGetItem); the view count.
@@ -209,7 +211,7 @@ export const ACCESS = {
     items: {
       GetItem: ['FILENAME', 'USER'],
       BatchGetItem: ['USER', 'FILEVIEWS'],
-      UpdateItem: ['USER', 'FILEVIEWS', 'VIEWTOTALS'],
+      UpdateItem: ['USER', 'FOLDER', 'FILEVIEWS', 'VIEWTOTALS'],
     },
   },
   // The view page's password form: the page's reads, and guesses counted per address and per name
@@ -218,7 +220,7 @@ export const ACCESS = {
     items: {
       GetItem: ['FILENAME', 'USER'],
       BatchGetItem: ['USER', 'FILEVIEWS'],
-      UpdateItem: ['USER', 'THROTTLE', 'FILEVIEWS', 'VIEWTOTALS'],
+      UpdateItem: ['USER', 'THROTTLE', 'FOLDER', 'FILEVIEWS', 'VIEWTOTALS'],
     },
   },
   oembed: { items: { GetItem: ['FILENAME'], BatchGetItem: ['USER'] } },
@@ -228,7 +230,7 @@ export const ACCESS = {
     items: {
       GetItem: ['FILENAME', 'USER'],
       BatchGetItem: ['USER', 'FILEVIEWS'],
-      UpdateItem: ['USER', 'THROTTLE', 'FILEVIEWS', 'VIEWTOTALS'],
+      UpdateItem: ['USER', 'THROTTLE', 'FOLDER', 'FILEVIEWS', 'VIEWTOTALS'],
     },
   },
   // The provider account's claim and its user; the flow's state recorded once (OAUTHFLOW); a new
@@ -358,16 +360,22 @@ export const ACCESS = {
       DeleteItem: ['USER', 'FILENAME', 'FOLDER'],
     },
   },
-  // `/folder/{id}`: the folder's owner item, the folder, a page of its members and their files.
-  folderPage: { items: { GetItem: ['FOLDER', 'USER'], Query: ['FOLDER'], BatchGetItem: ['USER'] } },
-  // A favourite toggle rewrites the file's tag memberships (USER) with its new sort keys.
+  // `/folder/{id}`: the folder's owner item, the folder, a page of its members and their files, and
+  // the owner's files past expiry not yet swept (the deletesAt index), which the page leaves out.
+  folderPage: {
+    items: { GetItem: ['FOLDER', 'USER'], Query: ['FOLDER'], BatchGetItem: ['USER'] },
+    indexes: [SORT_INDEXES.deletesAt.index as string],
+  },
+  // A favourite toggle rewrites the file's tag memberships (USER) and folder member item (FOLDER)
+  // with its new sort keys; a tag change adds (checking the tag: ConditionCheckItem USER) and
+  // deletes memberships (USER).
   filesBulkPatch: {
     items: {
       GetItem: ['USER'],
       ConditionCheckItem: ['USER'],
       UpdateItem: ['USER'],
       PutItem: ['USER', 'FOLDER'],
-      DeleteItem: ['FOLDER'],
+      DeleteItem: ['USER', 'FOLDER'],
     },
   },
   filesBulkDelete: {
@@ -509,4 +517,7 @@ export const BUCKET = {
     PutObjectTagging: ['files/'],
     DeleteObject: ['files/'],
   },
+  // `/folder/{id}` (issue 35): presigned GETs of the previews (files, thumbnails), a ranged GET of a
+  // text file's first lines.
+  folderPage: { GetObject: ['files/', 'thumbnails/'] },
 } satisfies Record<string, BucketAccess>;

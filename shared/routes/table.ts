@@ -112,7 +112,7 @@ export const routes: readonly Route[] = [
   route('PATCH', '/api/user/folders/{id}', 'folders/patch', 'signed-in', 'json', 'files', { table: ACCESS.folderPatch }),
   route('DELETE', '/api/user/folders/{id}', 'folders/delete', 'signed-in', 'json', 'files', { table: ACCESS.folderDelete, bucket: BUCKET.delete }),
   route('PATCH', '/api/user/files/transaction', 'files/transaction-patch', 'signed-in', 'json', 'files', { table: ACCESS.filesBulkPatch }),
-  route('GET', '/folder/{id}', 'view/folder', 'public', 'none', 'public', { table: ACCESS.folderPage }),
+  route('GET', '/folder/{id}', 'view/folder', 'public', 'none', 'public', { table: ACCESS.folderPage, bucket: BUCKET.folderPage }),
   route('DELETE', '/api/user/files/transaction', 'files/transaction-delete', 'signed-in', 'json', 'files', { table: ACCESS.filesBulkDelete, bucket: BUCKET.delete }),
   // Tags (issue 35, docs/tags.md)
   route('GET', '/api/user/tags', 'tags/list', 'signed-in', 'none', 'files', { table: ACCESS.tagList }),

@@ -4,17 +4,19 @@ import { closeDashboard, type Dashboard, openDashboard, signIn } from '../suppor
 /**
  * The Folders page and the bulk bar's move in Chromium against `npm start` (issue 35): create a
  * folder, make it public (its link appears), move two files into it from the files page in one bulk
- * request, open its files. Screenshots (light, dark, phone) when FOLDERS_SCREENSHOTS names a folder.
+ * request, open its files; tag files from the bulk bar in one request; the public folder page with
+ * its previews. Screenshots (light, dark, phone) when FOLDERS_SCREENSHOTS names a folder.
  */
 const ADMIN = { username: 'admin', password: 'admin password' };
 let dashboard: Dashboard;
 let page: Page;
 const SHOTS = process.env.FOLDERS_SCREENSHOTS;
+let folderPath = '';
 
 beforeAll(async () => {
   dashboard = await openDashboard('file-service-browser-folders-', ADMIN);
   ({ page } = dashboard);
-}, 120_000);
+}, 900_000);
 
 afterAll(() => closeDashboard(dashboard));
 
@@ -38,6 +40,10 @@ test('create a public folder, move two files into it in bulk, open its files', a
   await page.getByRole('textbox', { name: 'Name of Trips' }).waitFor();
   await page.getByRole('switch', { name: 'Public' }).click();
   await page.getByRole('link', { name: /^\/folder\// }).waitFor();
+  folderPath = new URL(
+    (await page.getByRole('link', { name: /^\/folder\// }).getAttribute('href')) as string,
+    page.url(),
+  ).pathname;
 
   await page.getByRole('navigation').getByRole('link', { name: 'Files' }).click();
   await page.getByRole('checkbox', { name: 'Select alpha.txt' }).click();
@@ -71,4 +77,84 @@ test('create a public folder, move two files into it in bulk, open its files', a
   await page.getByRole('checkbox', { name: 'Select alpha.txt' }).waitFor();
   await page.getByRole('checkbox', { name: 'Select beta.txt' }).waitFor();
   expect(await page.getByRole('checkbox', { name: 'Select gamma.txt' }).count()).toBe(0);
+}, 600_000);
+
+test('tag selected files from the bulk bar in one request, then see the public folder page', async () => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: 'light' });
+  // A tag, and a picture in the folder (drawn by the browser: a gradient PNG).
+  const made = await page.evaluate(async (folder) => {
+    const tag = await fetch('/api/user/tags', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Work', color: '#2f9e44' }),
+    });
+    const canvas = document.createElement('canvas');
+    [canvas.width, canvas.height] = [320, 200];
+    const context = canvas.getContext('2d') as CanvasRenderingContext2D;
+    const gradient = context.createLinearGradient(0, 0, 320, 200);
+    gradient.addColorStop(0, '#1c7ed6');
+    gradient.addColorStop(1, '#f76707');
+    context.fillStyle = gradient;
+    context.fillRect(0, 0, 320, 200);
+    const png = await new Promise<Blob>((resolve) =>
+      canvas.toBlob((blob) => resolve(blob as Blob), 'image/png'),
+    );
+    const form = new FormData();
+    form.append('file', png, 'sunset.png');
+    form.append(
+      'file',
+      new Blob(['def hello():\n    return "folder"\n'], { type: 'text/x-python' }),
+      'hello.py',
+    );
+    const sent = await fetch('/api/upload', {
+      method: 'POST',
+      body: form,
+      headers: { 'x-zipline-folder': folder.split('/').pop() as string },
+    });
+    return [tag.status, sent.status];
+  }, folderPath);
+  expect(made).toEqual([200, 200]);
+
+  await page.getByRole('navigation').getByRole('link', { name: 'Files' }).click();
+  await page.getByRole('checkbox', { name: 'Select alpha.txt' }).click();
+  await page.getByRole('checkbox', { name: 'Select gamma.txt' }).click();
+  await page.getByRole('button', { name: 'Tag', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'Work' }).first().waitFor();
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/bulk-tag-menu.png` });
+  const requests: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/api/user/files/') && request.method() !== 'GET')
+      requests.push(`${request.method()} ${new URL(request.url()).pathname} ${request.postData()}`);
+  });
+  await page.getByRole('menuitem', { name: 'Work' }).first().click();
+  await page.getByText('2 files tagged Work').waitFor();
+  expect(requests).toHaveLength(1);
+  expect(requests[0]).toMatch(/^PATCH \/api\/user\/files\/transaction /);
+  expect(JSON.parse((requests[0] as string).split(' ').slice(2).join(' ')).tags).toEqual({
+    add: [expect.any(String)],
+  });
+  // The chips follow: alpha and gamma carry the tag, beta does not.
+  await page.getByTitle('Tag: Work').nth(1).waitFor();
+  expect(await page.getByTitle('Tag: Work').count()).toBe(2);
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/bulk-tagged.png` });
+
+  // The public folder page: server-rendered cards, the picture inline, the code's first lines.
+  await page.goto(new URL(folderPath, page.url()).toString());
+  await page.getByRole('heading', { name: 'Trips' }).waitFor();
+  // The picture, loaded from its presigned URL under the page's CSP (a blocked one has no width).
+  const picture = page.locator('.card img').first();
+  await picture.waitFor();
+  await page.waitForFunction(() => {
+    const image = document.querySelector('.card img') as HTMLImageElement | null;
+    return image?.complete === true && image.naturalWidth > 0;
+  });
+  expect(await page.locator('.card img').count()).toBe(1);
+  await page.getByText('def hello():').waitFor();
+  expect(await page.locator('script').count()).toBe(0);
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/folder-page-light.png`, fullPage: true });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/folder-page-dark.png`, fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/folder-page-phone.png`, fullPage: true });
 }, 600_000);

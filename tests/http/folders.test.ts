@@ -130,8 +130,16 @@ test('PUT adds a file, the listing by folder pages it, DELETE {delete: file} tak
   expect(
     (await call('GET', `/api/user/files?folder=${b.id}&cursor=${cursor}`, { token: owner.token })).status,
   ).toBe(400);
+  const byName = await call('GET', `/api/user/files?folder=${a.id}&sortBy=name&order=asc`, {
+    token: owner.token,
+  });
+  const names = byName.body.page.map((file: { name: string }) => file.name);
+  expect(names).toEqual(
+    [...names].sort((x: string, y: string) => x.toLowerCase().localeCompare(y.toLowerCase())),
+  );
+  expect(byName.body.total).toBe(3);
   expect(
-    (await call('GET', `/api/user/files?folder=${a.id}&sortBy=name`, { token: owner.token })).status,
+    (await call('GET', `/api/user/files?folder=${a.id}&favorite=true`, { token: owner.token })).status,
   ).toBe(400);
   // Moved to B: out of A in the same transaction.
   expect(
@@ -234,4 +242,38 @@ test('DELETE {delete: folder} keeps the files outside any folder; {delete: true}
   expect((await call('GET', '/api/user/folders', { token: owner.token })).body).toEqual([]);
   const left = (await partitionItems(owner.id)).filter((item) => String(item.sk).startsWith(FILE_PREFIX));
   expect(left.map((item) => item.id)).toEqual([keptFiles[0]?.id]);
+});
+
+test("a folder's sorted listing follows a file's PATCH, its views and a move (its member item's keys)", async () => {
+  const owner = await signedInUser();
+  const folder = (await call('POST', '/api/user/folders', { token: owner.token, json: { name: 'Sorted' } }))
+    .body;
+  const files = await upload(
+    owner.token,
+    ['b.txt', 'c.txt', 'd.txt'].map((fileName) => ({ fileName, type: 'text/plain', content: fileName })),
+    { 'x-zipline-folder': folder.id },
+  );
+  const order = async (sortBy: string, order = 'asc') =>
+    (
+      await call('GET', `/api/user/files?folder=${folder.id}&sortBy=${sortBy}&order=${order}`, {
+        token: owner.token,
+      })
+    ).body.page.map((file: { id: string }) => file.id);
+  const [b, c, d] = files.map((file) => file.id) as [string, string, string];
+  expect(await order('originalName')).toEqual([b, c, d]);
+  await call('PATCH', `/api/user/files/${d}`, { token: owner.token, json: { originalName: 'a.txt' } });
+  expect(await order('originalName')).toEqual([d, b, c]);
+  await call('PATCH', `/api/user/files/${c}`, { token: owner.token, json: { favorite: true } });
+  expect(await order('favorite', 'desc')).toEqual([c, ...[d, b].sort().reverse()]);
+  for (let view = 0; view < 2; view++) await download(files[0]?.url as string);
+  expect((await order('views', 'desc'))[0]).toBe(b);
+  // Moved out and back: the member item is written again with the file's current keys.
+  await call('PATCH', '/api/user/files/transaction', {
+    token: owner.token,
+    json: { files: [b], folder: null },
+  });
+  expect(await order('views', 'desc')).not.toContain(b);
+  await call('PUT', `/api/user/folders/${folder.id}`, { token: owner.token, json: { id: b } });
+  expect((await order('views', 'desc'))[0]).toBe(b);
+  expect(await order('originalName')).toEqual([d, b, c]);
 });

@@ -219,6 +219,10 @@ const REACHED_ELSEWHERE: Record<string, string> = {
     "/u/'s page is view/page's code (presentViewPage): its og:image presigned, as view/page's above",
   'view/unlock GetObject thumbnails/':
     'an image over 5 MB with a password: og:image presigned: tests/http/thumbnails.test.ts',
+  'view/unlock UpdateItem FOLDER':
+    "a protected file in a folder viewed through the form: its view moves its member item's views keys, as view/page's",
+  'view/folder GetObject thumbnails/':
+    'an image with a thumbnail in a public folder: its preview is the presigned thumbnail (view/folder-cards.ts)',
   'user/export-start UpdateItem USER': 'a request object S3 refused: tests/http/exports.test.ts',
   'user/export-start DeleteItem USER': 'a request object S3 refused: tests/http/exports.test.ts',
   'exports/make DeleteObject exports/':
@@ -879,6 +883,22 @@ describe('every request the code sends is within its function grant, and every g
       (await request('DELETE', `/api/user/folders/${other}`, { token, json: { delete: true } })).status,
     ).toBe(200);
     expect((await request('PUT', folderPath, { token, json: { id: loose } })).status).toBe(200);
+    // A file in a folder: its member item follows a PATCH (PutItem FOLDER) and each view (UpdateItem
+    // FOLDER: /raw, the view page, /u/); the public page shows its first lines (GetObject files/).
+    const looseName = (await request('GET', `/api/user/files/${loose}`, { token })).body.name as string;
+    const renaming = { token, json: { originalName: 'renamed.txt' } };
+    expect((await request('PATCH', `/api/user/files/${loose}`, renaming)).status).toBe(200);
+    for (const path of [
+      `/raw/${looseName}`,
+      `/view/${looseName}`,
+      `/u/${looseName}`,
+      `/folder/${made.body.id}`,
+    ])
+      expect((await request('GET', path)).status).toBe(200);
+    // A bulk tag change: a membership taken off (DeleteItem USER), put back (its tag checked).
+    const retag = (tags: unknown) => bulk('PATCH', { files: [loose], tags });
+    expect((await retag({ remove: [bulkTag.body.id] })).body.count).toBe(1);
+    expect((await retag({ add: [bulkTag.body.id] })).body.count).toBe(1);
     // An upload without a token into a folder open to uploads (counted per address).
     expect((await request('PATCH', folderPath, { token, json: { allowUploads: true } })).status).toBe(200);
     const anonymous = multipart([{ fileName: 'dropped.txt', content: 'dropped' }]);
@@ -919,7 +939,7 @@ describe('every request the code sends is within its function grant, and every g
     ).toBe(200);
     // The Zipline import's routes (issue 40), every path of each: tests/support/zipline-import.ts.
     await importFlow(request);
-  }, 400_000);
+  }, 900_000);
 
   test('the flows reach every function that talks to AWS', () => {
     const reached = new Set(uses.map((use) => use.handler));

@@ -90,7 +90,8 @@ export async function listFiles(userId: string, options: ListOptions): Promise<F
 }
 
 /**
- * A page of the files of `scope` (the library, or a tag's: listing/by-tag.ts) that pass `accept`, as
+ * A page of the files of `scope` (the library, a tag's: listing/by-tag.ts, a folder's: listing/folder.ts)
+ * that pass `accept`, as
  * `listFiles` reads it: after the cursor (made for `cursorScope`), or skipping to the numbered page.
  */
 export async function listScope(
@@ -115,8 +116,7 @@ export async function listScope(
 
 /** The files of a walk: read whole from the base table, or by key after an index's entries or memberships. */
 async function filesOf(userId: string, scope: Scope, found: Walk): Promise<FileRecord[]> {
-  const whole = (from: Walk['items'][number]['source']) =>
-    from.index === undefined && scope.prefix === FILE_PREFIX;
+  const whole = (from: Walk['items'][number]['source']) => from.index === undefined && scope.fileItems;
   const entries = found.items.filter(({ source: from }) => !whole(from)).map(({ item }) => item);
   const read = new Map(
     (await batchGetFiles(entries.map((item) => fileKey(userId, fileIdOf(item))))).map((file) => [

@@ -1,5 +1,13 @@
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { FILE_PREFIX, filesPartition, tagFilesPartition, taggedPrefix, userKey } from '#shared/db/keys';
+import { folderFilesPartition } from '#shared/db/folder-file-keys';
+import {
+  FILE_PREFIX,
+  filesPartition,
+  folderMemberKey,
+  tagFilesPartition,
+  taggedPrefix,
+  userKey,
+} from '#shared/db/keys';
 import { queryPage } from '#shared/db/reads';
 import { invalid } from '#shared/errors';
 import type { ListFilter, SortField } from '#shared/files/model';
@@ -15,23 +23,35 @@ export type Key = Record<string, NativeAttributeValue>;
 
 /**
  * Which files are walked: a user's library (its file items, `FILE#<id>`, and their index entries
- * under `FILES#<user>`), or one tag's (its memberships, `TAGGED#<tag>#<id>`, under the tag's index
- * partition: files/record/memberships.ts). Either way an item's sort key ends with the file's id.
+ * under `FILES#<user>`), one tag's (its memberships, `TAGGED#<tag>#<id>`, under the tag's index
+ * partition: files/record/memberships.ts) or one folder's (its member items, `FILE#<id>` in the
+ * folder's partition, under the folder's index partition: files/record/folder-membership.ts). Either
+ * way an item's sort key ends with the file's id; only the library's items are the files themselves.
  */
 export interface Scope {
   pk: string;
   prefix: string;
   indexPartition: string;
+  /** Whether the base table's items of the scope are the file items (else the page reads them by key). */
+  fileItems: boolean;
 }
 export const libraryScope = (userId: string): Scope => ({
   pk: userKey(userId).pk,
   prefix: FILE_PREFIX,
   indexPartition: filesPartition(userId),
+  fileItems: true,
 });
 export const tagScope = (userId: string, tagId: string): Scope => ({
   pk: userKey(userId).pk,
   prefix: taggedPrefix(tagId),
   indexPartition: tagFilesPartition(userId, tagId),
+  fileItems: false,
+});
+export const folderScope = (userId: string, folderId: string): Scope => ({
+  pk: folderMemberKey(folderId, '').pk,
+  prefix: FILE_PREFIX,
+  indexPartition: folderFilesPartition(userId, folderId),
+  fileItems: false,
 });
 /** The id of the file an item of any scope stands for (the tail of its sort key). */
 export const fileIdOf = (item: Key) => String(item.sk).slice(String(item.sk).lastIndexOf('#') + 1);

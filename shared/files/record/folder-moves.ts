@@ -38,7 +38,7 @@ export async function moveFile(
       const items: TransactItem[] = [
         updateIn(fileKey(userId, fileId), update.build()),
         ...leaveFolderItems(userId, current),
-        ...joinFolderItems(userId, [{ id: fileId, folderId }]),
+        ...joinFolderItems(userId, [{ ...current, folderId }]),
       ];
       try {
         // A member item outside the owner's partition: only while the owner is not being deleted.

@@ -3,6 +3,7 @@ import { fileKey, tagFilesPartition, taggedKey, tagKey } from '#shared/db/keys';
 import { checkIn, deleteIn, putIn, updateIn } from '#shared/db/table-calls';
 import type { TransactItem } from '#shared/db/transact';
 import type { FileRecord } from '#shared/files/model';
+import { folderMemberViewWrites, folderMemberWrites } from '#shared/files/record/folder-membership';
 import { indexAttributes, viewsIndexKey } from '#shared/files/record/indexing';
 
 /**
@@ -37,10 +38,11 @@ export function membershipItem(userId: string, tagId: string, file: FileRecord) 
 /**
  * The transaction items that bring a file's memberships from `before`'s tags to `after`'s: every
  * membership of `after` written again (its sort keys follow the file), the dropped ones deleted, and
- * each added tag checked to exist (a tag deleted meanwhile fails the transaction).
+ * each added tag checked to exist (a tag deleted meanwhile fails the transaction). The file's folder
+ * member item is written again too (first: it has no condition), its keys following the file's.
  */
 export function membershipWrites(userId: string, before: FileRecord | undefined, after: FileRecord) {
-  const items: TransactItem[] = [];
+  const items: TransactItem[] = [...folderMemberWrites(userId, after)];
   const had = new Set(before?.tags ?? []);
   for (const tagId of after.tags) {
     items.push(putIn(membershipItem(userId, tagId, after)));
@@ -72,15 +74,17 @@ export function untagFile(userId: string, tagId: string, fileId: string) {
 }
 
 /**
- * The views index keys of a file's memberships after its `views`-th view, as `setViewsIndex` writes
- * the file's: each written only if it holds fewer views, so the latest count wins in any order.
+ * The views index keys of a file's memberships (its tags' and its folder's) after its `views`-th
+ * view, as `setViewsIndex` writes the file's: each written only if it holds fewer views, so the
+ * latest count wins in any order.
  */
 export function membershipViewWrites(userId: string, file: FileRecord) {
-  return file.tags.map((tagId) => {
+  const tagged = file.tags.map((tagId) => {
     const update = new UpdateBuilder().set('views', file.views);
     const keys = viewsIndexKey(userId, file.views, file.id, tagFilesPartition(userId, tagId));
     for (const [attribute, value] of Object.entries(keys)) update.set(attribute, value);
     update.when(`attribute_exists(pk) AND ${update.name('views')} < ${update.value(file.views)}`);
     return { key: taggedKey(userId, tagId, file.id), update: update.build() };
   });
+  return [...tagged, ...folderMemberViewWrites(userId, file)];
 }

@@ -80,7 +80,7 @@ export const listQuerySchema = v.object(
     cursor: v.optional(v.string()),
     /** Another user's id: an administrator's listing of that user's files (Zipline's `id`). */
     id: v.optional(v.string()),
-    /** A folder's id: its files only (issue 35), newest or oldest first. */
+    /** A folder's id: its files only (issue 35), in any order of the listing. */
     folder: v.optional(v.string()),
   },
   'invalid query',

@@ -1,8 +1,9 @@
 import * as v from 'valibot';
 import { invalid } from '#shared/errors';
-import { MAX_BULK_FILES } from '#shared/files/bulk';
+import { type BulkChange, MAX_BULK_FILES } from '#shared/files/bulk';
 import { isFileId } from '#shared/files/names';
 import type { IdFormat } from '#shared/validation/ids';
+import { bulkTagsSchema } from '#shared/validation/tags/schemas';
 import { NO_CONTROL_CHARACTERS, strictMessage } from '#shared/validation/text';
 
 /**
@@ -77,14 +78,14 @@ export const deleteFolderSchema = v.object(
 
 /**
  * `PATCH /api/user/files/transaction`: `files` and exactly one change, Zipline's `favorite` or
- * `folder` (an id, or null: out of any folder). A later change (tags) is one more optional field here
- * and one more variant of `BulkChange`.
+ * `folder` (an id, or null: out of any folder), or this service's `tags` (`{add, remove}`).
  */
 export const bulkPatchSchema = v.strictObject(
   {
     files: fileIds(MAX_BULK_FILES),
     favorite: v.optional(flag),
     folder: v.optional(v.nullable(v.string('must be a folder id or null'))),
+    tags: v.optional(bulkTagsSchema),
   },
   strictMessage,
 );
@@ -94,13 +95,20 @@ export function bulkChangeOf(body: v.InferOutput<typeof bulkPatchSchema>) {
   const changes = [
     ...(body.favorite === undefined ? [] : [{ favorite: body.favorite }]),
     ...(body.folder === undefined ? [] : [{ folder: body.folder }]),
+    ...(body.tags === undefined ? [] : [{ tags: body.tags }]),
   ];
-  if (changes.length !== 1) throw invalid('send exactly one of favorite, folder');
-  return changes[0] as { favorite: boolean } | { folder: string | null };
+  if (changes.length !== 1) throw invalid('send exactly one of favorite, folder, tags');
+  return changes[0] as BulkChange;
 }
 
 /** `DELETE /api/user/files/transaction`: Zipline's body; the bytes always go, as a file DELETE's do. */
 export const bulkDeleteSchema = v.strictObject(
   { files: fileIds(MAX_BULK_FILES), delete_datasourceFiles: v.optional(flag) },
   strictMessage,
+);
+
+/** `/folder/{id}`'s query: `after`, the signed cursor of the page before (other parameters ignored). */
+export const folderPageQuerySchema = v.object(
+  { after: v.optional(v.pipe(v.string(), v.maxLength(2048, 'after is not a page of this folder'))) },
+  'invalid query',
 );

@@ -42,6 +42,23 @@ export const fileTagsSchema = v.pipe(
 );
 
 /**
+ * The bulk PATCH's `tags` (`PATCH /api/user/files/transaction`, issue 35): tag ids to add to every
+ * file and ids to take off, each list at most `MAX_TAGS_PER_FILE` (duplicates count once), at least
+ * one id in all, and no id in both lists (which would mean nothing).
+ */
+export const bulkTagsSchema = v.pipe(
+  v.strictObject(
+    { add: v.optional(fileTagsSchema, []), remove: v.optional(fileTagsSchema, []) },
+    strictMessage,
+  ),
+  v.check(({ add, remove }) => add.length + remove.length > 0, 'tags: add or remove at least one tag'),
+  v.check(
+    ({ add, remove }) => !add.some((id) => remove.includes(id)),
+    'tags: a tag cannot be both added and removed',
+  ),
+);
+
+/**
  * `searchField=tags`'s `searchQuery`: comma-separated tag ids (Zipline's), blanks dropped, at most
  * `MAX_TAGS_PER_FILE` (no file has more); an id that cannot be one is the 400 of an unknown tag.
  */

@@ -37,6 +37,19 @@ pre code{font:14px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 .t-deleted{color:var(--deleted)}.t-inserted{color:var(--inserted)}
 `;
 
+/** A public folder's cards (view/folder-cards.ts): a grid of previews, each with its name and size. */
+const FOLDER = `
+.cards{list-style:none;padding:0;margin:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(220px,1fr));gap:16px}
+.card{display:flex;flex-direction:column;gap:4px;min-width:0;background:var(--panel);border:1px solid var(--line);border-radius:8px;padding:8px}
+.card>a{overflow-wrap:anywhere}.card .meta{margin:0;font-size:.875rem}
+.preview{display:flex;align-items:center;justify-content:center;height:160px;overflow:hidden;border-radius:6px;background:var(--bg)}
+.preview img,.preview video{max-width:100%;max-height:160px;object-fit:contain}
+.preview audio{width:100%}
+.preview .snippet{margin:0;padding:8px;width:100%;height:100%;box-sizing:border-box;overflow:hidden;font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;white-space:pre;background:transparent}
+.preview .kind{color:var(--dim);font-size:.875rem;padding:8px;text-align:center;overflow-wrap:anywhere}
+.pages{display:flex;gap:16px;margin:24px 0 0}
+`;
+
 /** The view pages' one stylesheet (the file's page and the refusal page with its password form). */
 export const STYLE = `${COLOURS.trim()}
 body{margin:0;font:16px/1.5 system-ui,sans-serif;background:var(--bg);color:var(--fg)}
@@ -52,7 +65,8 @@ a{color:var(--link)}
 .button{display:inline-block;margin-top:12px;padding:8px 16px;border:0;border-radius:6px;background:#3b5bdb;color:#fff;font:inherit;text-decoration:none;cursor:pointer}
 label{display:block;margin:16px 0 4px}
 input{font:inherit;padding:8px;border-radius:6px;border:1px solid var(--input);background:var(--panel);color:var(--fg);width:100%;max-width:320px;box-sizing:border-box}
-${TEXT.trim()}`;
+${TEXT.trim()}
+${FOLDER.trim()}`;
 
 /** The pages allow exactly this stylesheet, by hash: no script, no other style, no frames. */
 export const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;

@@ -10,7 +10,7 @@ export interface FileQuery {
   favorite: boolean;
   searchField: SearchField;
   searchQuery: string;
-  /** A folder's id: its files only (sorted by creation; no search or favourite filter with it). */
+  /** A folder's id: its files only, in any order (no search or favourite filter with it). */
   folder?: string;
   /** A tag's id: the files having it (`searchField=tags`), instead of a text search. */
   tag: string;
@@ -25,7 +25,6 @@ export function listingPath(query: FileQuery): string {
   });
   if (query.folder) {
     params.set('folder', query.folder);
-    if (query.sortBy !== 'id') params.set('sortBy', 'createdAt');
     return `/api/user/files?${params}`;
   }
   if (query.favorite) params.set('favorite', 'true');

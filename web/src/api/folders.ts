@@ -26,10 +26,15 @@ export const foldersQuery = {
 
 export const useFolders = () => useQuery(foldersQuery);
 
+/** One change of a bulk PATCH: a favourite, a move (`folder: null`: out of any folder), tags. */
+export type BulkChange =
+  | { favorite: boolean }
+  | { folder: string | null }
+  | { tags: { add?: string[]; remove?: string[] } };
+
 /**
  * The bulk routes (one request for up to 1,000 files, each file changed once or not at all): a
- * favourite, a move (`folder: null`: out of any folder), a deletion. Each refreshes the files and
- * the folders' counts.
+ * `BulkChange`, a deletion. Each refreshes the files and the folders' counts.
  */
 export function useBulkMutations() {
   const queryClient = useQueryClient();
@@ -39,7 +44,7 @@ export function useBulkMutations() {
       queryClient.invalidateQueries({ queryKey: ['folders'] }),
     ]);
   const change = useMutation({
-    mutationFn: ({ ids, set }: { ids: string[]; set: { favorite: boolean } | { folder: string | null } }) =>
+    mutationFn: ({ ids, set }: { ids: string[]; set: BulkChange }) =>
       api<BulkResult>('/api/user/files/transaction', { method: 'PATCH', json: { files: ids, ...set } }),
     onSettled: refresh,
   });

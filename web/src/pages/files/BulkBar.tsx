@@ -2,7 +2,8 @@ import { Button, Group, Menu, Paper, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconFolder, IconStar, IconStarOff, IconTrash, IconX } from '@tabler/icons-react';
 import { errorMessage } from '../../api/client.ts';
-import { type BulkResult, useBulkMutations, useFolders } from '../../api/folders.ts';
+import { type BulkChange, type BulkResult, useBulkMutations, useFolders } from '../../api/folders.ts';
+import { BulkTagMenu } from './BulkTagMenu.tsx';
 import { confirmDelete } from './FileActions.tsx';
 
 /** What a bulk answer says: how many changed, and how many could not (deleted meanwhile). */
@@ -11,7 +12,7 @@ function report(done: string, result: BulkResult) {
   const files = `${result.count} file${result.count === 1 ? '' : 's'}`;
   notifications.show({
     color: skipped ? 'yellow' : undefined,
-    message: `${files} ${done}${skipped ? `; ${skipped} could not be changed (deleted or moved meanwhile)` : ''}`,
+    message: `${files} ${done}${skipped ? `; ${skipped} could not be changed (deleted meanwhile, a folder or tag gone, or past 20 tags)` : ''}`,
   });
 }
 
@@ -25,7 +26,7 @@ export function BulkBar({ selected, onDone }: { selected: Set<string>; onDone: (
   const folders = useFolders();
   const ids = [...selected];
   const onError = (error: Error) => notifications.show({ color: 'red', message: errorMessage(error) });
-  const set = (value: { favorite: boolean } | { folder: string | null }, done: string) =>
+  const set = (value: BulkChange, done: string) =>
     change.mutate({ ids, set: value }, { onSuccess: (result) => report(done, result), onError });
   return (
     <Paper
@@ -91,6 +92,7 @@ export function BulkBar({ selected, onDone }: { selected: Set<string>; onDone: (
               </Menu.Item>
             </Menu.Dropdown>
           </Menu>
+          <BulkTagMenu pending={change.isPending} set={set} />
           <Button
             size="xs"
             color="red"

@@ -17,7 +17,7 @@ export function fileQueryFrom(params: URLSearchParams): FileQuery {
     // People look for what they named the file, not the random name the link got.
     searchField: pick(params.get('searchField'), SEARCH_LABELS, 'originalName') as FileQuery['searchField'],
     searchQuery: params.get('q') ?? '',
-    // A folder's files (the Folders page's "Open"): listed newest or oldest first only.
+    // A folder's files (the Folders page's "Open"), in any order.
     ...(params.get('folder') ? { folder: params.get('folder') as string } : {}),
     tag: /^[0-9a-z]{26}$/.test(params.get('tag') ?? '') ? (params.get('tag') as string) : '',
   };
