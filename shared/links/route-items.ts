@@ -2,7 +2,7 @@ import { BatchWriteCommand, DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, getItem, tableName } from '#shared/db/client';
 import { isWorkLeft, retry, WorkLeft } from '#shared/db/contention/retry';
 import { unlessConditionFails } from '#shared/db/expressions/conditions';
-import { LINK_PREFIX, linkRouteKey } from '#shared/db/keys';
+import { LINK_PREFIX, linkRouteKey } from '#shared/db/keys/links';
 import type { TransactItem } from '#shared/db/transact';
 import { type LinkRecord, linkNames } from '#shared/links/model';
 import { linkCounterKeys } from '#shared/links/views';

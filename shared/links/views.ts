@@ -3,7 +3,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
 import { unlessConditionFails } from '#shared/db/expressions/conditions';
 import { UpdateBuilder } from '#shared/db/expressions/update';
-import { linkViewsKey } from '#shared/db/keys';
+import { linkViewsKey } from '#shared/db/keys/links';
 import { batchGetItems } from '#shared/db/reads';
 
 /**

@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { FILE_PREFIX } from '#shared/db/keys';
+import { FILE_PREFIX } from '#shared/db/keys/files';
 import { emptyStats, fillLibrary } from '../../bench/library.ts';
 import { call } from '../support/client.ts';
 import { recordSdkCalls } from '../support/sdk-calls.ts';

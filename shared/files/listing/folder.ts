@@ -1,5 +1,6 @@
 import { decodeCursor, encodeCursor } from '#shared/db/cursor';
-import { FILE_PREFIX, fileKey, folderMemberKey } from '#shared/db/keys';
+import { FILE_PREFIX, fileKey } from '#shared/db/keys/files';
+import { folderMemberKey } from '#shared/db/keys/folders';
 import { queryItems } from '#shared/db/table-calls';
 import { invalid } from '#shared/errors';
 import { type FileRecord, isExpired } from '#shared/files/model';

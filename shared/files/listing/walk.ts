@@ -1,5 +1,7 @@
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { FILE_PREFIX, filesPartition, tagFilesPartition, taggedPrefix, userKey } from '#shared/db/keys';
+import { FILE_PREFIX, filesPartition } from '#shared/db/keys/files';
+import { tagFilesPartition, taggedPrefix } from '#shared/db/keys/tags';
+import { userKey } from '#shared/db/keys/users';
 import { queryPage } from '#shared/db/reads';
 import { invalid } from '#shared/errors';
 import type { ListFilter, SortField } from '#shared/files/model';

@@ -1,6 +1,6 @@
 import { getItem } from '#shared/db/client';
 import { UpdateBuilder } from '#shared/db/expressions/update';
-import { folderKey, folderMemberKey } from '#shared/db/keys';
+import { folderKey, folderMemberKey } from '#shared/db/keys/folders';
 import { deleteIn, putIn, updateIn } from '#shared/db/table-calls';
 import type { TransactItem } from '#shared/db/transact';
 import { invalid } from '#shared/errors';
