@@ -39,7 +39,9 @@ export interface SessionReads {
   file: () => Promise<FileRecord | undefined>;
 }
 
-export const sessionReads = (userId: string, uploadId: string, size: number): SessionReads => ({
-  pending: () => readSession(userId, uploadId),
-  file: () => completedFile(userId, uploadId, size),
-});
+export function sessionReads(userId: string, uploadId: string, size: number): SessionReads {
+  return {
+    pending: () => readSession(userId, uploadId),
+    file: () => completedFile(userId, uploadId, size),
+  };
+}
