@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { newSessionId, SESSION_COOKIE, sealSession } from '#shared/auth/session';
-import { config } from '#shared/config';
+import { config } from '#shared/config/service';
 import { newRecoveryCodes, recoveryCodeHash } from '#shared/mfa/recovery-codes';
 import { offeredSecret, sealTotpSecret } from '#shared/mfa/sealing';
 import { writeEnrolment } from '#shared/mfa/totp-store';

@@ -7,7 +7,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getItem } from '#shared/db/client';
-import { userKey } from '#shared/db/keys';
+import { userKey } from '#shared/db/keys/users';
 
 const key = userKey(process.env.FLOOR_USER_ID ?? '');
 const server = createServer(async (_request, response) => {

@@ -1,5 +1,6 @@
 import { call } from '../tests/support/client.ts';
-import { upload } from '../tests/support/files.ts';
+import { uploadRequest } from '../tests/support/files.ts';
+import type { PartSpec } from '../tests/support/multipart.ts';
 import { type Scenario, scenario } from './scenario.ts';
 
 /** The files a bulk request names: Zipline's dashboard selects a page of them. */
@@ -9,6 +10,13 @@ async function newFolder(token: string): Promise<string> {
   const created = await call('POST', '/api/user/folders', { token, json: { name: 'Benchmarked' } });
   if (created.status !== 200) throw new Error(`fixture folder failed: ${created.text}`);
   return created.body.id as string;
+}
+
+/** Uploads fixture files (the tests' `upload` asserts with jest's `expect`, which a bench run lacks). */
+async function upload(token: string, parts: PartSpec[]): Promise<{ id: string }[]> {
+  const response = await uploadRequest(token, parts);
+  if (response.status !== 200) throw new Error(`fixture upload failed: ${response.text}`);
+  return response.body.files as { id: string }[];
 }
 
 /**

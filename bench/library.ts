@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { forEachConcurrently } from '#shared/concurrency';
 import { documents, tableName } from '#shared/db/client';
-import { fileStatsKey } from '#shared/db/keys';
+import { fileStatsKey } from '#shared/db/keys/files';
 import { type FileRecord, type FileStats, isMedia } from '#shared/files/model';
 import { newFileId } from '#shared/files/names';
 import { toFileItem } from '#shared/files/record/items';

@@ -7,7 +7,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getItem } from '#shared/db/client';
-import { userKey } from '#shared/db/keys';
+import { userKey } from '#shared/db/keys/users';
 import { type ListOptions, listFiles } from '#shared/files/listing/listing';
 
 const userId = process.env.FLOOR_USER_ID ?? '';

@@ -60,7 +60,7 @@ try {
   assemblyDir = synthesized.assemblyDir;
   const { bundles } = synthesized;
   // Handler modules read the environment at import, so everything that loads them comes now.
-  const { config } = await import('#shared/config');
+  const { config } = await import('#shared/config/service');
   const { benchScenarios } = await import('./scenarios.ts');
   const { measureColdStarts } = await import('./cold-start.ts');
   const { measureBaseline, measureLatency, measureGetItemCpu } = await import('./latency.ts');

@@ -22,7 +22,7 @@ process.env.S3_ENDPOINT = s3.endpoint;
 // Both read their configuration at import: only now.
 const { putObject } = await import('#shared/files/bucket/objects');
 const { newRecord } = await import('#shared/files/reservation/record');
-const { insertFiles } = await import('#shared/files/record/store');
+const { insertFiles } = await import('#shared/files/record/creation');
 
 const userId = process.env.FLOOR_USER_ID ?? '';
 const options = {

@@ -8,13 +8,8 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { unlessConditionFails } from '#shared/db/expressions/conditions';
 import { UpdateBuilder } from '#shared/db/expressions/update';
-import {
-  EXPIRY_INDEX,
-  expiryIndexKey,
-  RETIRED_USER_INDEX_ATTRIBUTES,
-  USERS_INDEX,
-  userIndexKey,
-} from '#shared/db/keys';
+import { EXPIRY_INDEX, expiryIndexKey } from '#shared/db/keys/files';
+import { RETIRED_USER_INDEX_ATTRIBUTES, USERS_INDEX, userIndexKey } from '#shared/db/keys/users';
 import { createTableInput } from '#shared/db/table';
 import { SORT_INDEXES, sortKeyOf } from '#shared/files/record/indexing';
 import { type Role, roleRank } from '#shared/users/model';

@@ -7,7 +7,7 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { cancellationCodes } from '#shared/db/contention/cancellation';
-import { FILE_PREFIX, FILE_STATS_PREFIX } from '#shared/db/keys';
+import { FILE_PREFIX, FILE_STATS_PREFIX } from '#shared/db/keys/files';
 import { COUNTER_WRITES } from '#shared/files/record/stats';
 
 /**

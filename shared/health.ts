@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, inTable } from '#shared/db/client';
-import { setupKey } from '#shared/db/keys';
+import { setupKey } from '#shared/db/keys/instance';
 
 /**
  * Proves the table answers: one eventually consistent read of a single small item (the first-run

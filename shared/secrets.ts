@@ -1,6 +1,6 @@
 import { hkdfSync } from 'node:crypto';
 import * as v from 'valibot';
-import { setupCodeRequired } from '#shared/config';
+import { setupCodeRequired } from '#shared/config/service';
 
 /**
  * The service's secrets come from one value: a master key, or a list of them for rotation (the first

@@ -1,7 +1,7 @@
 import { refuseCrossSite } from '#shared/auth/authenticate';
 import { hashPassword } from '#shared/auth/password';
 import { openedSessionCookie, openSession } from '#shared/auth/session';
-import { config } from '#shared/config';
+import { config } from '#shared/config/service';
 import { forbidden } from '#shared/errors';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';

@@ -1,6 +1,6 @@
 import { authenticate } from '#shared/auth/authenticate';
 import { requireFile, toFileResource } from '#shared/files/model';
-import { findOwnFile } from '#shared/files/record/own-file';
+import { findOwnFile } from '#shared/files/record/store';
 import { deleteFile } from '#shared/files/serve/access';
 import { withCountedViews } from '#shared/files/serve/popular-views';
 import { defineHandler } from '#shared/http/handler';

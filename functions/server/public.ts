@@ -1,4 +1,4 @@
-import { OAUTH_PROVIDERS, oauthConfig } from '#shared/config';
+import { OAUTH_PROVIDERS, oauthConfig } from '#shared/config/oauth';
 import { CHUNK_SIZE_TEXT } from '#shared/files/upload/chunked/limits';
 import { defineHandler } from '#shared/http/handler';
 import { json } from '#shared/http/response';

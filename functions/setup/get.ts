@@ -1,4 +1,4 @@
-import { setupCodeRequired } from '#shared/config';
+import { setupCodeRequired } from '#shared/config/service';
 import { defineHandler } from '#shared/http/handler';
 import { json } from '#shared/http/response';
 import { isSetupDone } from '#shared/users/creation';

@@ -1,5 +1,5 @@
 import { hashPassword } from '#shared/auth/password';
-import { config } from '#shared/config';
+import { config } from '#shared/config/service';
 import { forbidden } from '#shared/errors';
 import { defineHandler } from '#shared/http/handler';
 import { readJson } from '#shared/http/request';

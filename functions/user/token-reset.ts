@@ -1,6 +1,6 @@
 import { authenticate } from '#shared/auth/authenticate';
 import { issueToken } from '#shared/auth/token';
-import { config } from '#shared/config';
+import { config } from '#shared/config/service';
 import { defineHandler } from '#shared/http/handler';
 import { json } from '#shared/http/response';
 import { countAttempt } from '#shared/throttle/counter';

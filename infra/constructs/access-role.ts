@@ -6,7 +6,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { PARTITION_PATTERNS, type Partition } from '#shared/db/keys';
+import { PARTITION_PATTERNS, type Partition } from '#shared/db/keys/partitions';
 import type { BucketAccess, TableAccess } from '#shared/routes/grants';
 
 /** What a function may touch: the union of its routes' declarations (infra/functions.ts). */

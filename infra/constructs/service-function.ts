@@ -9,7 +9,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import type { OAuthProviderId } from '#shared/config';
+import type { OAuthProviderId } from '#shared/config/oauth';
 import { LONG_RUN_SECONDS } from '#shared/routes/background';
 import type { AccessRole } from './access-role.ts';
 

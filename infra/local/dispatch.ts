@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { config } from '#shared/config';
+import { config } from '#shared/config/service';
 import type { LambdaHandler } from '#shared/http/handler';
 import { BASE_HEADERS, type HttpResult } from '#shared/http/response';
 import { type CorsPolicy, corsPolicy } from '#shared/routes/cors';

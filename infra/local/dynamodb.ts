@@ -10,7 +10,8 @@ import {
   ListTablesCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import { EXPIRY_INDEX, USERS_INDEX } from '#shared/db/keys';
+import { EXPIRY_INDEX } from '#shared/db/keys/files';
+import { USERS_INDEX } from '#shared/db/keys/users';
 import { createTableInput, tableDefinition } from '#shared/db/table';
 import {
   addMissingIndexes,

@@ -75,11 +75,10 @@ async function start(): Promise<void> {
   process.once('SIGTERM', stop);
 
   // Configuration is read once and fails fast: a bad value stops the start here, not a request later.
-  const { config, oauthConfig, passkeyConfig, storageConfig } = await import('#shared/config');
-  config();
-  storageConfig();
-  oauthConfig();
-  passkeyConfig();
+  (await import('#shared/config/service')).config();
+  (await import('#shared/config/storage')).storageConfig();
+  (await import('#shared/config/oauth')).oauthConfig();
+  (await import('#shared/config/passkeys')).passkeyConfig();
 
   const client = localClient(dynamo.endpoint);
   await ensureTable(client, process.env.TABLE_NAME);

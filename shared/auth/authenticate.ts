@@ -1,6 +1,6 @@
 import { SESSION_COOKIE, type SignInMethod, unsealSession } from '#shared/auth/session';
 import { safeEqual, verifyToken } from '#shared/auth/token';
-import { config } from '#shared/config';
+import { config } from '#shared/config/service';
 import { forbidden, unauthenticated } from '#shared/errors';
 import { SAFE_METHODS } from '#shared/http/methods';
 import { requestHost, requestOrigin } from '#shared/http/origin';

@@ -1,4 +1,4 @@
-import { config } from '#shared/config';
+import { config } from '#shared/config/service';
 import { foldUsername } from '#shared/db/username-forms';
 import { addressSubject } from '#shared/throttle/address';
 import { countAttempt, type Limit } from '#shared/throttle/counter';

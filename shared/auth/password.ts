@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { compare, hash } from '@node-rs/bcrypt';
-import { config } from '#shared/config';
+import { config } from '#shared/config/service';
 
 /**
  * bcrypt lives here alone so that only the handlers that hash or verify passwords import the native

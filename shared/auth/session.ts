@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sealValue, unsealValue } from '#shared/auth/seal';
-import { config } from '#shared/config';
+import { config } from '#shared/config/service';
 import { clearCookie, setCookie } from '#shared/http/cookies';
 import type { UserRecord } from '#shared/users/model';
 import { addSession } from '#shared/users/sign-in/sessions';

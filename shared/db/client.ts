@@ -1,7 +1,7 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
-import { config } from '#shared/config';
+import { config } from '#shared/config/service';
 import { retry } from '#shared/db/contention/retry';
 import { createItemReader } from '#shared/db/item-reader';
 

@@ -1,13 +1,6 @@
-import {
-  EXPIRY_INDEX,
-  FILE_ORDER_INDEXES,
-  indexPartitionAttribute,
-  indexSortAttribute,
-  SEARCH_FIELD_ATTRIBUTES,
-  USERS_INDEX,
-  USERS_INDEX_PARTITION,
-  USERS_INDEX_SORT,
-} from '#shared/db/keys';
+import { EXPIRY_INDEX, FILE_ORDER_INDEXES, SEARCH_FIELD_ATTRIBUTES } from '#shared/db/keys/files';
+import { indexPartitionAttribute, indexSortAttribute } from '#shared/db/keys/partitions';
+import { USERS_INDEX, USERS_INDEX_PARTITION, USERS_INDEX_SORT } from '#shared/db/keys/users';
 
 /**
  * The one definition of the service's DynamoDB table. The CDK stack and DynamoDB Local (runner and
@@ -74,14 +67,14 @@ export const tableDefinition: TableDefinition = {
     fileIndex(FILE_ORDER_INDEXES.byViews, FILE_FLAGS),
     fileIndex(FILE_ORDER_INDEXES.byFavorite, FILE_FLAGS),
     {
-      // Files due to expire, across users (keys.ts `expiryIndexKey`): the sweep's only read.
+      // Files due to expire, across users (keys/files.ts `expiryIndexKey`): the sweep's only read.
       name: EXPIRY_INDEX,
       partitionKey: { name: indexPartitionAttribute(EXPIRY_INDEX), type: 'S' },
       sortKey: { name: indexSortAttribute(EXPIRY_INDEX), type: 'S' },
       projection: 'KEYS_ONLY',
     },
     {
-      // Listing users (keys.ts `userIndexKey`): USERS#<shard>, <role rank>#<id>. Projects the listed
+      // Listing users (keys/users.ts `userIndexKey`): USERS#<shard>, <role rank>#<id>. Projects the listed
       // User's fields and nothing a login changes (sessions) or that is secret.
       name: USERS_INDEX,
       partitionKey: { name: USERS_INDEX_PARTITION, type: 'S' },

@@ -1,6 +1,6 @@
 /**
  * The form a username is compared in: two names that fold alike are the same name (the claim key in
- * `keys.ts`). Look-alikes are caught by the skeleton (`users/names/username-skeleton.ts`).
+ * `keys/users.ts`). Look-alikes are caught by the skeleton (`users/names/username-skeleton.ts`).
  */
 
 /**

@@ -1,7 +1,8 @@
 import { DeleteCommand, paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, getItem, tableName } from '#shared/db/client';
 import { isConditionFailure, LIVE_USER } from '#shared/db/expressions/conditions';
-import { EXPORT_PREFIX, exportKey, exportRunningKey, userKey } from '#shared/db/keys';
+import { EXPORT_PREFIX, exportKey, exportRunningKey } from '#shared/db/keys/exports';
+import { userKey } from '#shared/db/keys/users';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { conflict, notFound } from '#shared/errors';
 import {

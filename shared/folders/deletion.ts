@@ -1,5 +1,6 @@
 import { forEachConcurrently } from '#shared/concurrency';
-import { FILE_PREFIX, folderMemberKey } from '#shared/db/keys';
+import { FILE_PREFIX } from '#shared/db/keys/files';
+import { folderMemberKey } from '#shared/db/keys/folders';
 import { queryItems } from '#shared/db/table-calls';
 import { ServiceError } from '#shared/errors';
 import { moveFile } from '#shared/files/record/folder-moves';

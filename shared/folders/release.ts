@@ -1,5 +1,5 @@
 import { forEachConcurrently } from '#shared/concurrency';
-import { FOLDER_PREFIX, folderMemberKey, folderOwnerKey } from '#shared/db/keys';
+import { FOLDER_PREFIX, folderMemberKey, folderOwnerKey } from '#shared/db/keys/folders';
 import { deleteItem } from '#shared/db/table-calls';
 
 /** What a user's deletion reads of each item of the partition for `releaseFolders`. */

@@ -1,7 +1,8 @@
 import { getItem } from '#shared/db/client';
 import { LIVE_USER } from '#shared/db/expressions/conditions';
 import { UpdateBuilder } from '#shared/db/expressions/update';
-import { FOLDER_PREFIX, folderKey, folderOwnerKey, userKey } from '#shared/db/keys';
+import { FOLDER_PREFIX, folderKey, folderOwnerKey } from '#shared/db/keys/folders';
+import { userKey } from '#shared/db/keys/users';
 import { checkIn, deleteIn, putIn, queryPages, updateItem } from '#shared/db/table-calls';
 import { type Carried, TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { notFound, unauthenticated } from '#shared/errors';

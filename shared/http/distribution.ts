@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
-import { originSecret } from '#shared/config';
+import { originSecret } from '#shared/config/origins';
 
 /** Added by the stack's distribution to every request it passes to the API (infra/dashboard.ts). */
 export const ORIGIN_SECRET_HEADER = 'x-origin-secret';

@@ -1,4 +1,5 @@
-import { passkeyConfig, publicOrigin, type RelyingParty, relyingPartyOf } from '#shared/config';
+import { publicOrigin } from '#shared/config/origins';
+import { passkeyConfig, type RelyingParty, relyingPartyOf } from '#shared/config/passkeys';
 import { invalid } from '#shared/errors';
 import type { HttpRequest } from '#shared/http/request';
 

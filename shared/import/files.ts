@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { getItem } from '#shared/db/client';
-import { fileNameKey } from '#shared/db/keys';
+import { fileNameKey } from '#shared/db/keys/files';
 import { invalid, ServiceError } from '#shared/errors';
 import { presignUpload, uploadHeaders } from '#shared/files/bucket/presigned-urls';
 import { UPLOAD_URL_SECONDS, uploadObjectKey } from '#shared/files/layout';

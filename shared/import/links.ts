@@ -1,4 +1,4 @@
-import { linkViewsKey } from '#shared/db/keys';
+import { linkViewsKey } from '#shared/db/keys/links';
 import { putIn } from '#shared/db/table-calls';
 import { ServiceError } from '#shared/errors';
 import { ImportCollision } from '#shared/import/collision';

@@ -1,5 +1,5 @@
 import { LIVE_USER } from '#shared/db/expressions/conditions';
-import { userKey } from '#shared/db/keys';
+import { userKey } from '#shared/db/keys/users';
 import { checkIn } from '#shared/db/table-calls';
 import { transactWrite } from '#shared/db/transact';
 import { ServiceError } from '#shared/errors';

@@ -2,7 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, getItem, inTable } from '#shared/db/client';
 import { isConditionFailure } from '#shared/db/expressions/conditions';
-import { INVITES_PARTITION, inviteKey } from '#shared/db/keys';
+import { INVITES_PARTITION, inviteKey } from '#shared/db/keys/instance';
 import { deleteItem, queryPages, updateIn } from '#shared/db/table-calls';
 import type { TransactItem } from '#shared/db/transact';
 import { notFound } from '#shared/errors';

@@ -1,7 +1,8 @@
 import { tableName } from '#shared/db/client';
 import { LIVE_USER } from '#shared/db/expressions/conditions';
 import { UpdateBuilder } from '#shared/db/expressions/update';
-import { linkKey, linkStatsKey, userKey } from '#shared/db/keys';
+import { linkKey, linkStatsKey } from '#shared/db/keys/links';
+import { userKey } from '#shared/db/keys/users';
 import { type TransactItem, TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { conflict, notFound } from '#shared/errors';
 import { type LinkRecord, linkNames } from '#shared/links/model';

@@ -1,4 +1,4 @@
-import { config } from '#shared/config';
+import { config } from '#shared/config/service';
 import { findRoute, type LinkRoute } from '#shared/links/route-items';
 import { countLinkView } from '#shared/links/views';
 import { addressSubject } from '#shared/throttle/address';

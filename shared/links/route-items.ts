@@ -1,7 +1,7 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, getItem, tableName } from '#shared/db/client';
 import { unlessConditionFails } from '#shared/db/expressions/conditions';
-import { LINK_PREFIX, linkRouteKey } from '#shared/db/keys';
+import { LINK_PREFIX, linkRouteKey } from '#shared/db/keys/links';
 import type { TransactItem } from '#shared/db/transact';
 import { type LinkRecord, linkNames } from '#shared/links/model';
 import { deleteViewCounters } from '#shared/views/cleanup';

@@ -1,7 +1,8 @@
 import { paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { documents, getItem, tableName } from '#shared/db/client';
 import { LIVE_USER } from '#shared/db/expressions/conditions';
-import { LINK_PREFIX, linkKey, linkStatsKey, userKey } from '#shared/db/keys';
+import { LINK_PREFIX, linkKey, linkStatsKey } from '#shared/db/keys/links';
+import { userKey } from '#shared/db/keys/users';
 import { type TransactItem, TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { conflict, forbidden, notFound } from '#shared/errors';
 import { type LinkRecord, linkNames, newLinkCode, vanityKey } from '#shared/links/model';

@@ -1,12 +1,12 @@
 import { forEachConcurrently } from '#shared/concurrency';
+import { FILE_PREFIX } from '#shared/db/keys/files';
 import {
-  FILE_PREFIX,
   USER_SHARDS,
   USERS_INDEX,
   USERS_INDEX_PARTITION,
   userKey,
   userShardPartition,
-} from '#shared/db/keys';
+} from '#shared/db/keys/users';
 import { queryPages } from '#shared/db/table-calls';
 import { withCountedViews } from '#shared/files/serve/popular-views';
 import { listLinks } from '#shared/links/store';

@@ -1,10 +1,10 @@
 import { UpdateBuilder } from '#shared/db/expressions/update';
-import { METRICS_PARTITION, metricsDayKey } from '#shared/db/keys';
+import { METRICS_PARTITION, metricsDayKey } from '#shared/db/keys/instance';
 import { queryPages, updateItem } from '#shared/db/table-calls';
 import { dayOf, type Metric, type MetricData } from '#shared/metrics/model';
 
 /**
- * The daily figures' items (keys.ts `metricsDayKey`): `DAY#<YYYY-MM-DD>` in the one `METRICS`
+ * The daily figures' items (keys/instance.ts `metricsDayKey`): `DAY#<YYYY-MM-DD>` in the one `METRICS`
  * partition, holding the Metric as Zipline shapes it.
  */
 

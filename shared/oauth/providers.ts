@@ -1,6 +1,6 @@
 import { CodeChallengeMethod, Discord, OAuth2Client, type OAuth2Tokens } from 'arctic';
 import * as oidc from 'openid-client';
-import { type OAuthProviderConfig, type OAuthProviderId, oauthConfig } from '#shared/config';
+import { type OAuthProviderConfig, type OAuthProviderId, oauthConfig } from '#shared/config/oauth';
 import { notFound, ServiceError } from '#shared/errors';
 import { oauthClientSecret } from '#shared/secrets';
 import type { ProviderIdentity } from '#shared/users/sign-in/oauth-links';

@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import * as v from 'valibot';
 import { pendingSignInCookie } from '#shared/auth/pending-sign-in';
 import { openedSessionCookie, openSession } from '#shared/auth/session';
-import { oauthConfig } from '#shared/config';
+import { oauthConfig } from '#shared/config/oauth';
 import { conflict, ServiceError } from '#shared/errors';
 import type { HttpRequest } from '#shared/http/request';
 import { logger } from '#shared/log/logger';

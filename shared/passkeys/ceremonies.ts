@@ -8,7 +8,7 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
-import { passkeyConfig, type RelyingParty } from '#shared/config';
+import { passkeyConfig, type RelyingParty } from '#shared/config/passkeys';
 import { invalid, ServiceError } from '#shared/errors';
 import { logger } from '#shared/log/logger';
 import {

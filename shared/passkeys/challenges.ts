@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, inTable } from '#shared/db/client';
 import { isConditionFailure } from '#shared/db/expressions/conditions';
-import { webauthnChallengeKey } from '#shared/db/keys';
+import { webauthnChallengeKey } from '#shared/db/keys/users';
 
 /**
  * WebAuthn challenges, kept server-side: each is stored (by its hash) with what it was issued for

@@ -1,7 +1,7 @@
 import { getItem } from '#shared/db/client';
 import { LIVE_USER } from '#shared/db/expressions/conditions';
 import { UpdateBuilder } from '#shared/db/expressions/update';
-import { passkeyKey } from '#shared/db/keys';
+import { passkeyKey } from '#shared/db/keys/users';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { conflict, invalid, notFound } from '#shared/errors';
 import type { PasskeyEntry, UserRecord } from '#shared/users/model';

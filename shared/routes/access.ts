@@ -2,7 +2,7 @@
  * The table and bucket access of the routes and background functions, by name: the lines of
  * routes/table.ts and routes/background.ts point here, so a line stays one line.
  */
-import { USERS_INDEX } from '#shared/db/keys';
+import { USERS_INDEX } from '#shared/db/keys/users';
 import { SEARCH_INDEX, SORT_INDEXES } from '#shared/files/record/indexing';
 import type { BucketAccess, TableAccess } from '#shared/routes/grants';
 

@@ -2,7 +2,7 @@
  * The functions that are not routes: those S3 starts on the bucket's notifications, and those a
  * schedule starts. Their grants are declared as a route's (routes/grants.ts).
  */
-import { EXPIRY_INDEX } from '#shared/db/keys';
+import { EXPIRY_INDEX } from '#shared/db/keys/files';
 import { ACCESS, BUCKET } from '#shared/routes/access';
 import type { BucketAccess, ObjectPrefix, TableAccess } from '#shared/routes/grants';
 import type { Route } from '#shared/routes/route';

@@ -2,7 +2,7 @@
  * The vocabulary of what a function may touch: the route table (routes/table.ts), the background
  * functions (routes/background.ts) and the CDK stack's grants speak it.
  */
-import type { Partition } from '#shared/db/keys';
+import type { Partition } from '#shared/db/keys/partitions';
 
 /** DynamoDB item actions (a transaction is authorized by the actions of its items). */
 export type TableAction =
@@ -17,7 +17,7 @@ export type TableAction =
 
 /**
  * A function's DynamoDB access: per action, the kinds of partition it touches (their keys' patterns
- * are `PARTITION_PATTERNS` in db/keys.ts); and the indexes it queries. The stack grants exactly this.
+ * are `PARTITION_PATTERNS` in db/keys/partitions.ts); and the indexes it queries. The stack grants exactly this.
  */
 export interface TableAccess {
   items?: Partial<Record<TableAction, readonly Partition[]>>;

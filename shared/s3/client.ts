@@ -1,5 +1,5 @@
 import { S3Client } from '@aws-sdk/client-s3';
-import { storageConfig } from '#shared/config';
+import { storageConfig } from '#shared/config/storage';
 
 const { s3Endpoint, bucketName: configuredBucket } = storageConfig();
 

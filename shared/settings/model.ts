@@ -1,4 +1,4 @@
-import { deploySettingDefaults } from '#shared/config';
+import { deploySettingDefaults } from '#shared/config/settings';
 import { type WebhookSettings, webhookDefaults } from '#shared/settings/webhooks';
 
 /**
@@ -37,7 +37,7 @@ export interface ServerSettings extends WebhookSettings {
 
 export type SettingName = keyof ServerSettings;
 
-/** What a fresh deployment runs with: the stack's context (config.ts) where it sets one. */
+/** What a fresh deployment runs with: the stack's context (config/settings.ts) where it sets one. */
 export function defaultSettings(): ServerSettings {
   const deployed = deploySettingDefaults();
   return {

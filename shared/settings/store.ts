@@ -1,6 +1,6 @@
 import { getItem } from '#shared/db/client';
 import { UpdateBuilder } from '#shared/db/expressions/update';
-import { settingsKey } from '#shared/db/keys';
+import { settingsKey } from '#shared/db/keys/instance';
 import { updateItem } from '#shared/db/table-calls';
 import { type ServerSettings, settingsOf } from '#shared/settings/model';
 

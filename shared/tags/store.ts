@@ -1,7 +1,9 @@
 import { forEachConcurrently } from '#shared/concurrency';
 import { getItem } from '#shared/db/client';
 import { LIVE_USER } from '#shared/db/expressions/conditions';
-import { fileStatsKey, TAG_PREFIX, tagKey, tagNameKey, userKey } from '#shared/db/keys';
+import { fileStatsKey } from '#shared/db/keys/files';
+import { TAG_PREFIX, tagKey, tagNameKey } from '#shared/db/keys/tags';
+import { userKey } from '#shared/db/keys/users';
 import { checkIn, deleteIn, putIn, queryPages, updateIn } from '#shared/db/table-calls';
 import { type Carried, TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { conflict, invalid, notFound } from '#shared/errors';

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '#shared/config';
+import { config } from '#shared/config/service';
 import { documents, inTable } from '#shared/db/client';
 import { isConditionFailure, unlessConditionFails } from '#shared/db/expressions/conditions';
 import { UpdateBuilder } from '#shared/db/expressions/update';
-import { throttleKey } from '#shared/db/keys';
+import { throttleKey } from '#shared/db/keys/instance';
 import { ServiceError } from '#shared/errors';
 
 /** What is being limited, e.g. login attempts for one username. */

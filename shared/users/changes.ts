@@ -1,5 +1,5 @@
 import { UpdateBuilder } from '#shared/db/expressions/update';
-import { userIndexKey, usernameKey } from '#shared/db/keys';
+import { userIndexKey, usernameKey } from '#shared/db/keys/users';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { invalid, notFound, ServiceError } from '#shared/errors';
 import { avatarWrites } from '#shared/users/avatar/avatar-store';

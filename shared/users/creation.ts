@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, inTable } from '#shared/db/client';
-import { setupKey, userIndexKey, userKey } from '#shared/db/keys';
+import { setupKey } from '#shared/db/keys/instance';
+import { userIndexKey, userKey } from '#shared/db/keys/users';
 import { type TransactItem, TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { conflict, forbidden, invalid } from '#shared/errors';
 import { INVITE_REFUSED, inviteUse } from '#shared/invites/invites';

@@ -2,7 +2,7 @@ import { BatchWriteCommand, DeleteCommand, paginateQuery, QueryCommand } from '@
 import { documents, inTable, ofTable, onTable } from '#shared/db/client';
 import { isWorkLeft, retry, WorkLeft } from '#shared/db/contention/retry';
 import { UpdateBuilder } from '#shared/db/expressions/update';
-import { pendingDeletionKey, userKey } from '#shared/db/keys';
+import { pendingDeletionKey, userKey } from '#shared/db/keys/users';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { notFound, ServiceError } from '#shared/errors';
 import type { Role, UserRecord } from '#shared/users/model';

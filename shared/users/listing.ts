@@ -6,7 +6,7 @@ import {
   USERS_INDEX_SORT,
   userIndexRange,
   userShardPartition,
-} from '#shared/db/keys';
+} from '#shared/db/keys/users';
 import { queryPage } from '#shared/db/reads';
 import { invalid } from '#shared/errors';
 import { requireUserAdministrator } from '#shared/users/admin';
@@ -16,7 +16,7 @@ import { fromItem } from '#shared/users/store';
 
 /**
  * `GET /api/users`: the users the caller may act on, ordered by role (highest first) and id, read
- * from the sharded listing index (db/keys.ts `userIndexKey`). Their roles are one contiguous band of
+ * from the sharded listing index (db/keys/users.ts `userIndexKey`). Their roles are one contiguous band of
  * the sort key in every shard, so each shard's key range is exactly its part of the listing; the
  * shards are queried in parallel and merged in sort-key order, which is the same order across
  * shards (the key ends with the unique user id).

@@ -1,4 +1,4 @@
-import { config } from '#shared/config';
+import { config } from '#shared/config/service';
 import { invalid } from '#shared/errors';
 import { countAttempt } from '#shared/throttle/counter';
 import { updateUser } from '#shared/users/changes';

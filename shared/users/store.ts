@@ -3,7 +3,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, getItem, inTable } from '#shared/db/client';
 import { unlessConditionFails } from '#shared/db/expressions/conditions';
 import type { UpdateBuilder } from '#shared/db/expressions/update';
-import { legacyUsernameKey, userKey, usernameKey } from '#shared/db/keys';
+import { legacyUsernameKey, userKey, usernameKey } from '#shared/db/keys/users';
 import type { TransactItem } from '#shared/db/transact';
 import { notFound } from '#shared/errors';
 import type { UserRecord } from '#shared/users/model';

@@ -1,10 +1,10 @@
 import { randomInt } from 'node:crypto';
 import { unlessConditionFails } from '#shared/db/expressions/conditions';
 import { UpdateBuilder } from '#shared/db/expressions/update';
-import { linkViewsKey } from '#shared/db/keys';
+import { linkViewsKey } from '#shared/db/keys/links';
+import { fileViewsKey } from '#shared/db/keys/views';
 import { batchGetItems } from '#shared/db/reads';
 import { updateItem } from '#shared/db/table-calls';
-import { fileViewsKey } from '#shared/db/view-keys';
 import { addOwnerView } from '#shared/views/totals';
 
 /**

@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { UpdateBuilder } from '#shared/db/expressions/update';
+import { viewTotalsKey } from '#shared/db/keys/views';
 import { batchGetItems } from '#shared/db/reads';
 import { updateItem } from '#shared/db/table-calls';
-import { viewTotalsKey } from '#shared/db/view-keys';
 
 /**
  * The views counted on a user's files and links, for `GET /api/user/stats` (docs/stats.md). Every

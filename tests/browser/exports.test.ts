@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page } from 'playwright-core';
-import { exportKey, exportRunningKey } from '#shared/db/keys';
+import { exportKey, exportRunningKey } from '#shared/db/keys/exports';
 import { EXPORT_RUN_MS, expiresAtFrom, newExportId } from '#shared/exports/model';
 import {
   closeDashboard,

@@ -1,5 +1,5 @@
 import { unsealSession } from '#shared/auth/session';
-import { config } from '#shared/config';
+import { config } from '#shared/config/service';
 import { getUser } from '#shared/users/store';
 import { call, cookieValue, uniqueName } from '../support/client.ts';
 import { tableSnapshot } from '../support/snapshot.ts';

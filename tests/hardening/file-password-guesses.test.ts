@@ -18,7 +18,7 @@ const { upload } = await import('../support/files.ts');
 const { PNG_1X1 } = await import('../support/pixels.ts');
 const { recordSdkCalls } = await import('../support/sdk-calls.ts');
 const { signedInUser } = await import('../support/users.ts');
-const { config } = await import('#shared/config');
+const { config } = await import('#shared/config/service');
 const { windowTest } = await import('../support/throttle-window.ts');
 
 const { dynamodb } = await import('#shared/db/client');

@@ -19,7 +19,7 @@ jest.unstable_mockModule('@node-rs/bcrypt', () => ({
 const { call, uniqueName } = await import('../support/client.ts');
 const { signedInUser, PASSWORD } = await import('../support/users.ts');
 const { changedKeys, tableSnapshot } = await import('../support/snapshot.ts');
-const { config } = await import('#shared/config');
+const { config } = await import('#shared/config/service');
 const { windowTest } = await import('../support/throttle-window.ts');
 
 const limits = config().throttle;

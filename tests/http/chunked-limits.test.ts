@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, dynamodb, tableName } from '#shared/db/client';
-import { chunkStageKey, uploadKey } from '#shared/db/keys';
+import { chunkStageKey, uploadKey } from '#shared/db/keys/uploads';
 import { STAGED_READS_AT_ONCE } from '#shared/files/bucket/multipart';
 import { stagedChunkKey, UPLOAD_SESSION_DAYS } from '#shared/files/layout';
 import { MIN_CHUNK_BYTES } from '#shared/files/reservation/staged-chunks';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { S3ServiceException } from '@aws-sdk/client-s3';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
-import { uploadKey } from '#shared/db/keys';
+import { uploadKey } from '#shared/db/keys/uploads';
 import { MIN_CHUNK_BYTES } from '#shared/files/reservation/staged-chunks';
 import { s3 } from '#shared/s3/client';
 import {

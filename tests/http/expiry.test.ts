@@ -3,7 +3,7 @@ import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import sharp from 'sharp';
 import { documents, tableName } from '#shared/db/client';
-import { EXPIRY_INDEX, expiryIndexKey, fileNameKey, fileStatsKey } from '#shared/db/keys';
+import { EXPIRY_INDEX, expiryIndexKey, fileNameKey, fileStatsKey } from '#shared/db/keys/files';
 import { loadHandler } from '../../infra/local/dispatch.ts';
 import { ensureTable } from '../../infra/local/dynamodb.ts';
 import { backfillExpiryIndex } from '../../infra/table-upgrade.ts';

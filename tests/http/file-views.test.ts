@@ -1,6 +1,7 @@
 import { forEachConcurrently } from '#shared/concurrency';
 import { getItem } from '#shared/db/client';
-import { FILE_ORDER_INDEXES, fileKey, indexKeyAttributes } from '#shared/db/keys';
+import { FILE_ORDER_INDEXES, fileKey } from '#shared/db/keys/files';
+import { indexKeyAttributes } from '#shared/db/keys/partitions';
 import { POPULAR_AFTER } from '#shared/files/serve/popular-views';
 import { call } from '../support/client.ts';
 import { upload } from '../support/files.ts';

@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
-import { fileKey, filesPartition } from '#shared/db/keys';
+import { fileKey, filesPartition } from '#shared/db/keys/files';
 import { SORT_INDEXES, sortKeyOf } from '#shared/files/record/indexing';
 import { localClient } from '../../infra/local/dynamodb.ts';
 import { backfillSparseOrderIndexes } from '../../infra/table-upgrade.ts';

@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { getItem } from '#shared/db/client';
-import { fileStatsKey } from '#shared/db/keys';
+import { fileStatsKey } from '#shared/db/keys/files';
 import { call } from '../support/client.ts';
 import { upload } from '../support/files.ts';
 import { signedInUser } from '../support/users.ts';

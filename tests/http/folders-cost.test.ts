@@ -3,7 +3,8 @@ import { BatchWriteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynam
 import { jest } from '@jest/globals';
 import { forEachConcurrently } from '#shared/concurrency';
 import { documents, tableName } from '#shared/db/client';
-import { fileStatsKey, folderKey } from '#shared/db/keys';
+import { fileStatsKey } from '#shared/db/keys/files';
+import { folderKey } from '#shared/db/keys/folders';
 import { type FileRecord, isMedia } from '#shared/files/model';
 import { newFileId } from '#shared/files/names';
 import { folderMemberItem } from '#shared/files/record/folder-membership';

@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { getItem } from '#shared/db/client';
-import { fileStatsKey } from '#shared/db/keys';
+import { fileStatsKey } from '#shared/db/keys/files';
 import { OPEN_UPLOADS_PER_ADDRESS } from '#shared/folders/open-uploads';
 import { call } from '../support/client.ts';
 import { download } from '../support/files.ts';

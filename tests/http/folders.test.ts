@@ -1,6 +1,7 @@
 import { jest } from '@jest/globals';
 import { getItem } from '#shared/db/client';
-import { FILE_PREFIX, fileStatsKey, folderOwnerKey } from '#shared/db/keys';
+import { FILE_PREFIX, fileStatsKey } from '#shared/db/keys/files';
+import { folderOwnerKey } from '#shared/db/keys/folders';
 import { call } from '../support/client.ts';
 import { download, upload, uploadRequest } from '../support/files.ts';
 import { partitionItems } from '../support/snapshot.ts';

@@ -1,4 +1,4 @@
-import { config } from '#shared/config';
+import { config } from '#shared/config/service';
 import { ORIGIN_SECRET_HEADER } from '#shared/http/distribution';
 import { NO_RELYING_PARTY } from '#shared/http/origin';
 import { toHttpRequest } from '#shared/http/request';

@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
-import { metricsDayKey } from '#shared/db/keys';
+import { metricsDayKey } from '#shared/db/keys/instance';
 import type { Metric } from '#shared/metrics/model';
 import { recordDailyMetric } from '#shared/metrics/store';
 import { loadHandler } from '../../infra/local/dispatch.ts';

@@ -1,5 +1,5 @@
 import { SESSION_REQUIRED } from '#shared/auth/authenticate';
-import { oauthIdentityKey } from '#shared/db/keys';
+import { oauthIdentityKey } from '#shared/db/keys/users';
 import { LINK_STARTS_IN_SETTINGS } from '#shared/oauth/start';
 import { LAST_SIGN_IN_METHOD } from '#shared/users/sign-in/sign-in-methods';
 import { type CallOptions, call, cookieValue } from '../support/client.ts';

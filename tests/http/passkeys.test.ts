@@ -3,7 +3,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { SESSION_REQUIRED } from '#shared/auth/authenticate';
 import { openedSessionCookie, openSession } from '#shared/auth/session';
 import { documents, tableName } from '#shared/db/client';
-import { passkeyKey, webauthnChallengeKey } from '#shared/db/keys';
+import { passkeyKey, webauthnChallengeKey } from '#shared/db/keys/users';
 import {
   PASSKEY_SIGN_IN_FAILED,
   REGISTRATION_EXPIRED,

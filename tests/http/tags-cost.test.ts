@@ -1,7 +1,7 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { forEachConcurrently } from '#shared/concurrency';
 import { documents, tableName } from '#shared/db/client';
-import { FILE_PREFIX } from '#shared/db/keys';
+import { FILE_PREFIX } from '#shared/db/keys/files';
 import { fromFileItem, toFileItem } from '#shared/files/record/items';
 import { membershipItem } from '#shared/files/record/memberships';
 import { emptyStats, fillLibrary } from '../../bench/library.ts';

@@ -1,6 +1,6 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
-import { fileStatsKey } from '#shared/db/keys';
+import { fileStatsKey } from '#shared/db/keys/files';
 import { newFileId } from '#shared/files/names';
 import { toFileItem } from '#shared/files/record/items';
 import { localClient } from '../../infra/local/dynamodb.ts';

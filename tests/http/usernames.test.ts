@@ -1,8 +1,8 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { hashPassword } from '#shared/auth/password';
-import { config } from '#shared/config';
+import { config } from '#shared/config/service';
 import { documents, tableName } from '#shared/db/client';
-import { usernameKey } from '#shared/db/keys';
+import { usernameKey } from '#shared/db/keys/users';
 import { createUser } from '#shared/users/creation';
 import { call, uniqueName } from '../support/client.ts';
 import { changedKeys, tableSnapshot } from '../support/snapshot.ts';

@@ -1,7 +1,7 @@
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, dynamodb, tableName } from '#shared/db/client';
-import { FILE_PREFIX, fileNameKey } from '#shared/db/keys';
+import { FILE_PREFIX, fileNameKey } from '#shared/db/keys/files';
 import { objectSize } from '#shared/files/bucket/objects';
 import { fileObjectKey, uploadObjectKey } from '#shared/files/layout';
 import { bucketName, s3 } from '#shared/s3/client';

@@ -1,7 +1,7 @@
 import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { jest } from '@jest/globals';
 import { documents, dynamodb, tableName } from '#shared/db/client';
-import { userKey, usernameKey } from '#shared/db/keys';
+import { userKey, usernameKey } from '#shared/db/keys/users';
 import { logger } from '#shared/log/logger';
 import { decodeAvatar } from '#shared/users/avatar/avatar';
 import { updateUser } from '#shared/users/changes';

@@ -1,4 +1,4 @@
-import { USERS_INDEX } from '#shared/db/keys';
+import { USERS_INDEX } from '#shared/db/keys/users';
 import { call, cookieValue } from '../support/client.ts';
 import { recordSdkCalls, writeUnits } from '../support/sdk-calls.ts';
 import { signedInUser } from '../support/users.ts';

@@ -1,5 +1,6 @@
 import { hashPassword } from '#shared/auth/password';
-import { shardOf, USER_SHARDS } from '#shared/db/keys';
+import { shardOf } from '#shared/db/keys/partitions';
+import { USER_SHARDS } from '#shared/db/keys/users';
 import { createUser } from '#shared/users/creation';
 import { type Role, roleRank } from '#shared/users/model';
 import { call, uniqueName } from '../support/client.ts';

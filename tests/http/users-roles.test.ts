@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, dynamodb, tableName } from '#shared/db/client';
-import { userIndexKey, userKey } from '#shared/db/keys';
+import { userIndexKey, userKey } from '#shared/db/keys/users';
 import type { Role } from '#shared/users/model';
 import { call, cookieValue, uniqueName } from '../support/client.ts';
 import { PASSWORD, signedInUser, USER_RESOURCE_FIELDS } from '../support/users.ts';

@@ -1,7 +1,7 @@
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documents } from '#shared/db/client';
-import { USER_SHARDS, USERS_INDEX, userIndexKey, userKey, userShardPartition } from '#shared/db/keys';
+import { USER_SHARDS, USERS_INDEX, userIndexKey, userKey, userShardPartition } from '#shared/db/keys/users';
 import { ensureTable } from '../../infra/local/dynamodb.ts';
 import { backfillUserShardIndex } from '../../infra/table-upgrade.ts';
 import { withTableMadeBefore } from '../support/legacy-table.ts';

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
-import { userKey } from '#shared/db/keys';
+import { userKey } from '#shared/db/keys/users';
+import { updateFile } from '#shared/files/record/changes';
 import { findNameClaim } from '#shared/files/record/name-claims';
-import { updateFile } from '#shared/files/record/store';
 import type { Role } from '#shared/users/model';
 import { call } from '../support/client.ts';
 import { download, upload } from '../support/files.ts';

@@ -1,6 +1,6 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { dynamodb, itemReader } from '#shared/db/client';
-import { PARTITION_PATTERNS, type Partition } from '#shared/db/keys';
+import { PARTITION_PATTERNS, type Partition } from '#shared/db/keys/partitions';
 import { SORT_FIELDS } from '#shared/files/model';
 import { MIN_CHUNK_BYTES } from '#shared/files/reservation/staged-chunks';
 import { bucketName, s3 } from '#shared/s3/client';

@@ -1,7 +1,8 @@
 import { App } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { PARTITION_PATTERNS, type Partition, USERS_INDEX } from '#shared/db/keys';
+import { PARTITION_PATTERNS, type Partition } from '#shared/db/keys/partitions';
+import { USERS_INDEX } from '#shared/db/keys/users';
 import { createTableInput, tableDefinition } from '#shared/db/table';
 import { UPLOAD_SESSION_DAYS } from '#shared/files/layout';
 import { API_FUNCTION_SECONDS } from '#shared/http/handler';

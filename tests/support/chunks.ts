@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
-import { fileStatsKey } from '#shared/db/keys';
+import { fileStatsKey } from '#shared/db/keys/files';
 import { bucketName, s3 } from '#shared/s3/client';
 import { call } from './client.ts';
 import { multipart } from './multipart.ts';

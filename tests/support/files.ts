@@ -44,6 +44,6 @@ export async function download(url: string) {
  * a past expiry (a 400), so tests that need an expired file write it here.
  */
 export async function expireFile(userId: string, fileId: string, deletesAt = '2020-01-01T00:00:00.000Z') {
-  const { updateFile } = await import('#shared/files/record/store');
+  const { updateFile } = await import('#shared/files/record/changes');
   return updateFile(userId, fileId, { deletesAt });
 }

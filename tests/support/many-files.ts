@@ -2,7 +2,7 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { forEachConcurrently } from '#shared/concurrency';
 import { documents, tableName } from '#shared/db/client';
-import { FILE_PREFIX, fileNameKey } from '#shared/db/keys';
+import { FILE_PREFIX, fileNameKey } from '#shared/db/keys/files';
 import { bucketName, s3 } from '#shared/s3/client';
 import { emptyStats, fillLibrary } from '../../bench/library.ts';
 import { partitionItems } from './snapshot.ts';

@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
-import { userKey } from '#shared/db/keys';
+import { userKey } from '#shared/db/keys/users';
 import type { Quota } from '#shared/quota';
 
 /** Fixture: sets a user's quota straight in the table, without an admin to call PATCH /api/users/{id}. */

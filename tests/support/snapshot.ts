@@ -1,6 +1,6 @@
 import { type DynamoDBDocumentClient, paginateQuery, paginateScan } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
-import { userKey } from '#shared/db/keys';
+import { userKey } from '#shared/db/keys/users';
 
 /** Every item of this test file's table, keyed by `pk|sk`, each as canonical JSON. */
 export type TableSnapshot = Map<string, string>;

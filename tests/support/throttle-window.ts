@@ -1,4 +1,4 @@
-import { config } from '#shared/config';
+import { config } from '#shared/config/service';
 
 /** The fixed window the service counts attempts in (`THROTTLE#…`, `WINDOW#<start>`) at this moment. */
 const currentWindow = () => Math.floor(Date.now() / 1000 / config().throttle.windowSeconds);

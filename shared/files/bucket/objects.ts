@@ -6,7 +6,7 @@ import {
   PutObjectCommand,
   PutObjectTaggingCommand,
 } from '@aws-sdk/client-s3';
-import { FILE_PREFIX } from '#shared/db/keys';
+import { FILE_PREFIX } from '#shared/db/keys/files';
 import { ServiceError } from '#shared/errors';
 import {
   fileObjectKey,

@@ -1,4 +1,4 @@
-import { expiryDueBefore, filesPartition } from '#shared/db/keys';
+import { expiryDueBefore, filesPartition } from '#shared/db/keys/files';
 import { queryEveryPage } from '#shared/db/reads';
 import type { FileStats } from '#shared/files/model';
 import { SORT_INDEXES } from '#shared/files/record/indexing';

@@ -1,10 +1,10 @@
 import { forEachConcurrently } from '#shared/concurrency';
-import { EXPIRY_INDEX, expiryDueBefore, expiryPartitions, fileKeyParts } from '#shared/db/keys';
+import { EXPIRY_INDEX, expiryDueBefore, expiryPartitions, fileKeyParts } from '#shared/db/keys/files';
 import { queryPages } from '#shared/db/table-calls';
 import { ServiceError } from '#shared/errors';
 import { deleteFileObject } from '#shared/files/bucket/objects';
 import { isExpired } from '#shared/files/model';
-import { deleteFileRecordIf } from '#shared/files/record/store';
+import { deleteFileRecordIf } from '#shared/files/record/deletion';
 
 /**
  * The expiry sweep: deletes every file past its `deletesAt`, found through the sparse expiry index

@@ -1,4 +1,5 @@
-import { taggedPrefix, userKey } from '#shared/db/keys';
+import { taggedPrefix } from '#shared/db/keys/tags';
+import { userKey } from '#shared/db/keys/users';
 import { queryPages } from '#shared/db/table-calls';
 import { findExpiredFiles } from '#shared/files/expiry/expired';
 import { both, type FilePage, type ListOptions, listScope, notIn } from '#shared/files/listing/listing';

@@ -1,4 +1,4 @@
-import { FILE_PREFIX, fileStatsKey } from '#shared/db/keys';
+import { FILE_PREFIX, fileStatsKey } from '#shared/db/keys/files';
 import { queryPage } from '#shared/db/reads';
 import type { Key } from '#shared/files/listing/walk';
 import type { FileRecord, FileStats, ListFilter, SortField } from '#shared/files/model';

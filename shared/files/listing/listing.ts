@@ -1,5 +1,5 @@
 import { decodeCursor, encodeCursor } from '#shared/db/cursor';
-import { FILE_PREFIX, fileKey, fileKeyParts } from '#shared/db/keys';
+import { FILE_PREFIX, fileKey, fileKeyParts } from '#shared/db/keys/files';
 import { batchGetItems } from '#shared/db/reads';
 import { type ExpiredFiles, findExpiredFiles, withoutExpired } from '#shared/files/expiry/expired';
 import { firstPageWithCounters, isNewestFirstPage } from '#shared/files/listing/first-page';

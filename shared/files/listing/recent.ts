@@ -1,4 +1,5 @@
-import { FILE_PREFIX, userKey } from '#shared/db/keys';
+import { FILE_PREFIX } from '#shared/db/keys/files';
+import { userKey } from '#shared/db/keys/users';
 import { queryPages } from '#shared/db/table-calls';
 import { type FileRecord, isExpired } from '#shared/files/model';
 import { fromFileItem } from '#shared/files/record/items';

@@ -1,13 +1,9 @@
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { folderFilesPartition } from '#shared/db/folder-file-keys';
-import {
-  FILE_PREFIX,
-  filesPartition,
-  folderMemberKey,
-  tagFilesPartition,
-  taggedPrefix,
-  userKey,
-} from '#shared/db/keys';
+import { FILE_PREFIX, filesPartition } from '#shared/db/keys/files';
+import { folderFilesPartition } from '#shared/db/keys/folder-files';
+import { folderMemberKey } from '#shared/db/keys/folders';
+import { tagFilesPartition, taggedPrefix } from '#shared/db/keys/tags';
+import { userKey } from '#shared/db/keys/users';
 import { queryPage } from '#shared/db/reads';
 import { invalid } from '#shared/errors';
 import type { ListFilter, SortField } from '#shared/files/model';

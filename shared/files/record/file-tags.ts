@@ -1,6 +1,7 @@
 import { retry } from '#shared/db/contention/retry';
 import { UpdateBuilder } from '#shared/db/expressions/update';
-import { FILE_ORDER_INDEXES, fileKey, indexKeyAttributes } from '#shared/db/keys';
+import { FILE_ORDER_INDEXES, fileKey } from '#shared/db/keys/files';
+import { indexKeyAttributes } from '#shared/db/keys/partitions';
 import { updateIn } from '#shared/db/table-calls';
 import { type TransactItem, TransactionConditionFailed } from '#shared/db/transact';
 import { type FileRecord, MAX_TAGS_PER_FILE, requireFile } from '#shared/files/model';

@@ -1,7 +1,7 @@
 import { getItem } from '#shared/db/client';
 import { UpdateBuilder } from '#shared/db/expressions/update';
-import { folderFilesPartition } from '#shared/db/folder-file-keys';
-import { folderKey, folderMemberKey } from '#shared/db/keys';
+import { folderFilesPartition } from '#shared/db/keys/folder-files';
+import { folderKey, folderMemberKey } from '#shared/db/keys/folders';
 import { deleteIn, putIn, updateIn } from '#shared/db/table-calls';
 import type { TransactItem } from '#shared/db/transact';
 import { invalid } from '#shared/errors';

@@ -1,6 +1,6 @@
 import { retry } from '#shared/db/contention/retry';
 import { UpdateBuilder } from '#shared/db/expressions/update';
-import { fileKey } from '#shared/db/keys';
+import { fileKey } from '#shared/db/keys/files';
 import { updateIn } from '#shared/db/table-calls';
 import { type TransactItem, TransactionConditionFailed } from '#shared/db/transact';
 import { notFound } from '#shared/errors';

@@ -1,4 +1,5 @@
-import { expiryIndexKey, FILE_ORDER_INDEXES, filesPartition, indexKeyAttributes } from '#shared/db/keys';
+import { expiryIndexKey, FILE_ORDER_INDEXES, filesPartition } from '#shared/db/keys/files';
+import { indexKeyAttributes } from '#shared/db/keys/partitions';
 import { type FileRecord, isMedia, type SortField, type TextSearchField } from '#shared/files/model';
 
 /**

@@ -1,4 +1,4 @@
-import { fileKey } from '#shared/db/keys';
+import { fileKey } from '#shared/db/keys/files';
 import type { FileRecord } from '#shared/files/model';
 import { indexAttributes } from '#shared/files/record/indexing';
 

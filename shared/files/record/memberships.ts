@@ -1,5 +1,6 @@
 import { UpdateBuilder } from '#shared/db/expressions/update';
-import { fileKey, tagFilesPartition, taggedKey, tagKey } from '#shared/db/keys';
+import { fileKey } from '#shared/db/keys/files';
+import { tagFilesPartition, taggedKey, tagKey } from '#shared/db/keys/tags';
 import { checkIn, deleteIn, putIn, updateIn } from '#shared/db/table-calls';
 import type { TransactItem } from '#shared/db/transact';
 import type { FileRecord } from '#shared/files/model';

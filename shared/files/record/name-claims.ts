@@ -1,6 +1,6 @@
 import { getItem } from '#shared/db/client';
 import { unlessConditionFails } from '#shared/db/expressions/conditions';
-import { FILE_PREFIX, fileNameKey } from '#shared/db/keys';
+import { FILE_PREFIX, fileNameKey } from '#shared/db/keys/files';
 import { deleteIn, deleteItem, putIn } from '#shared/db/table-calls';
 import type { TransactItem } from '#shared/db/transact';
 

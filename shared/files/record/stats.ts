@@ -1,6 +1,6 @@
 import { getItem } from '#shared/db/client';
 import { UpdateBuilder } from '#shared/db/expressions/update';
-import { FILE_STATS_PREFIX, fileStatsKey, fileTypeStatsKey } from '#shared/db/keys';
+import { FILE_STATS_PREFIX, fileStatsKey, fileTypeStatsKey } from '#shared/db/keys/files';
 import { batchGetItems } from '#shared/db/reads';
 import { queryPages, updateIn } from '#shared/db/table-calls';
 import type { TransactItem } from '#shared/db/transact';

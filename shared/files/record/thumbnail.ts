@@ -1,6 +1,6 @@
 import { isConditionFailure } from '#shared/db/expressions/conditions';
 import { UpdateBuilder } from '#shared/db/expressions/update';
-import { fileKey } from '#shared/db/keys';
+import { fileKey } from '#shared/db/keys/files';
 import { updateItem } from '#shared/db/table-calls';
 import type { Thumbnail } from '#shared/files/model';
 

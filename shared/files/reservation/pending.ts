@@ -1,11 +1,13 @@
 import { getItem } from '#shared/db/client';
-import { fileStatsKey, uploadDoneKey, uploadKey } from '#shared/db/keys';
+import { uploadDoneKey, uploadKey } from '#shared/db/keys/uploads';
 import { deleteIn, putIn, queryPages } from '#shared/db/table-calls';
-import { type TransactItem, TransactionConditionFailed } from '#shared/db/transact';
+import type { TransactItem } from '#shared/db/transact';
 import { UPLOAD_SESSION_DAYS } from '#shared/files/layout';
-import { statsUpdate } from '#shared/files/record/stats';
-import { transactAsActiveOwner } from '#shared/files/record/store';
-import type { QuotaLimits } from '#shared/quota';
+
+/**
+ * The pending upload's items: what it is, how it is read, the transaction items that consume it and
+ * record what it became. Its reservation (the counters it moves, reclaiming) is `reservation.ts`'s.
+ */
 
 /** Presigned uploads a user may have pending at once (started, not yet completed or reclaimed). */
 export const MAX_PENDING_UPLOADS = 4;
@@ -71,56 +73,6 @@ export interface PendingUpload {
 export const sessionEnd = (upload: Pick<PendingUpload, 'createdAt'>) =>
   Date.parse(upload.createdAt) + UPLOAD_SESSION_DAYS * 86_400_000;
 
-const reservation = (upload: Pick<PendingUpload, 'size'>, sign: 1 | -1) => ({
-  files: sign,
-  bytes: sign * upload.size,
-  favorites: 0,
-  media: 0,
-  favoriteMedia: 0,
-  pendingFiles: sign,
-  pendingBytes: sign * upload.size,
-});
-
-/** Why a reservation was refused: no room in the quota, or too many uploads pending already. */
-export class ReservationRefused extends Error {
-  constructor() {
-    super('reservation refused');
-    this.name = 'ReservationRefused';
-  }
-}
-
-/**
- * Records a pending upload and reserves its file and bytes in the same transaction: the counters'
- * update carries the quota condition and the pending-uploads cap, so concurrent starts (and
- * concurrent `/api/upload`s) can never together exceed either.
- */
-export async function reserveUpload(
-  userId: string,
-  upload: PendingUpload,
-  limits: QuotaLimits,
-): Promise<void> {
-  try {
-    await transactAsActiveOwner(userId, [
-      statsUpdate(userId, reservation(upload, 1), limits, MAX_PENDING_UPLOADS),
-      putIn(
-        { ...uploadKey(userId, upload.id), entity: 'UPLOAD', ...upload },
-        { ConditionExpression: 'attribute_not_exists(pk)' },
-      ),
-    ]);
-  } catch (error) {
-    if (error instanceof TransactionConditionFailed && error.failedIndexes.includes(0)) {
-      throw new ReservationRefused();
-    }
-    throw error;
-  }
-}
-
-/** Reads the counters' pending count consistently, to tell which rule refused a reservation. */
-export async function pendingUploadCount(userId: string): Promise<number> {
-  const counters = await getItem(fileStatsKey(userId), { consistent: true });
-  return Number(counters?.pendingFiles ?? 0);
-}
-
 const fromItem = (item: Record<string, unknown>) => item as unknown as PendingUpload;
 
 /**
@@ -159,23 +111,6 @@ export async function uploadedFile(
 ): Promise<{ fileId: string; size: number } | undefined> {
   const done = await getItem(uploadDoneKey(userId, uploadId), { consistent: true });
   return done ? { fileId: String(done.fileId), size: Number(done.size) } : undefined;
-}
-
-/**
- * Ends a pending upload without a file: deletes its item and gives its reservation back, in one
- * transaction. False when it was already gone (completed or released by a concurrent call).
- */
-export async function releaseUpload(userId: string, upload: PendingUpload): Promise<boolean> {
-  try {
-    await transactAsActiveOwner(userId, [
-      consumeUpload(userId, upload.id),
-      statsUpdate(userId, reservation(upload, -1)),
-    ]);
-    return true;
-  } catch (error) {
-    if (error instanceof TransactionConditionFailed) return false;
-    throw error;
-  }
 }
 
 /** The user's pending uploads; with `expiredBefore`, only those whose reservation has run out by then. */

@@ -1,4 +1,4 @@
-import { chunkStageKey } from '#shared/db/keys';
+import { chunkStageKey } from '#shared/db/keys/uploads';
 import { putIn, queryItems } from '#shared/db/table-calls';
 import type { TransactItem } from '#shared/db/transact';
 import { stagedChunkKey, UPLOAD_LEFTOVERS_DAYS } from '#shared/files/layout';

@@ -5,7 +5,7 @@ import { embedImageOf, hasStableEmbed, isEmbedToken } from '#shared/files/embed-
 import { thumbnailObjectKey } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';
 import { downloadPresentation, isText, isUtf8 } from '#shared/files/presentation';
-import { deleteFileRecord } from '#shared/files/record/store';
+import { deleteFileRecord } from '#shared/files/record/deletion';
 import { isPopular } from '#shared/files/serve/popular-views';
 import { type PasswordGuess, unlockWithPassword } from '#shared/files/serve/unlock';
 import { countView, findDownloadable } from '#shared/files/serve/view-count';

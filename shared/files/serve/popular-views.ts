@@ -1,4 +1,4 @@
-import { FILE_PREFIX } from '#shared/db/keys';
+import { FILE_PREFIX } from '#shared/db/keys/files';
 import { type FileRecord, isExpired } from '#shared/files/model';
 import { deleteViewCounters } from '#shared/views/cleanup';
 import { countedViews, countOnCounters, shardViews, VIEW_SHARDS } from '#shared/views/counters';

@@ -1,4 +1,4 @@
-import { config } from '#shared/config';
+import { config } from '#shared/config/service';
 import { ServiceError } from '#shared/errors';
 import type { FileRecord } from '#shared/files/model';
 import { addressSubject } from '#shared/throttle/address';

@@ -1,6 +1,7 @@
 import { unlessConditionFails } from '#shared/db/expressions/conditions';
 import { UpdateBuilder } from '#shared/db/expressions/update';
-import { FILE_ORDER_INDEXES, fileKey, indexKeyAttributes } from '#shared/db/keys';
+import { FILE_ORDER_INDEXES, fileKey } from '#shared/db/keys/files';
+import { indexKeyAttributes } from '#shared/db/keys/partitions';
 import { updateItem } from '#shared/db/table-calls';
 import { type FileRecord, isExpired } from '#shared/files/model';
 import { viewsIndexKey } from '#shared/files/record/indexing';

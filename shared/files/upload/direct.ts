@@ -1,8 +1,8 @@
 import { deleteObjects, putObject } from '#shared/files/bucket/objects';
 import { assertWithinQuota, QuotaExceeded } from '#shared/files/record/stats';
 import { assertNamesFit, type Uploader, type UploadOptions } from '#shared/files/reservation/options';
-import { withRoom } from '#shared/files/reservation/reclaim';
 import { newRecord, record } from '#shared/files/reservation/record';
+import { withRoom } from '#shared/files/reservation/reservation';
 import { quotaLimits } from '#shared/quota';
 
 export interface IncomingFile {

@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, inTable } from '#shared/db/client';
-import { avatarChunkKey, userKey } from '#shared/db/keys';
+import { avatarChunkKey, userKey } from '#shared/db/keys/users';
 import type { Avatar } from '#shared/users/model';
 
 /**

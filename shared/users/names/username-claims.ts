@@ -1,4 +1,4 @@
-import { legacyUsernameKey, usernameKey, usernameSkeletonKey } from '#shared/db/keys';
+import { legacyUsernameKey, usernameKey, usernameSkeletonKey } from '#shared/db/keys/users';
 import type { TransactItem } from '#shared/db/transact';
 import { usernameSkeletonHash } from '#shared/users/names/username-skeleton';
 

@@ -3,7 +3,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, getItem, inTable } from '#shared/db/client';
 import { isConditionFailure, LIVE_USER } from '#shared/db/expressions/conditions';
 import { UpdateBuilder } from '#shared/db/expressions/update';
-import { oauthFlowKey, oauthIdentityKey } from '#shared/db/keys';
+import { oauthFlowKey, oauthIdentityKey } from '#shared/db/keys/users';
 import { type TransactItem, TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { conflict, invalid } from '#shared/errors';
 import type { OAuthLink, UserRecord } from '#shared/users/model';

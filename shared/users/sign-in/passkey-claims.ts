@@ -1,4 +1,4 @@
-import { passkeyKey } from '#shared/db/keys';
+import { passkeyKey } from '#shared/db/keys/users';
 import type { TransactItem } from '#shared/db/transact';
 import type { UserRecord } from '#shared/users/model';
 

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { OAUTH_PROVIDERS } from '#shared/config';
+import { OAUTH_PROVIDERS } from '#shared/config/oauth';
 import { strictMessage } from '#shared/validation/text';
 
 /** Unknown query parameters are ignored, as everywhere; the known ones are bounded. */

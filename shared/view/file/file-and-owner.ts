@@ -1,4 +1,5 @@
-import { fileKey, userKey } from '#shared/db/keys';
+import { fileKey } from '#shared/db/keys/files';
+import { userKey } from '#shared/db/keys/users';
 import { batchGetItems } from '#shared/db/reads';
 import type { FileRecord } from '#shared/files/model';
 import { fromFileItem } from '#shared/files/record/items';

@@ -1,5 +1,5 @@
 import { deleteObjects } from '#shared/files/bucket/objects';
-import { releaseUpload } from '#shared/files/reservation/pending';
+import { releaseUpload } from '#shared/files/reservation/reservation';
 import { stagedChunks } from '#shared/files/reservation/staged-chunks';
 import { readSession } from '#shared/files/upload/chunked/session';
 

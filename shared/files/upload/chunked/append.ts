@@ -1,11 +1,12 @@
 import { S3ServiceException } from '@aws-sdk/client-s3';
-import { chunkPartKey } from '#shared/db/keys';
-import { putIn } from '#shared/db/table-calls';
+import { UpdateBuilder } from '#shared/db/expressions/update';
+import { chunkPartKey, uploadKey } from '#shared/db/keys/uploads';
+import { putIn, updateIn } from '#shared/db/table-calls';
 import { type TransactItem, TransactionConditionFailed } from '#shared/db/transact';
 import { ServiceError } from '#shared/errors';
 import { uploadPart } from '#shared/files/bucket/multipart';
 import { deleteObjects, putObject } from '#shared/files/bucket/objects';
-import { stagedChunkKey } from '#shared/files/layout';
+import { stagedChunkKey, UPLOAD_LEFTOVERS_DAYS } from '#shared/files/layout';
 import { transactAsActiveOwner } from '#shared/files/record/store';
 import {
   type ChunkProgress,
@@ -19,8 +20,26 @@ import {
   stagedChunkItem,
   stagedChunks,
 } from '#shared/files/reservation/staged-chunks';
-import { PART_ITEM_SECONDS } from '#shared/files/upload/chunked/assembly';
-import { progressUpdate, readSession } from '#shared/files/upload/chunked/session';
+import type { SessionReads } from '#shared/files/upload/chunked/session';
+
+/** Part items outlive the longest upload session (DynamoDB's TTL removes them). */
+const PART_ITEM_SECONDS = UPLOAD_LEFTOVERS_DAYS * 86_400;
+
+/**
+ * The transaction item recording a chunked upload's progress `next` (and its reservation extended to
+ * `reservedUntil`), on condition that no other request moved it on from `received` meanwhile.
+ */
+function progressUpdate(
+  userId: string,
+  uploadId: string,
+  next: ChunkProgress,
+  reservedUntil: string,
+  received: number,
+): TransactItem {
+  const update = new UpdateBuilder().set('chunked', next).set('reservedUntil', reservedUntil);
+  update.when(`${update.name('chunked')}.${update.name('received')} = ${update.value(received)}`);
+  return updateIn(uploadKey(userId, uploadId), update.build());
+}
 
 /**
  * Adds a chunk: staged as an object (and an item recording it) while the part in the making is
@@ -34,6 +53,7 @@ export async function append(
   upload: PendingUpload,
   progress: ChunkProgress,
   chunk: { start: number; bytes: Buffer; last: boolean },
+  session: SessionReads,
 ): Promise<PendingUpload | undefined> {
   const partStart = partStartOf(progress);
   const next: ChunkProgress = {
@@ -88,7 +108,7 @@ export async function append(
   }
   // Overtaken: another request moved the upload past this chunk (undefined: gone, as completed);
   // a 409 when it has not come that far, or S3's refusal itself when that stopped this request.
-  const current = await readSession(userId, upload.id);
+  const current = await session.pending();
   if (!current?.chunked) return undefined;
   if (current.chunked.received >= next.received) return current;
   if (refused) throw refused;

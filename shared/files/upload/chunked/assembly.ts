@@ -1,29 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { S3ServiceException } from '@aws-sdk/client-s3';
-import { chunkPartKey, uploadKey } from '#shared/db/keys';
-import { queryItems } from '#shared/db/table-calls';
+import { unlessConditionFails } from '#shared/db/expressions/conditions';
+import { UpdateBuilder } from '#shared/db/expressions/update';
+import { chunkPartKey, uploadKey } from '#shared/db/keys/uploads';
+import { queryItems, updateItem } from '#shared/db/table-calls';
 import { ServiceError } from '#shared/errors';
 import { completeMultipart } from '#shared/files/bucket/multipart';
-import { UPLOAD_LEFTOVERS_DAYS } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';
 import type { Uploader } from '#shared/files/reservation/options';
 import type { ChunkProgress, PendingUpload } from '#shared/files/reservation/pending';
 import { recordReserved } from '#shared/files/reservation/reservation';
-import {
-  claimCompletion,
-  completedFile,
-  readSession,
-  releaseCompletionClaim,
-  unknownUpload,
-} from '#shared/files/upload/chunked/session';
+import { type SessionReads, unknownUpload } from '#shared/files/upload/chunked/session';
 
 /**
- * The completion of a chunked upload once its last chunk is in, in one place: the claim, the parts
- * into one object, the file recorded; and, once done, the file it became.
+ * The completion of a chunked upload once its last chunk is in, in one place: the claim (written to
+ * the session's item here alone), the parts into one object, the file recorded.
  */
-
-/** Part items outlive the longest upload session (DynamoDB's TTL removes them). */
-export const PART_ITEM_SECONDS = UPLOAD_LEFTOVERS_DAYS * 86_400;
 
 /**
  * How long a claim on a completion holds: the claimant makes the object and records the file well
@@ -33,19 +25,6 @@ export const PART_ITEM_SECONDS = UPLOAD_LEFTOVERS_DAYS * 86_400;
 const COMPLETION_CLAIM_SECONDS = 60;
 
 /**
- * The file of a chunked upload whose last chunk is in: while `upload` is pending it is completed;
- * once gone, the file it became (undefined when there is none of `size` bytes).
- */
-export async function finish(
-  user: Uploader,
-  uploadId: string,
-  size: number,
-  upload: PendingUpload | undefined,
-): Promise<FileRecord | undefined> {
-  return upload ? complete(user, upload) : completedFile(user.id, uploadId, size);
-}
-
-/**
  * Assembles the parts into the file's object and records the file with a marker naming it, so the
  * last chunk sent again answers the same file. One request at a time: each first claims the
  * completion with a write conditional on no live claim; of copies of the last chunk sent at once,
@@ -53,15 +32,19 @@ export async function finish(
  * (a client error such as `InvalidPart`) is a 409 that changes nothing: the upload stays as it was,
  * and sending the last chunk again tries once more.
  */
-async function complete(user: Uploader, upload: PendingUpload): Promise<FileRecord> {
+export async function complete(
+  user: Uploader,
+  upload: PendingUpload,
+  session: SessionReads,
+): Promise<FileRecord> {
   const progress = upload.chunked as ChunkProgress;
   const claim = randomUUID();
   const now = Date.now();
   const until = new Date(now + COMPLETION_CLAIM_SECONDS * 1000);
   if (!(await claimCompletion(user.id, upload, claim, until, new Date(now)))) {
     // Read in this order: the upload goes exactly when its file is recorded.
-    if (!(await readSession(user.id, upload.id))) {
-      const file = await completedFile(user.id, upload.id, upload.size);
+    if (!(await session.pending())) {
+      const file = await session.file();
       if (file) return file;
       throw unknownUpload();
     }
@@ -102,4 +85,44 @@ async function partETags(userId: string, upload: PendingUpload): Promise<string[
   } while (exclusiveStartKey);
   if (etags.length !== upload.chunked?.parts) throw unknownUpload();
   return etags;
+}
+
+/** Writes the session's item on its own; false when the update's condition does not hold. */
+async function writeSession(userId: string, uploadId: string, update: UpdateBuilder): Promise<boolean> {
+  const written = await unlessConditionFails(updateItem(uploadKey(userId, uploadId), update.build()));
+  return written !== undefined;
+}
+
+/**
+ * Claims the completion of a chunked upload whose bytes are all in, as `claim` until `until`;
+ * false while another claim holds (one that lapsed before `now` does not).
+ */
+function claimCompletion(
+  userId: string,
+  upload: PendingUpload,
+  claim: string,
+  until: Date,
+  now: Date,
+): Promise<boolean> {
+  const update = new UpdateBuilder()
+    .set('completingUntil', until.toISOString())
+    .set('completionClaim', claim);
+  const [received, completingUntil] = [
+    `${update.name('chunked')}.${update.name('received')}`,
+    update.name('completingUntil'),
+  ];
+  update.when(
+    `${received} = ${update.value(upload.size)} AND (attribute_not_exists(${completingUntil}) OR ${completingUntil} < ${update.value(now.toISOString())})`,
+  );
+  return writeSession(userId, upload.id, update);
+}
+
+/** Gives a completion's `claim` back (if it still holds it), so the last chunk sent again tries at once. */
+async function releaseCompletionClaim(userId: string, uploadId: string, claim: string): Promise<void> {
+  const update = new UpdateBuilder().remove('completingUntil').remove('completionClaim');
+  await writeSession(
+    userId,
+    uploadId,
+    update.when(`${update.name('completionClaim')} = ${update.value(claim)}`),
+  );
 }

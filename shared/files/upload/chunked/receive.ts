@@ -1,19 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { TransactionConditionFailed } from '#shared/db/transact';
 import { invalid, ServiceError } from '#shared/errors';
-import { createMultipart, partSizeFor } from '#shared/files/bucket/multipart';
-import { chunkedObjectKey } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';
-import { assertWithinQuota } from '#shared/files/record/stats';
-import { assertNamesFit, type Uploader, type UploadOptions } from '#shared/files/reservation/options';
+import type { Uploader, UploadOptions } from '#shared/files/reservation/options';
 import { type PendingUpload, sessionEnd } from '#shared/files/reservation/pending';
-import { pendingUpload, reserve } from '#shared/files/reservation/reservation';
 import { MIN_CHUNK_BYTES } from '#shared/files/reservation/staged-chunks';
 import { append } from '#shared/files/upload/chunked/append';
-import { finish } from '#shared/files/upload/chunked/assembly';
-import { readSession, unknownUpload } from '#shared/files/upload/chunked/session';
-import { assertUploadAllowed } from '#shared/files/upload/policy';
-import { quotaLimits } from '#shared/quota';
+import { complete } from '#shared/files/upload/chunked/assembly';
+import { open } from '#shared/files/upload/chunked/open';
+import { sessionReads, unknownUpload } from '#shared/files/upload/chunked/session';
 
 /** One chunk of a chunked upload, as its headers describe it. */
 export interface ChunkHeaders {
@@ -85,15 +79,16 @@ export async function receiveChunk(
   }
   const identifier = chunk.identifier ?? randomBytes(16).toString('hex');
   const uploadId = uploadIdOf(user.id, identifier);
-  let upload = await readSession(user.id, uploadId);
+  const session = sessionReads(user.id, uploadId, chunk.total);
+  let upload = await session.pending();
   if (!upload && chunk.last) {
     // The last chunk again after the file was recorded (its answer was lost): the same file.
-    const file = await finish(user, uploadId, chunk.total, undefined);
+    const file = await session.file();
     if (file) return { identifier, file };
   }
   // A partial upload's identifier is the server's: one it does not know opens nothing.
   const opens = chunk.start === 0 && (chunk.protocol === 'upload' || chunk.identifier === null);
-  upload ??= opens ? await open(user, uploadId, identifier, chunk, options) : undefined;
+  upload ??= opens ? await open(user, uploadId, identifier, chunk, options, session) : undefined;
   if (!upload?.chunked || sessionEnd(upload) <= Date.now()) throw unknownUpload();
   if (upload.size !== chunk.total) {
     throw invalid(`this upload was opened for ${upload.size} bytes, not ${chunk.total}`);
@@ -107,59 +102,12 @@ export async function receiveChunk(
       throw new ServiceError('conflict', `this upload expects the chunk at byte ${upload.chunked.received}`);
     }
     // Undefined: completed (or reclaimed) by a concurrent request while this one carried the same chunk.
-    current = await append(user.id, upload, upload.chunked, chunk);
+    current = await append(user.id, upload, upload.chunked, chunk, session);
     if (!current && !chunk.last) throw unknownUpload();
   }
   if (!chunk.last) return { identifier, file: null };
-  const file = await finish(user, uploadId, chunk.total, current);
+  // Undefined: a concurrent request completed it; then the file it became.
+  const file = current ? await complete(user, current, session) : await session.file();
   if (!file) throw unknownUpload();
   return { identifier, file };
-}
-
-async function open(
-  user: Uploader,
-  uploadId: string,
-  identifier: string,
-  chunk: Chunk,
-  options: UploadOptions,
-): Promise<PendingUpload> {
-  assertNamesFit(options, [chunk.fileName]);
-  await assertUploadAllowed(
-    [{ originalName: chunk.fileName, type: chunk.type, size: chunk.total }],
-    options.extension,
-  );
-  const limits = quotaLimits(user.quota);
-  assertWithinQuota(limits, { files: 1, bytes: chunk.total });
-  const objectKey = chunkedObjectKey(user.id, uploadId);
-  const s3UploadId = await createMultipart(objectKey, chunk.type);
-  const upload = pendingUpload(
-    {
-      id: uploadId,
-      originalName: chunk.fileName,
-      size: chunk.total,
-      type: chunk.type,
-      objectKey,
-      chunked: {
-        identifier,
-        s3UploadId,
-        received: 0,
-        parts: 0,
-        partSize: partSizeFor(chunk.total),
-        partStart: 0,
-        chunkBytes: chunk.bytes.length,
-      },
-    },
-    options,
-  );
-  try {
-    await reserve(user.id, upload, limits);
-    return upload;
-  } catch (error) {
-    // A first chunk sent twice at once: the other request opened it (its multipart upload is used;
-    // this one's is aborted by the bucket's lifecycle rule).
-    if (!(error instanceof TransactionConditionFailed)) throw error;
-    const opened = await readSession(user.id, uploadId);
-    if (!opened) throw error;
-    return opened;
-  }
 }
