@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SAFE_METHODS } from '#shared/http/methods';
+import { ACCESS } from '#shared/routes/access';
+import { ACCOUNT_ACCESS } from '#shared/routes/access/accounts';
+import { FILE_ACCESS } from '#shared/routes/access/files';
+import { IMPORT_ACCESS } from '#shared/routes/access/import';
+import { INSTANCE_ACCESS } from '#shared/routes/access/instance';
+import { LIBRARY_ACCESS } from '#shared/routes/access/library';
+import { LINK_ACCESS } from '#shared/routes/access/links';
 import { type Area, checksOrigin } from '#shared/routes/route';
 import { routes } from '#shared/routes/table';
 
@@ -76,4 +83,11 @@ test('each route sits in the area of its handler folder (issue 32’s nested sta
       'import',
     ]),
   );
+});
+
+test('a table access name is declared by one area of shared/routes/access/ only (a spread would hide a second)', () => {
+  const parts = [ACCOUNT_ACCESS, FILE_ACCESS, LINK_ACCESS, INSTANCE_ACCESS, LIBRARY_ACCESS, IMPORT_ACCESS];
+  const names = parts.flatMap((part) => Object.keys(part));
+  expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([]);
+  expect(Object.keys(ACCESS)).toHaveLength(names.length);
 });
