@@ -20,7 +20,6 @@ import {
   backfillUserShardIndex,
   deleteRetiredIndexes,
 } from '../table-upgrade.ts';
-import { backfillTypeCounts } from '../type-counts-upgrade.ts';
 
 export interface DynamoDbLocal {
   endpoint: string;
@@ -171,8 +170,6 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
     if (added.includes(USERS_INDEX)) await backfillUserShardIndex(client, tableName);
     // No index marks this upgrade: a kept table is scanned at each start (nothing to do after the first).
     await backfillSparseOrderIndexes(client, tableName);
-    // Users marked as counted by type are skipped: after the first start this reads only counters.
-    await backfillTypeCounts(client, tableName);
     // After the backfills: the users have left the retired listing index before it goes.
     await deleteRetiredIndexes(client, tableName);
     return false;
