@@ -133,7 +133,8 @@ function carriedOver(ziplineId: string, userId: string, upload: ImportUpload): C
       tags: kept.tags,
     }),
     extra: (file: FileRecord) => [
-      ...membershipWrites(userId, undefined, file),
+      // Its tags' memberships; the folder's member item comes with the recording (joinFolderItems).
+      ...membershipWrites(userId, undefined, { ...file, folderId: null }),
       claimMapping('files', ziplineId, { id: file.id, userId, details: { name: file.name } }),
     ],
   };
