@@ -6,6 +6,7 @@ import { fileStatsKey } from '#shared/db/keys/files';
 import { type FileRecord, type FileStats, isMedia } from '#shared/files/model';
 import { newFileId } from '#shared/files/names';
 import { toFileItem } from '#shared/files/record/items';
+import { POPULAR_AFTER } from '#shared/files/serve/popular-views';
 
 /**
  * A user's library of files written straight to the table (BatchWrite of the items the service
@@ -42,7 +43,9 @@ function fakeFile(userId: string, index: number): FileRecord {
     originalName: `${word}-${index}.${type.split('/')[1]}`,
     size: 1000 + ((index * 7919) % 5_000_000),
     type,
-    views: (index * 31) % 500,
+    // Below POPULAR_AFTER: an item written here has no view counters, and a listing reads a popular
+    // file's (eleven items, tests/http/file-views.test.ts): these figures are the indexes'.
+    views: (index * 31) % POPULAR_AFTER,
     maxViews: index % 7 === 0 ? 1000 : null,
     favorite: index % 10 === 0,
     createdAt: new Date(created).toISOString(),

@@ -10,6 +10,7 @@ import { newFileId } from '#shared/files/names';
 import { folderMemberItem } from '#shared/files/record/folder-membership';
 import { toFileItem } from '#shared/files/record/items';
 import { membershipItem } from '#shared/files/record/memberships';
+import { POPULAR_AFTER } from '#shared/files/serve/popular-views';
 import { call } from '../support/client.ts';
 import { type RecordedCall, recordSdkCalls } from '../support/sdk-calls.ts';
 import { signedInUser } from '../support/users.ts';
@@ -52,7 +53,9 @@ function libraryFile(index: number): FileRecord {
     originalName: `${WORDS[index % WORDS.length]}-${index}.${type.split('/')[1]}`,
     size: 1000 + ((index * 7919) % 5_000_000),
     type,
-    views: (index * 31) % 500,
+    // Below POPULAR_AFTER: an item written here has no view counters, and a listing reads a popular
+    // file's (eleven items, tests/http/file-views.test.ts): these figures are the indexes'.
+    views: (index * 31) % POPULAR_AFTER,
     maxViews: null,
     favorite: index % 10 === 3,
     createdAt: new Date(created).toISOString(),
