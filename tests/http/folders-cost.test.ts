@@ -12,7 +12,7 @@ import { toFileItem } from '#shared/files/record/items';
 import { membershipItem } from '#shared/files/record/memberships';
 import { POPULAR_AFTER } from '#shared/files/serve/popular-views';
 import { call } from '../support/client.ts';
-import { type RecordedCall, recordSdkCalls } from '../support/sdk-calls.ts';
+import { consumedUnits, recordSdkCalls } from '../support/sdk-calls.ts';
 import { signedInUser } from '../support/users.ts';
 
 /**
@@ -30,11 +30,6 @@ const FILES = Number(process.env.LISTING_COST_FILES ?? 2_000);
 /** A deep page: half-way through the folder's (and the tag's) tenth of the library, 15 a page. */
 const DEEP = String(Math.floor(FILES / 300));
 const recorder = recordSdkCalls();
-const readUnits = (calls: readonly RecordedCall<unknown>[]) =>
-  calls.reduce((sum, { consumedCapacity }) => {
-    const used = [consumedCapacity].flat() as ({ CapacityUnits?: number } | undefined)[];
-    return sum + used.reduce((units, capacity) => units + (capacity?.CapacityUnits ?? 0), 0);
-  }, 0);
 
 let owner: Awaited<ReturnType<typeof signedInUser>>;
 let folderId: string;
@@ -148,7 +143,7 @@ async function measured(query: Record<string, string>) {
   const calls = recorder.calls.filter(({ command }) => /^(Get|BatchGet|Query)/.test(command));
   return {
     files: response.body.page as { id: string; originalName: string; size: number; views: number }[],
-    units: readUnits(calls),
+    units: consumedUnits(calls),
     calls: calls.map(({ command, input }) => `${command}${input.IndexName ? `(${input.IndexName})` : ''}`),
   };
 }

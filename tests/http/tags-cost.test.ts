@@ -6,7 +6,7 @@ import { fromFileItem, toFileItem } from '#shared/files/record/items';
 import { membershipItem } from '#shared/files/record/memberships';
 import { emptyStats, fillLibrary } from '../../bench/library.ts';
 import { call } from '../support/client.ts';
-import { type RecordedCall, recordSdkCalls } from '../support/sdk-calls.ts';
+import { consumedUnits, recordSdkCalls } from '../support/sdk-calls.ts';
 import { partitionItems } from '../support/snapshot.ts';
 import { signedInUser } from '../support/users.ts';
 
@@ -19,11 +19,6 @@ import { signedInUser } from '../support/users.ts';
 
 const FILES = Number(process.env.TAGS_COST_FILES ?? 10_000);
 const recorder = recordSdkCalls();
-const readUnits = (calls: readonly RecordedCall<unknown>[]) =>
-  calls.reduce((sum, { consumedCapacity }) => {
-    const used = [consumedCapacity].flat() as ({ CapacityUnits?: number } | undefined)[];
-    return sum + used.reduce((units, capacity) => units + (capacity?.CapacityUnits ?? 0), 0);
-  }, 0);
 
 let owner: Awaited<ReturnType<typeof signedInUser>>;
 let tagId: string;
@@ -59,7 +54,7 @@ async function measured(query: Record<string, string>) {
   const response = await call('GET', `/api/user/files?${new URLSearchParams(query)}`, { token: owner.token });
   expect(response.status).toBe(200);
   const calls = recorder.calls.filter(({ command }) => /^(Get|BatchGet|Query)/.test(command));
-  return { files: response.body.page.length as number, units: readUnits(calls), calls };
+  return { files: response.body.page.length as number, units: consumedUnits(calls), calls };
 }
 
 /**

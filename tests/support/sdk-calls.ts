@@ -143,3 +143,10 @@ export function writeUnits(calls: readonly RecordedCall<unknown>[]): Record<stri
   }
   return units;
 }
+
+/** The capacity units the recorded calls consumed, a BatchGetItem's per-table list summed too. */
+export const consumedUnits = (calls: readonly RecordedCall<unknown>[]) =>
+  calls.reduce((sum, { consumedCapacity }) => {
+    const used = [consumedCapacity].flat() as ({ CapacityUnits?: number } | undefined)[];
+    return sum + used.reduce((units, capacity) => units + (capacity?.CapacityUnits ?? 0), 0);
+  }, 0);

@@ -1,6 +1,16 @@
 import { USERS_INDEX } from '#shared/db/keys/users';
 import type { TableAccess } from '#shared/routes/grants';
 
+/**
+ * What deleting a user removes, the same whether the request finishes it or the scheduled worker
+ * continues it (both run accounts/deletion.ts `finishDeletion`): the partition's items in batches,
+ * the user's claims, links' names, folders' items, view counters and totals.
+ */
+const USER_DELETION_WRITES = {
+  DeleteItem: ['USER', 'USERNAME', 'USERLIKE', 'FILENAME', 'OAUTHID', 'PASSKEY', 'DELETION', 'GO', 'FOLDER'],
+  BatchWriteItem: ['USER', 'LINKVIEWS', 'FILEVIEWS', 'VIEWTOTALS'],
+} satisfies TableAccess['items'];
+
 /** Sign-in, sessions, users and their administration, providers and passkeys. */
 export const ACCOUNT_ACCESS = {
   // One GetItem proves the table answers.
@@ -61,36 +71,14 @@ export const ACCOUNT_ACCESS = {
     items: {
       Query: ['USER'],
       UpdateItem: ['USER', 'DELETION'],
-      DeleteItem: [
-        'USER',
-        'USERNAME',
-        'USERLIKE',
-        'FILENAME',
-        'OAUTHID',
-        'PASSKEY',
-        'DELETION',
-        'GO',
-        'FOLDER',
-      ],
-      BatchWriteItem: ['USER', 'LINKVIEWS', 'FILEVIEWS', 'VIEWTOTALS'],
+      ...USER_DELETION_WRITES,
     },
   },
   usersDeleteContinued: {
     items: {
       GetItem: ['USER'],
       Query: ['USER', 'DELETION'],
-      DeleteItem: [
-        'USER',
-        'USERNAME',
-        'USERLIKE',
-        'FILENAME',
-        'OAUTHID',
-        'PASSKEY',
-        'DELETION',
-        'GO',
-        'FOLDER',
-      ],
-      BatchWriteItem: ['USER', 'LINKVIEWS', 'FILEVIEWS', 'VIEWTOTALS'],
+      ...USER_DELETION_WRITES,
     },
   },
   // The provider account's claim and its user; the flow's state recorded once (OAUTHFLOW); a new
