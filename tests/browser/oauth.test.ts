@@ -8,7 +8,7 @@ import {
   signOut,
 } from '../support/dashboard.ts';
 import { type OidcProvider, startOidcProvider } from '../support/oidc.ts';
-import { atOneStep, codeAt } from '../support/totp-codes.ts';
+import { acceptedAtOneStep, codeAt } from '../support/totp-codes.ts';
 
 /**
  * Sign-in with a provider in Chromium against `npm start` and a real OIDC provider process: the
@@ -114,18 +114,20 @@ test('with two-factor sign-in on, the provider sign-in asks for the code before 
   await section.getByText('Test ID is linked').waitFor();
   // TOTP on through the API, with the page's session.
   const secret = await page.evaluate(async () => (await (await fetch('/api/user/mfa/totp')).json()).secret);
-  const enrolled = await atOneStep((step) =>
-    page.evaluate(
-      async (json) =>
-        (
-          await fetch('/api/user/mfa/totp', {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify(json),
-          })
-        ).json(),
-      { secret, code: codeAt(secret, step - 1) },
-    ),
+  const enrolled = await acceptedAtOneStep(
+    (step) =>
+      page.evaluate(
+        async (json) =>
+          (
+            await fetch('/api/user/mfa/totp', {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify(json),
+            })
+          ).json(),
+        { secret, code: codeAt(secret, step - 1) },
+      ),
+    (answer) => Array.isArray(answer.recoveryCodes),
   );
   const [recoveryCode] = enrolled.recoveryCodes as string[];
 

@@ -10,7 +10,7 @@ import { localClient } from '../../infra/local/dynamodb.ts';
 import { BrowserSession, type OidcProvider, startOidcProvider } from '../support/oidc.ts';
 import { type Runner, startRunner, stopRunner } from '../support/runner.ts';
 import { changedKeys, tableSnapshot } from '../support/snapshot.ts';
-import { atOneStep, codeAt } from '../support/totp-codes.ts';
+import { acceptedAtOneStep, codeAt } from '../support/totp-codes.ts';
 
 /**
  * OpenID Connect sign-in end to end: `npm start` for real, configured by its environment, against a
@@ -340,8 +340,9 @@ describe('issue 29: an API token alone never becomes the account; a provider sig
     expect((await admin.send('/api/users', 'POST', VICTIM)).status).toBe(200);
     const victim = await passwordSession(origin, VICTIM.username, VICTIM.password);
     const { secret } = (await (await victim.request('/api/user/mfa/totp')).json()) as { secret: string };
-    const enrolled = await atOneStep(async (step) =>
-      victim.send('/api/user/mfa/totp', 'POST', { secret, code: codeAt(secret, step - 1) }),
+    const enrolled = await acceptedAtOneStep(
+      (step) => victim.send('/api/user/mfa/totp', 'POST', { secret, code: codeAt(secret, step - 1) }),
+      (answer) => answer.status === 200,
     );
     expect(enrolled.status).toBe(200);
     recoveryCodes = ((await enrolled.json()) as { recoveryCodes: string[] }).recoveryCodes;

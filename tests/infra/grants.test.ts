@@ -24,7 +24,7 @@ import { type OidcProvider, providerSignIn, startOidcProvider } from '../support
 import { PNG_1X1 } from '../support/pixels.ts';
 import { updateUserQuota } from '../support/quota.ts';
 import { headForbidden, injectS3Fault } from '../support/s3-calls.ts';
-import { codeAt, stepNow } from '../support/totp-codes.ts';
+import { acceptedAtOneStep, codeAt, stepNow } from '../support/totp-codes.ts';
 import { importFlow } from '../support/zipline-import.ts';
 
 /**
@@ -481,15 +481,11 @@ describe('every request the code sends is within its function grant, and every g
     // guess), then a recovery code that does.
     expect((await request('GET', '/api/user/mfa/totp', self)).status).toBe(200);
     const { secret } = (await request('GET', '/api/user/mfa/totp', self)).body;
-    const enrol = async (): Promise<TestResponse> => {
-      const step = stepNow();
-      const enrolled = await request('POST', '/api/user/mfa/totp', {
-        ...self,
-        json: { secret, code: codeAt(secret, step - 1) },
-      });
-      return enrolled.status === 200 || stepNow() === step ? enrolled : enrol();
-    };
-    const enrolled = await enrol();
+    const enrolled = await acceptedAtOneStep(
+      (step) =>
+        request('POST', '/api/user/mfa/totp', { ...self, json: { secret, code: codeAt(secret, step - 1) } }),
+      (answer) => answer.status === 200,
+    );
     expect(enrolled.status).toBe(200);
     const adminLogin = { username: admin, password };
     expect((await request('POST', '/api/auth/login', { json: adminLogin })).body).toEqual({ totp: true });

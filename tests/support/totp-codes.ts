@@ -23,3 +23,20 @@ export async function atOneStep<T>(attempt: (step: number) => Promise<T>): Promi
   }
   throw new Error('the time step changed during three attempts in a row');
 }
+
+/**
+ * For an attempt that changes state (a TOTP enrolment with the code of the step before this one): the
+ * first accepted result is final, since trying again would meet the state it wrote; a refusal is tried
+ * again only when a step boundary crossed while it ran could explain it (the code fell out of the window).
+ */
+export async function acceptedAtOneStep<T>(
+  attempt: (step: number) => Promise<T>,
+  accepted: (result: T) => boolean,
+): Promise<T> {
+  for (let tries = 0; tries < 3; tries++) {
+    const step = stepNow();
+    const result = await attempt(step);
+    if (accepted(result) || stepNow() === step) return result;
+  }
+  throw new Error('the time step changed during three attempts in a row');
+}

@@ -1,7 +1,7 @@
 import { offeredSecret, sealTotpSecret } from '#shared/mfa/sealing';
 import { writeEnrolment } from '#shared/mfa/totp-store';
 import { call, type TestResponse } from './client.ts';
-import { codeAt, stepNow } from './totp-codes.ts';
+import { acceptedAtOneStep, codeAt } from './totp-codes.ts';
 import { signedInUser } from './users.ts';
 
 let addresses = 0;
@@ -31,18 +31,19 @@ export async function enrolledUser(role: Parameters<typeof signedInUser>[0] = 'U
   const me = await signedInUser(role);
   const offer = await call('GET', '/api/user/mfa/totp', { cookie: me.cookie });
   const secret = offer.body.secret as string;
-  for (let tries = 0; tries < 3; tries++) {
-    const step = stepNow();
-    const enrolment = await call('POST', '/api/user/mfa/totp', {
-      cookie: me.cookie,
-      json: { secret, code: codeAt(secret, step - 1) },
-    });
-    if (enrolment.status === 200) {
-      return { ...me, secret, recoveryCodes: enrolment.body.recoveryCodes, enrolledAt: step - 1, enrolment };
-    }
-    if (stepNow() === step) throw new Error(`enrolment failed: ${enrolment.text}`);
-  }
-  throw new Error('the time step changed during three enrolments in a row');
+  let enrolledAt = 0;
+  const enrolment = await acceptedAtOneStep(
+    (step) => {
+      enrolledAt = step - 1;
+      return call('POST', '/api/user/mfa/totp', {
+        cookie: me.cookie,
+        json: { secret, code: codeAt(secret, enrolledAt) },
+      });
+    },
+    (answer) => answer.status === 200,
+  );
+  if (enrolment.status !== 200) throw new Error(`enrolment failed: ${enrolment.text}`);
+  return { ...me, secret, recoveryCodes: enrolment.body.recoveryCodes, enrolledAt, enrolment };
 }
 
 /** A user with TOTP on and no code used yet (written through the store, as an enrolment writes it). */
