@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { S3Event } from 'aws-lambda';
 import S3rver, { type S3rverContext } from 's3rver';
+import { cacheBucketConfigurations } from './s3-config-cache.ts';
 
 /**
  * The notification S3 sends for one event on one object (the fields the handlers read), the key
@@ -84,6 +85,7 @@ export async function startS3Local(options: {
     directory: options.directory,
     configureBuckets: [{ name: options.bucketName, configs: [CORS] }],
   });
+  cacheBucketConfigurations(server);
   const listeners: ((event: S3Event) => void)[] = [];
   // First in the chain, so it sees each request once s3rver has answered it.
   server.middleware.unshift(async (request, next) => {
