@@ -39,6 +39,7 @@ export function readFileParts(request: HttpRequest, limits: MultipartLimits): Pr
     const parts: FilePart[] = [];
     let failure: Error | undefined;
     parser.on('file', (field, stream, info) => {
+      // busboy hands a part within one whole body as a single view of it: kept as is, not copied.
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       // A truncated body fails the part's stream as well as the parser; the parser's error answers.
@@ -48,7 +49,7 @@ export function readFileParts(request: HttpRequest, limits: MultipartLimits): Pr
           field,
           fileName: info.filename ?? '',
           mimeType: info.mimeType,
-          bytes: Buffer.concat(chunks),
+          bytes: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks),
         }),
       );
     });
