@@ -112,7 +112,8 @@ export interface ScheduledFunction {
 export const scheduledFunctions: readonly ScheduledFunction[] = [
   {
     // The expiry sweep (files/expiry/sweep.ts): the due files from the expiry index; each file read, then
-    // deleted with its name claim, counters share and folder membership in one transaction; its bytes and thumbnail.
+    // deleted with its name claim, counters share and folder membership in one transaction; its bytes and thumbnail;
+    // a popular file's view counters (FILEVIEWS).
     handler: 'files/expire',
     everyMinutes: 1,
     table: {
@@ -121,6 +122,7 @@ export const scheduledFunctions: readonly ScheduledFunction[] = [
         ConditionCheckItem: ['USER'],
         UpdateItem: ['USER'],
         DeleteItem: ['USER', 'FILENAME', 'FOLDER'],
+        BatchWriteItem: ['FILEVIEWS'],
       },
       indexes: [EXPIRY_INDEX],
     },

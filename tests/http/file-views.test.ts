@@ -3,8 +3,9 @@ import { getItem } from '#shared/db/client';
 import { FILE_ORDER_INDEXES, fileKey } from '#shared/db/keys/files';
 import { indexKeyAttributes } from '#shared/db/keys/partitions';
 import { POPULAR_AFTER } from '#shared/files/serve/popular-views';
+import { counterKeys } from '#shared/views/counters';
 import { call } from '../support/client.ts';
-import { upload } from '../support/files.ts';
+import { expireFile, upload } from '../support/files.ts';
 import { PNG_1X1 } from '../support/pixels.ts';
 import { recordSdkCalls } from '../support/sdk-calls.ts';
 import { streamDrained } from '../support/table-stream.ts';
@@ -146,6 +147,31 @@ test("a popular file's view and a link's redirect: each one read of the subject 
   // The link deleted: its views leave the totals with its counters.
   expect((await call('DELETE', `/api/user/urls/${link.body.id}`, { token: owner.token })).status).toBe(200);
   expect(await stats(owner)).toMatchObject({ views: POPULAR_AFTER + 1, urlViews: 0 });
+}, 180_000);
+
+test("the bulk delete and the expiry sweep take a popular file's counters, and its views leave the totals", async () => {
+  const owner = await viewer();
+  const [bulk, expiring, kept] = [await image(owner), await image(owner), await image(owner)];
+  for (const file of [bulk, expiring]) await view(file.name, POPULAR_AFTER + 12);
+  await view(kept.name, 2);
+  expect(await stats(owner)).toMatchObject({ views: 2 * (POPULAR_AFTER + 12) + 2 });
+  const counters = async (fileId: string) =>
+    (await Promise.all(counterKeys('file', fileId).map((key) => getItem(key, { consistent: true })))).filter(
+      (item) => item !== undefined,
+    );
+  expect(await counters(bulk.id)).not.toEqual([]);
+  const deleted = await call('DELETE', '/api/user/files/transaction', {
+    token: owner.token,
+    json: { files: [bulk.id] },
+  });
+  expect(deleted.status).toBe(200);
+  expect(await counters(bulk.id)).toEqual([]);
+  expect(await stats(owner)).toMatchObject({ views: POPULAR_AFTER + 12 + 2 });
+  await expireFile(owner.id, expiring.id);
+  const { sweepExpiredFiles } = await import('#shared/files/expiry/sweep');
+  expect(await sweepExpiredFiles()).toMatchObject({ expired: 1, failed: [] });
+  expect(await counters(expiring.id)).toEqual([]);
+  expect(await stats(owner)).toMatchObject({ views: 2, filesUploaded: 1 });
 }, 180_000);
 
 test('maxViews is exact across the switch: one view left, 50 concurrent requests, one served', async () => {

@@ -357,10 +357,11 @@ describe('least privilege', () => {
     ]);
   });
 
-  test('the expiry sweep: the expiry index, file items, name claims and folder members, and what deleting a file may do in the bucket', () => {
+  test("the expiry sweep: the expiry index, file items, name claims, folder members and a popular file's view counters, and what deleting a file may do in the bucket", () => {
     const leading = (patterns: string[]) =>
       JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': patterns } });
     expect(grantLines('files/expire')).toEqual([
+      `dynamodb:BatchWriteItem on table if ${leading(['FILEVIEWS#*'])}`,
       `dynamodb:ConditionCheckItem on table if ${leading(['USER#*'])}`,
       `dynamodb:DeleteItem on table if ${leading(['FILENAME#*', 'FOLDER#*', 'USER#*'])}`,
       `dynamodb:GetItem on table if ${leading(['USER#*'])}`,
