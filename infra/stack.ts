@@ -249,6 +249,7 @@ export class FileServiceStack extends Stack {
       roles: [...own.roles.values(), ...this.areas.flatMap((area) => area.roles)].map((role) => ({
         construct: role,
         objectPrefixes: role.objectPrefixes,
+        readsStream: role.readsStream,
       })),
       customDomain: props.domain !== undefined,
     });

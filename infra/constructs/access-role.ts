@@ -68,6 +68,8 @@ export class AccessRole extends Construct {
   readonly role: Role;
   /** The key prefixes its object grants end in (cdk-nag's IAM5 findings, acknowledged). */
   readonly objectPrefixes: string[];
+  /** Reads the table's stream (its ListStreams names no resource: cdk-nag's IAM5, acknowledged). */
+  readsStream = false;
   private readonly logs = new PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'] });
   private readonly grants: PolicyDocument | undefined;
   private readonly invoked = new Set<IFunction>();
@@ -114,6 +116,7 @@ export class AccessRole extends Construct {
    */
   readsStreamOf(table: ITable): void {
     if (!this.grants) throw new Error('a function with no grants reads no stream');
+    this.readsStream = true;
     this.grants.addStatements(
       new PolicyStatement({
         actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],
