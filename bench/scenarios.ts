@@ -28,6 +28,7 @@ import { settingsScenarios } from './settings-scenarios.ts';
 import { signInScenarios } from './sign-in-scenarios.ts';
 import { tagScenarios } from './tag-scenarios.ts';
 import { viewScenarios } from './view-scenarios.ts';
+import { viewTotalsScenarios } from './view-totals-scenarios.ts';
 import { webhookEventScenarios } from './webhook-scenarios.ts';
 import { ziplineScenarios } from './zipline-scenarios.ts';
 
@@ -209,6 +210,7 @@ export async function benchScenarios(): Promise<{
     },
     dailyMetricsEvent,
     ...webhookEventScenarios(),
+    ...viewTotalsScenarios(),
   ];
   return { scenarios, objectEvents, fixtures: { userId: user.id } };
 }

@@ -1,7 +1,13 @@
 import { Duration } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import type { CfnFunction, IDestination, IFunction } from 'aws-cdk-lib/aws-lambda';
+import {
+  CfnEventSourceMapping,
+  type CfnFunction,
+  type IDestination,
+  type IFunction,
+} from 'aws-cdk-lib/aws-lambda';
 import { type Bucket, EventType } from 'aws-cdk-lib/aws-s3';
 import { LambdaDestination } from 'aws-cdk-lib/aws-s3-notifications';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -100,5 +106,55 @@ export function startBackgroundFunction(scope: Construct, props: BackgroundProps
     props.bucket.addEventNotification(S3_EVENT_TYPES[event], new LambdaDestination(fn), { prefix });
   }
   if (!spec.longRun) reserve(RESERVED_CONCURRENCY.objectEvents);
+  return failed;
+}
+
+/**
+ * Feeds a function from the table's stream (the view totals): a mapping that passes only the
+ * changes its filters name (Lambda bills and invokes nothing for the rest), in batches of its size
+ * gathered for up to its window, newest first at creation (a mapping made again resumes at the
+ * stream's end: the changes since are not applied twice). A batch the function reports failed is
+ * retried from that record, halved after each failure, `retryAttempts` times; then its place in the
+ * stream (shard and sequence numbers, not the records) lands in a queue behind the failed-events
+ * alarm. Returns that queue.
+ */
+export function startStreamFunction(
+  scope: Construct,
+  props: Pick<BackgroundProps, 'spec' | 'fn' | 'access'> & { table: ITable },
+): Queue {
+  const { spec, fn, access, table } = props;
+  const stream = spec.tableStream;
+  if (!stream || !table.tableStreamArn) throw new Error(`${spec.handler} has no table stream`);
+  const failed = new Queue(scope, `${spec.id}FailedEvents`, {
+    retentionPeriod: FAILED_EVENT_RETENTION,
+    encryption: QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+  });
+  access.sendsFailedEventsTo(failed);
+  access.readsStreamOf(table);
+  const keyFilter = (prefix: string) => ({ S: [{ prefix }] });
+  new CfnEventSourceMapping(scope, `${spec.id}Stream`, {
+    functionName: fn.functionName,
+    eventSourceArn: table.tableStreamArn,
+    startingPosition: 'LATEST',
+    batchSize: stream.batchSize,
+    maximumBatchingWindowInSeconds: stream.batchingWindowSeconds,
+    bisectBatchOnFunctionError: true,
+    maximumRetryAttempts: stream.retryAttempts,
+    functionResponseTypes: ['ReportBatchItemFailures'],
+    destinationConfig: { onFailure: { destination: failed.queueArn } },
+    filterCriteria: {
+      filters: stream.filters.map((filter) => ({
+        pattern: JSON.stringify({
+          dynamodb: {
+            Keys: {
+              pk: keyFilter(filter.pk),
+              ...(filter.sk === undefined ? {} : { sk: keyFilter(filter.sk) }),
+            },
+          },
+        }),
+      })),
+    },
+  });
   return failed;
 }

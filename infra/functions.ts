@@ -5,7 +5,9 @@ import {
   type ObjectEventType,
   objectEventFunctions,
   type ScheduledFunction,
+  type StreamFunction,
   scheduledFunctions,
+  streamFunctions,
 } from '#shared/routes/background';
 import type {
   BucketAccess,
@@ -55,6 +57,8 @@ export interface FunctionSpec {
   unreserved?: true;
   /** Invoked asynchronously by these handlers' functions (no API route), within this many seconds. */
   invoked?: { by: readonly string[]; timeoutSeconds: number };
+  /** The table's stream feeds it, with these filters and batches (no API route). */
+  tableStream?: Omit<StreamFunction, 'handler' | 'table'>;
   /** Announces uploads or links: may invoke the webhook deliverer (background.ts). */
   emitsWebhooks: boolean;
 }
@@ -92,7 +96,10 @@ export const usesTable = (spec: FunctionSpec) =>
   Object.keys(spec.table.items ?? {}).length > 0 || (spec.table.indexes ?? []).length > 0;
 /** Started by a schedule, S3 or another function, never by the API (no route, no viewer headers). */
 export const isBackground = (spec: FunctionSpec) =>
-  spec.everyMinutes !== undefined || spec.objectEvents !== undefined || spec.invoked !== undefined;
+  spec.everyMinutes !== undefined ||
+  spec.objectEvents !== undefined ||
+  spec.invoked !== undefined ||
+  spec.tableStream !== undefined;
 
 export const usesBucket = (spec: FunctionSpec) => Object.keys(spec.bucket).length > 0;
 
@@ -121,6 +128,7 @@ export function functionSpecs(
   objectEvents: readonly ObjectEventFunction[] = objectEventFunctions,
   scheduled: readonly ScheduledFunction[] = scheduledFunctions,
   invoked: readonly InvokedFunction[] = invokedFunctions,
+  streams: readonly StreamFunction[] = streamFunctions,
 ): FunctionSpec[] {
   const byHandler = new Map<string, FunctionSpec>();
   for (const route of table) {
@@ -160,6 +168,11 @@ export function functionSpecs(
       ...bareSpec(fn.handler),
       table: mergeTable({}, fn.table),
       invoked: { by: fn.invokedBy, timeoutSeconds: fn.timeoutSeconds },
+    })),
+    ...streams.map(({ handler, table, ...tableStream }) => ({
+      ...bareSpec(handler),
+      table: mergeTable({}, table),
+      tableStream,
     })),
     bareSpec(FALLBACK_HANDLER),
   ];

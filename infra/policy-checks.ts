@@ -29,6 +29,8 @@ export const ACKNOWLEDGED = {
   CFR4: 'The default *.cloudfront.net certificate cannot require TLS 1.2; with a custom domain (-c domainName) the distribution does',
   'IAM5 (functions)':
     'Object keys are per-file ids: each function’s object grants end in a key prefix its routes declare',
+  'IAM5 (stream listing)':
+    'Lambda’s stream event source needs dynamodb:ListStreams, which names no resource; the role’s stream reads name the table’s stream',
   'L1 (functions)':
     'Node.js 22 is a supported LTS runtime; it moves together with the bundles’ esbuild target, tested together',
   'IAM4 (CDK deployment)': 'CDK’s own function that deploys the dashboard assets: its role is CDK’s',
@@ -82,7 +84,7 @@ export interface AcknowledgedParts {
   /** The service functions. */
   functions: Iterable<IConstruct>;
   /** Each access class's role with the key prefixes its object grants end in. */
-  roles: Iterable<{ construct: IConstruct; objectPrefixes: string[] }>;
+  roles: Iterable<{ construct: IConstruct; objectPrefixes: string[]; readsStream: boolean }>;
   /** With a custom domain the distribution requires TLS 1.2, so CFR4 is not acknowledged. */
   customDomain: boolean;
 }
@@ -102,6 +104,7 @@ export function acknowledgeFindings(parts: AcknowledgedParts): void {
   for (const role of parts.roles) {
     const objects = role.objectPrefixes.map((prefix) => objectsOf(parts.filesBucket, prefix, role.construct));
     if (objects.length) acknowledge(role.construct, 'IAM5 (functions)', objects);
+    if (role.readsStream) acknowledge(role.construct, 'IAM5 (stream listing)', ['Resource::*']);
   }
   for (const fn of parts.functions) acknowledge(fn, 'L1 (functions)');
   const qualifier: unknown = stack.node.tryGetContext('@aws-cdk/core:bootstrapQualifier');

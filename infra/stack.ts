@@ -13,7 +13,7 @@ import { routes } from '#shared/routes/table';
 import type { AlarmThresholds } from './alarms.ts';
 import { ACCESS_LOG_FORMAT } from './alarms.ts';
 import { AreaStack } from './area-stack.ts';
-import { startBackgroundFunction, startInvokedFunction } from './background.ts';
+import { startBackgroundFunction, startInvokedFunction, startStreamFunction } from './background.ts';
 import {
   type LogLevelName,
   type OAuthSettings,
@@ -123,6 +123,11 @@ export class FileServiceStack extends Stack {
       const fn = own.functions.get(spec.handler) as ServiceFunction;
       if (spec.invoked) {
         const queue = startInvokedFunction(this, { spec, fn: fn.function, access: fn.access });
+        failedEventQueues.push({ id: spec.id, queue });
+        continue;
+      }
+      if (spec.tableStream) {
+        const queue = startStreamFunction(this, { spec, fn: fn.function, access: fn.access, table });
         failedEventQueues.push({ id: spec.id, queue });
         continue;
       }
@@ -244,6 +249,7 @@ export class FileServiceStack extends Stack {
       roles: [...own.roles.values(), ...this.areas.flatMap((area) => area.roles)].map((role) => ({
         construct: role,
         objectPrefixes: role.objectPrefixes,
+        readsStream: role.readsStream,
       })),
       customDomain: props.domain !== undefined,
     });

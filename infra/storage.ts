@@ -1,5 +1,11 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { type AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import {
+  type AttributeType,
+  BillingMode,
+  ProjectionType,
+  StreamViewType,
+  Table,
+} from 'aws-cdk-lib/aws-dynamodb';
 import { HttpMethods } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { type IndexDefinition, type KeyAttribute, tableDefinition } from '#shared/db/table';
@@ -27,6 +33,7 @@ export function serviceStorage(scope: Construct, retainData: boolean) {
     sortKey: attribute(tableDefinition.sortKey),
     billingMode: BillingMode.PAY_PER_REQUEST,
     timeToLiveAttribute: tableDefinition.timeToLiveAttribute,
+    stream: StreamViewType[tableDefinition.stream],
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
     deletionProtection: retainData,
     removalPolicy: dataRemovalPolicy,

@@ -20,6 +20,8 @@ export interface Access {
   readsSetupCode?: boolean;
   /** Invokes the webhook deliverer: never shares a role with a function that does not. */
   emitsWebhooks?: boolean;
+  /** Reads the table's stream (a stream function): never shares a role with a function that does not. */
+  tableStream?: unknown;
 }
 
 /** The stack's resources a role's grants name. */
@@ -46,6 +48,7 @@ export const accessClassOf = (access: Access): string =>
     access.readsClientSecrets === true,
     access.readsSetupCode === true,
     access.emitsWebhooks === true,
+    access.tableStream !== undefined,
   ]);
 
 function canonical(value: unknown): unknown {
@@ -65,6 +68,8 @@ export class AccessRole extends Construct {
   readonly role: Role;
   /** The key prefixes its object grants end in (cdk-nag's IAM5 findings, acknowledged). */
   readonly objectPrefixes: string[];
+  /** Reads the table's stream (its ListStreams names no resource: cdk-nag's IAM5, acknowledged). */
+  readsStream = false;
   private readonly logs = new PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'] });
   private readonly grants: PolicyDocument | undefined;
   private readonly invoked = new Set<IFunction>();
@@ -102,6 +107,22 @@ export class AccessRole extends Construct {
     if (!this.grants) throw new Error('a function with no grants has no failure destination');
     this.grants.addStatements(
       new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn] }),
+    );
+  }
+
+  /**
+   * Lets the class's functions read the table's stream (what Lambda's event source mapping polls
+   * with the function's role), as a statement of the role's own: CDK's grant adds a policy resource.
+   */
+  readsStreamOf(table: ITable): void {
+    if (!this.grants) throw new Error('a function with no grants reads no stream');
+    this.readsStream = true;
+    this.grants.addStatements(
+      new PolicyStatement({
+        actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],
+        resources: [table.tableStreamArn as string],
+      }),
+      new PolicyStatement({ actions: ['dynamodb:ListStreams'], resources: ['*'] }),
     );
   }
 

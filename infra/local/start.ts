@@ -82,6 +82,8 @@ async function start(): Promise<void> {
 
   const client = localClient(dynamo.endpoint);
   await ensureTable(client, process.env.TABLE_NAME);
+  const { ensureStream, tableStream } = await import('./table-stream.ts');
+  await ensureStream(client, process.env.TABLE_NAME);
   client.destroy();
 
   // Handler modules read the environment at import, so they are imported only now.
@@ -116,6 +118,8 @@ async function start(): Promise<void> {
   startLocalWebhooks();
   const { startSchedules } = await import('./schedules.ts');
   stoppers.push(startSchedules(Number(process.env.SCHEDULE_SECONDS ?? 5)));
+  // The table's stream (the owners' view totals), as the stack's event source mapping feeds it.
+  stoppers.push(tableStream(dynamo.endpoint, process.env.TABLE_NAME, { from: 'LATEST' }).start(1000));
 
   const { createLocalServer } = await import('./server.ts');
   const server = createLocalServer({

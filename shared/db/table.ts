@@ -24,6 +24,8 @@ export interface TableDefinition {
   sortKey: KeyAttribute;
   globalIndexes: IndexDefinition[];
   timeToLiveAttribute: string;
+  /** The table's stream: every change with the item before and after (the view totals' feed). */
+  stream: 'NEW_AND_OLD_IMAGES';
 }
 
 /**
@@ -83,6 +85,7 @@ export const tableDefinition: TableDefinition = {
     },
   ],
   timeToLiveAttribute: 'expiresAt',
+  stream: 'NEW_AND_OLD_IMAGES',
 };
 
 /** The CreateTable input for this definition (DynamoDB Local, tests). */
@@ -95,6 +98,7 @@ export function createTableInput(tableName: string) {
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST' as const,
+    StreamSpecification: { StreamEnabled: true, StreamViewType: tableDefinition.stream },
     AttributeDefinitions: [...attributes.values()].map((a) => ({
       AttributeName: a.name,
       AttributeType: a.type,

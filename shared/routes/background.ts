@@ -2,7 +2,7 @@
  * The functions that are not routes: those S3 starts on the bucket's notifications, and those a
  * schedule starts. Their grants are declared as a route's (routes/grants.ts).
  */
-import { EXPIRY_INDEX } from '#shared/db/keys/files';
+import { EXPIRY_INDEX, FILE_PREFIX } from '#shared/db/keys/files';
 import { ACCESS, BUCKET } from '#shared/routes/access';
 import type { BucketAccess, ObjectPrefix, TableAccess } from '#shared/routes/grants';
 import type { Route } from '#shared/routes/route';
@@ -112,7 +112,8 @@ export interface ScheduledFunction {
 export const scheduledFunctions: readonly ScheduledFunction[] = [
   {
     // The expiry sweep (files/expiry/sweep.ts): the due files from the expiry index; each file read, then
-    // deleted with its name claim, counters share and folder membership in one transaction; its bytes and thumbnail.
+    // deleted with its name claim, counters share and folder membership in one transaction; its bytes and thumbnail;
+    // a popular file's view counters (FILEVIEWS).
     handler: 'files/expire',
     everyMinutes: 1,
     table: {
@@ -121,6 +122,7 @@ export const scheduledFunctions: readonly ScheduledFunction[] = [
         ConditionCheckItem: ['USER'],
         UpdateItem: ['USER'],
         DeleteItem: ['USER', 'FILENAME', 'FOLDER'],
+        BatchWriteItem: ['FILEVIEWS'],
       },
       indexes: [EXPIRY_INDEX],
     },
@@ -143,3 +145,50 @@ export const scheduledFunctions: readonly ScheduledFunction[] = [
     table: ACCESS.statsDaily,
   },
 ];
+
+/** An item key prefix a table stream's filter passes (`sk` too when given: both must match). */
+export interface StreamKeyFilter {
+  pk: string;
+  sk?: string;
+}
+
+/**
+ * A function the table's stream (new and old images) feeds, in batches, not a route: only the
+ * changes of items matching one of `filters` reach it (Lambda's event filter in AWS, the runner's
+ * poller locally). It answers which records failed (ReportBatchItemFailures); a batch is retried
+ * `retryAttempts` times (halved after a failure), then its place in the stream goes to a queue.
+ * Its grants are declared as a route's.
+ */
+export interface StreamFunction {
+  handler: string;
+  filters: readonly StreamKeyFilter[];
+  batchSize: number;
+  batchingWindowSeconds: number;
+  retryAttempts: number;
+  table?: TableAccess;
+}
+
+export const streamFunctions: readonly StreamFunction[] = [
+  {
+    // The owners' view totals (docs/stats.md, "Views"): the items that hold views, a file's own and
+    // the view counters (which name their owner), their deletions included. 100 records at most:
+    // at most 100 owners, one transaction; up to 5 s of views folded into one write per owner.
+    handler: 'views/totals',
+    filters: [{ pk: 'USER#', sk: FILE_PREFIX }, { pk: 'FILEVIEWS#' }, { pk: 'LINKVIEWS#' }],
+    batchSize: 100,
+    batchingWindowSeconds: 5,
+    retryAttempts: 10,
+    table: ACCESS.viewTotals,
+  },
+];
+
+/** Whether a changed item's keys pass one of a stream function's filters. */
+export const passesStreamFilters = (
+  filters: readonly StreamKeyFilter[],
+  keys: { pk?: unknown; sk?: unknown },
+) =>
+  filters.some(
+    (filter) =>
+      String(keys.pk ?? '').startsWith(filter.pk) &&
+      (filter.sk === undefined || String(keys.sk ?? '').startsWith(filter.sk)),
+  );

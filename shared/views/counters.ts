@@ -5,7 +5,6 @@ import { linkViewsKey } from '#shared/db/keys/links';
 import { fileViewsKey } from '#shared/db/keys/views';
 import { batchGetItems } from '#shared/db/reads';
 import { updateItem } from '#shared/db/table-calls';
-import { addOwnerView } from '#shared/views/totals';
 
 /**
  * The one owner of view counting (docs/scale.md, "Views"), for short links and popular files alike:
@@ -18,7 +17,9 @@ import { addOwnerView } from '#shared/views/totals';
  * 1,000 a key. With `maxViews` it goes to one more item, `max`, by a conditional ADD that refuses
  * past the subject's allowance: exact under any concurrency, bounded by that key's 1,000 writes a
  * second. A subject's views are the sum of its counters (plus, for a file, the views its own item
- * counted before it became popular). Every counted view is also added to its owner's totals.
+ * counted before it became popular). Each counter names its subject's owner (`ownerId`, set by the
+ * count's own write): the table's stream adds its views to the owner's totals (shared/views/totals.ts),
+ * so a view costs that one write and nothing more.
  */
 export const VIEW_SHARDS = 10;
 
@@ -60,13 +61,13 @@ export const counterKeys = (kind: ViewSubject['kind'], id: string) => [
 ];
 
 /**
- * Counts one view on the subject's counters, one UpdateItem, then one on its owner's totals. Returns
+ * Counts one view on the subject's counters, one UpdateItem (which names the owner). Returns
  * the written counter's new value (a shard's share, or the exact `max` count), or undefined when the
  * limit is reached (nothing is written then): `maxViews: 1` lets exactly one of any number of
  * concurrent views through.
  */
 export async function countOnCounters(subject: ViewSubject, limit: ViewLimit): Promise<number | undefined> {
-  const update = new UpdateBuilder().add('views', 1);
+  const update = new UpdateBuilder().add('views', 1).set('ownerId', subject.ownerId);
   let written: Record<string, unknown> | undefined;
   if (limit.maxViews === null) {
     const key = counterKey(subject.kind, subject.id, randomInt(VIEW_SHARDS));
@@ -85,7 +86,6 @@ export async function countOnCounters(subject: ViewSubject, limit: ViewLimit): P
     if (counted === undefined) return undefined;
     written = counted.Attributes;
   }
-  await addOwnerView(subject.ownerId, subject.kind);
   return Number(written?.views ?? 1);
 }
 

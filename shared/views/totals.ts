@@ -1,26 +1,22 @@
-import { randomInt } from 'node:crypto';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { documents, tableName } from '#shared/db/client';
 import { UpdateBuilder } from '#shared/db/expressions/update';
 import { viewTotalsKey } from '#shared/db/keys/views';
 import { batchGetItems } from '#shared/db/reads';
-import { updateItem } from '#shared/db/table-calls';
 
 /**
- * The views counted on a user's files and links, for `GET /api/user/stats` (docs/stats.md). Every
- * counted view ADDs one to one of `TOTAL_SHARDS` items chosen at random (attribute `files` or
- * `links`), each its own partition: the views of all of a user's files and links together take
- * about 10,000 a second before one shard reaches DynamoDB's 1,000 writes a key, and the owner's own
- * partition takes none of them. Reading the totals is one BatchGetItem of the shards.
+ * The views of a user's files and links, for `GET /api/user/stats` (docs/stats.md). No request
+ * writes them: the table's stream feeds `views/totals` (functions/views/totals.ts), which folds a
+ * batch's view changes per owner (stream-deltas.ts) and writes each owner's once per batch, here.
+ * Earlier versions spread every view over `TOTAL_SHARDS` items; reading still sums them all, and
+ * the stream's writes go to shard 0, at most one a batch per stream shard for an owner.
  */
 export const TOTAL_SHARDS = 10;
 
-const ATTRIBUTE = { file: 'files', link: 'links' } as const;
-
-/** One view of one of `userId`'s files or links, added to their totals (one one-unit UpdateItem). */
-export async function addOwnerView(userId: string, kind: 'file' | 'link'): Promise<void> {
-  await updateItem(
-    viewTotalsKey(userId, randomInt(TOTAL_SHARDS)),
-    new UpdateBuilder().add(ATTRIBUTE[kind], 1).build(),
-  );
+/** One owner's change in a batch: views of their files and of their links (either may be negative). */
+export interface OwnerDelta {
+  files: number;
+  links: number;
 }
 
 /** Every shard key of a user's totals, for the user's deletion. */
@@ -32,4 +28,57 @@ export async function ownerViews(userId: string): Promise<{ files: number; links
   const items = await batchGetItems(totalKeys(userId), ['files', 'links']);
   const sum = (attribute: string) => items.reduce((total, item) => total + Number(item[attribute] ?? 0), 0);
   return { files: sum('files'), links: sum('links') };
+}
+
+/**
+ * An owner's totals update, marked with the batch (`lastBatch`) and refused when that batch is
+ * already applied; a change that only takes views away is refused too where the owner has no
+ * totals (a deleted user's files and links leaving after their totals did: nothing to recreate).
+ */
+function ownerUpdate(userId: string, delta: OwnerDelta, batch: string) {
+  const update = new UpdateBuilder()
+    .add('files', delta.files)
+    .add('links', delta.links)
+    .set('lastBatch', batch);
+  const marker = update.name('lastBatch');
+  const notApplied = `(attribute_not_exists(${marker}) OR ${marker} <> ${update.value(batch)})`;
+  const onlyTakes = delta.files <= 0 && delta.links <= 0;
+  return {
+    Key: viewTotalsKey(userId, 0),
+    ...update.build(),
+    ConditionExpression: onlyTakes ? `attribute_exists(pk) AND ${notApplied}` : notApplied,
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+  };
+}
+
+type Reason = { Code?: string; Item?: Record<string, unknown> };
+
+/**
+ * Applies one batch's changes, one write per owner, all in one transaction (at most 100 owners: the
+ * consumer's batch size), so a batch is applied whole or not at all. A batch already applied (a
+ * retry of one whose answer was lost) is recognised by its mark on any of its owners and changes
+ * nothing; owners refused for having no totals are left out and the rest applied.
+ */
+export async function applyOwnerDeltas(deltas: Map<string, OwnerDelta>, batch: string): Promise<void> {
+  let owners = [...deltas].filter(([, delta]) => delta.files !== 0 || delta.links !== 0);
+  if (owners.length > 100) throw new Error(`${owners.length} owners in one batch: at most 100`);
+  while (owners.length > 0) {
+    const items = owners.map(([userId, delta]) => ({
+      Update: { TableName: tableName, ...ownerUpdate(userId, delta, batch) },
+    }));
+    try {
+      await documents.send(new TransactWriteCommand({ TransactItems: items }));
+      return;
+    } catch (error) {
+      if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') throw error;
+      const reasons = (error as { CancellationReasons?: Reason[] }).CancellationReasons ?? [];
+      const refused = reasons.flatMap((reason, index) =>
+        reason.Code === 'ConditionalCheckFailed' ? [index] : [],
+      );
+      if (refused.length === 0) throw error;
+      // Applied whole or not at all: one owner marked with this batch means all of them were.
+      if (reasons.some((reason) => reason.Item?.lastBatch === batch)) return;
+      owners = owners.filter((_, index) => !refused.includes(index));
+    }
+  }
 }

@@ -3,17 +3,20 @@ import { getItem } from '#shared/db/client';
 import { FILE_ORDER_INDEXES, fileKey } from '#shared/db/keys/files';
 import { indexKeyAttributes } from '#shared/db/keys/partitions';
 import { POPULAR_AFTER } from '#shared/files/serve/popular-views';
+import { counterKeys } from '#shared/views/counters';
 import { call } from '../support/client.ts';
-import { upload } from '../support/files.ts';
+import { expireFile, upload } from '../support/files.ts';
 import { PNG_1X1 } from '../support/pixels.ts';
 import { recordSdkCalls } from '../support/sdk-calls.ts';
+import { streamDrained } from '../support/table-stream.ts';
 import { signedInUser } from '../support/users.ts';
 
 /**
  * File views through the HTTP path (issues 34 and 36, docs/scale.md "Views"): a file counts its first
  * `POPULAR_AFTER` views on its own item, then on sharded counters as a short link does, never on its
  * item again; its views stay exact in the API, `maxViews` stays exact under concurrent requests
- * across the switch, and every view reaches the owner's stats.
+ * across the switch, and every view reaches the owner's stats (through the table's stream, drained
+ * before each read of them), while a view itself writes only its count.
  */
 const recorder = recordSdkCalls();
 
@@ -41,7 +44,11 @@ async function image(owner: User, headers: Record<string, string> = {}) {
 const viewsOf = async (owner: User, id: string) =>
   (await call('GET', `/api/user/files/${id}`, { token: owner.token })).body.views as number;
 
-const stats = async (owner: User) => (await call('GET', '/api/user/stats', { token: owner.token })).body;
+/** The owner's stats once the table's stream has handed every change so far to the totals. */
+const stats = async (owner: User) => {
+  await streamDrained();
+  return (await call('GET', '/api/user/stats', { token: owner.token })).body;
+};
 
 /** `count` views, 8 at a time, alternating downloads, view pages and `/u/` links; each must be served. */
 async function view(name: string, count: number) {
@@ -97,7 +104,7 @@ test("a popular file: past POPULAR_AFTER its views go to its counters, never its
   expect(onItem.filter((update) => update.names.includes('views'))).toEqual([]);
   expect(onItem.every((update) => update.names.includes('gsi9sk'))).toBe(true);
   expect(keys.filter((pk) => pk.startsWith(`FILEVIEWS#${file.id}#`))).toHaveLength(30);
-  expect(keys.filter((pk) => pk.startsWith(`VIEWTOTALS#${owner.id}#`))).toHaveLength(30);
+  expect(keys.filter((pk) => pk.startsWith('VIEWTOTALS#'))).toEqual([]);
   // Views of an unlimited file spread over its shards (at 30 views all ten but a vanishing chance).
   expect(new Set(keys.filter((pk) => pk.startsWith('FILEVIEWS#'))).size).toBeGreaterThanOrEqual(5);
   const total = POPULAR_AFTER + 30;
@@ -111,9 +118,60 @@ test("a popular file: past POPULAR_AFTER its views go to its counters, never its
   const recent = await call('GET', '/api/user/recent?take=1', { token: owner.token });
   expect(recent.body[0]).toMatchObject({ id: file.id, views: total });
   expect(await stats(owner)).toMatchObject({ views: total });
-  // Deleting it answers its views, and takes its counters.
+  // Deleting it answers its views, and takes its counters, and its views leave the owner's totals.
   const deleted = await call('DELETE', `/api/user/files/${file.id}`, { token: owner.token });
   expect(deleted.body.views).toBe(total);
+  expect(await stats(owner)).toMatchObject({ views: 0, filesUploaded: 0 });
+}, 180_000);
+
+test("a popular file's view and a link's redirect: each one read of the subject and one write, its counter", async () => {
+  const owner = await viewer();
+  const file = await image(owner);
+  await view(file.name, POPULAR_AFTER);
+  const link = await call('POST', '/api/user/urls', {
+    token: owner.token,
+    json: { destination: 'https://example.com/once' },
+  });
+  recorder.reset();
+  expect((await call('GET', `/raw/${file.name}`)).status).toBe(200);
+  // The name claim and the file, then its counter: one write (the views order moves on a counter's
+  // first ten views only, and this counter may be at its first: at most that one more).
+  const fileWrites = updates().filter((update) => !update.pk.startsWith('USER#'));
+  expect(fileWrites.map((update) => update.pk)).toEqual([expect.stringMatching(`^FILEVIEWS#${file.id}#`)]);
+  expect(recorder.calls.filter((recorded) => recorded.command === 'GetItemCommand')).toHaveLength(2);
+  recorder.reset();
+  expect((await call('GET', `/go/${link.body.code}`)).status).toBe(302);
+  expect(recorder.calls.map((recorded) => recorded.command)).toEqual(['GetItemCommand', 'UpdateItemCommand']);
+  expect(writtenKeys()).toEqual([expect.stringMatching(`^LINKVIEWS#${link.body.id}#`)]);
+  expect(await stats(owner)).toMatchObject({ views: POPULAR_AFTER + 1, urlViews: 1 });
+  // The link deleted: its views leave the totals with its counters.
+  expect((await call('DELETE', `/api/user/urls/${link.body.id}`, { token: owner.token })).status).toBe(200);
+  expect(await stats(owner)).toMatchObject({ views: POPULAR_AFTER + 1, urlViews: 0 });
+}, 180_000);
+
+test("the bulk delete and the expiry sweep take a popular file's counters, and its views leave the totals", async () => {
+  const owner = await viewer();
+  const [bulk, expiring, kept] = [await image(owner), await image(owner), await image(owner)];
+  for (const file of [bulk, expiring]) await view(file.name, POPULAR_AFTER + 12);
+  await view(kept.name, 2);
+  expect(await stats(owner)).toMatchObject({ views: 2 * (POPULAR_AFTER + 12) + 2 });
+  const counters = async (fileId: string) =>
+    (await Promise.all(counterKeys('file', fileId).map((key) => getItem(key, { consistent: true })))).filter(
+      (item) => item !== undefined,
+    );
+  expect(await counters(bulk.id)).not.toEqual([]);
+  const deleted = await call('DELETE', '/api/user/files/transaction', {
+    token: owner.token,
+    json: { files: [bulk.id] },
+  });
+  expect(deleted.status).toBe(200);
+  expect(await counters(bulk.id)).toEqual([]);
+  expect(await stats(owner)).toMatchObject({ views: POPULAR_AFTER + 12 + 2 });
+  await expireFile(owner.id, expiring.id);
+  const { sweepExpiredFiles } = await import('#shared/files/expiry/sweep');
+  expect(await sweepExpiredFiles()).toMatchObject({ expired: 1, failed: [] });
+  expect(await counters(expiring.id)).toEqual([]);
+  expect(await stats(owner)).toMatchObject({ views: 2, filesUploaded: 1 });
 }, 180_000);
 
 test('maxViews is exact across the switch: one view left, 50 concurrent requests, one served', async () => {

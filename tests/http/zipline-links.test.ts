@@ -45,11 +45,10 @@ test('/u/ with view pages on is the view page, counting one view (the same reads
   expect(page.status).toBe(200);
   expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
   expect(page.text).toContain('<img');
-  // The count on the file's item, then one on the owner's view totals (GET /api/user/stats).
+  // The count on the file's item, its only write (the owner's totals follow from the table's stream).
   expect(recorder.calls.map((c) => c.command)).toEqual([
     'GetItemCommand',
     'BatchGetItemCommand',
-    'UpdateItemCommand',
     'UpdateItemCommand',
   ]);
   expect(await views()).toBe(1);
@@ -68,12 +67,9 @@ test('/u/ with view pages off is the file itself, inline, one view; /r/ is /raw/
   expect(file.bytes).toEqual(PNG_1X1);
   expect(file.redirect.headers['content-type']).toBe('image/png');
   expect(file.redirect.headers['content-disposition']).toMatch(/^inline/);
-  // One count on the file's item, one on the owner's view totals.
+  // One count on the file's item, nothing on the owner's totals (they follow from the table's stream).
   const updated = recorder.calls.filter((c) => c.command === 'UpdateItemCommand');
-  expect(updated.map((c) => String((c.input.Key as { pk: string }).pk).split('#')[0])).toEqual([
-    'USER',
-    'VIEWTOTALS',
-  ]);
+  expect(updated.map((c) => String((c.input.Key as { pk: string }).pk).split('#')[0])).toEqual(['USER']);
   expect(await views()).toBe(1);
   const raw = await download(`/r/${name}`);
   expect(raw.bytes).toEqual(PNG_1X1);

@@ -163,9 +163,10 @@ describe('alarms, topic and dashboard', () => {
       }
     }
     // The alarm bill does not grow with the routes: per area, one alarm reading one metric.
-    // Service-wide: five, and one per failed-events queue (thumbnails, exports, webhooks); the
-    // background functions': thumbnails, exports, expiry, deletions, metrics, webhooks.
-    expect(ofType('AWS::CloudWatch::Alarm')).toHaveLength(8 + 6 + areas.length);
+    // Service-wide: five, and one per failed-events queue (thumbnails, exports, webhooks, view
+    // totals); the background functions': thumbnails, exports, expiry, deletions, metrics, webhooks,
+    // view totals.
+    expect(ofType('AWS::CloudWatch::Alarm')).toHaveLength(9 + 7 + areas.length);
   });
 
   test('with -c alarms=false no alarm at all, the topic and the dashboard kept', () => {
@@ -175,8 +176,8 @@ describe('alarms, topic and dashboard', () => {
     quiet.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
   });
 
-  test("without per-function alarms only the five service-wide ones and the thumbnails', exports' and webhooks' failed events remain", () => {
-    flatTemplate(withDomain.stack).resourceCountIs('AWS::CloudWatch::Alarm', 8);
+  test("without per-function alarms only the five service-wide ones and the thumbnails', exports', webhooks' and view totals' failed events remain", () => {
+    flatTemplate(withDomain.stack).resourceCountIs('AWS::CloudWatch::Alarm', 9);
   });
 
   test('API 5xx rate, DynamoDB throttles and system errors, GET /api/user p99, refused logins', () => {

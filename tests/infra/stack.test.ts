@@ -12,6 +12,7 @@ import {
   objectEventFunctions,
   SCHEDULED_FUNCTION_SECONDS,
   scheduledFunctions,
+  streamFunctions,
 } from '#shared/routes/background';
 import { corsPolicy } from '#shared/routes/cors';
 import type { Route } from '#shared/routes/route';
@@ -128,6 +129,7 @@ describe('functions and routes come from the route table', () => {
       ...objectEventFunctions.map((fn) => fn.handler),
       ...scheduledFunctions.map((fn) => fn.handler),
       ...invokedFunctions.map((fn) => fn.handler),
+      ...streamFunctions.map((fn) => fn.handler),
       'fallback',
     ]);
     expect(specs.map((spec) => spec.handler).sort()).toEqual([...handlers].sort());
@@ -184,7 +186,7 @@ describe('function specs', () => {
       { ...base, method: 'PUT', path: '/things', handler: 'things/list-all', hashesPasswords: true },
       { ...base, method: 'GET', path: '/other', handler: 'other' },
     ];
-    const merged = functionSpecs(table, [], [], []);
+    const merged = functionSpecs(table, [], [], [], []);
     expect(merged.map((spec) => [spec.id, spec.handler, spec.routes.length])).toEqual([
       ['ThingsListAll', 'things/list-all', 3],
       ['Other', 'other', 1],
@@ -227,6 +229,7 @@ describe('least privilege', () => {
   function describe(resource: unknown): string {
     const text = JSON.stringify(resource);
     if (text === JSON.stringify(tableArn)) return 'table';
+    if (text === JSON.stringify({ 'Fn::GetAtt': [tableId, 'StreamArn'] })) return 'table stream';
     if (text === JSON.stringify({ Ref: secretId })) return 'secret';
     if (text === JSON.stringify({ Ref: setupCodeId })) return 'setup code';
     const [named, attribute] = (resource as { 'Fn::GetAtt'?: [string, string] })['Fn::GetAtt'] ?? [];
@@ -255,7 +258,15 @@ describe('least privilege', () => {
       ...(spec.setupCode === 'checks'
         ? ['secretsmanager:DescribeSecret on setup code', 'secretsmanager:GetSecretValue on setup code']
         : []),
-      ...(spec.objectEvents || spec.invoked ? ['sqs:SendMessage on failed events queue'] : []),
+      ...(spec.objectEvents || spec.invoked || spec.tableStream
+        ? ['sqs:SendMessage on failed events queue']
+        : []),
+      ...(spec.tableStream
+        ? ['DescribeStream', 'GetRecords', 'GetShardIterator'].map(
+            (action) => `dynamodb:${action} on table stream`,
+          )
+        : []),
+      ...(spec.tableStream ? ['dynamodb:ListStreams on "*"'] : []),
       ...(spec.emitsWebhooks ? ['lambda:InvokeFunction on webhook deliverer'] : []),
       ...Object.entries(spec.bucket).flatMap(([action, prefixes]) =>
         action === 'ListBucket'
@@ -292,12 +303,12 @@ describe('least privilege', () => {
     }
   });
 
-  test('the public download function: name lookup, file read (HEAD, ?pw=), view count (a popular file: its counters) and the owner totals, guess count; bytes and embed previews', () => {
+  test('the public download function: name lookup, file read (HEAD, ?pw=), view count (a popular file: its counters; the owner totals follow from the stream), guess count; bytes and embed previews', () => {
     expect(grantLines('files/raw')).toEqual([
       `dynamodb:BatchGetItem on table if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['FILEVIEWS#*'] } })}`,
       `dynamodb:GetItem on table if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['FILENAME#*', 'USER#*'] } })}`,
       // A view moves the file's views keys on its folder's member item too (FOLDER#, issue 35).
-      `dynamodb:UpdateItem on table if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['FILEVIEWS#*', 'FOLDER#*', 'THROTTLE#*', 'USER#*', 'VIEWTOTALS#*'] } })}`,
+      `dynamodb:UpdateItem on table if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['FILEVIEWS#*', 'FOLDER#*', 'THROTTLE#*', 'USER#*'] } })}`,
       's3:GetObject on bucket/files/*',
       's3:GetObject on bucket/thumbnails/*',
     ]);
@@ -346,10 +357,11 @@ describe('least privilege', () => {
     ]);
   });
 
-  test('the expiry sweep: the expiry index, file items, name claims and folder members, and what deleting a file may do in the bucket', () => {
+  test("the expiry sweep: the expiry index, file items, name claims, folder members and a popular file's view counters, and what deleting a file may do in the bucket", () => {
     const leading = (patterns: string[]) =>
       JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': patterns } });
     expect(grantLines('files/expire')).toEqual([
+      `dynamodb:BatchWriteItem on table if ${leading(['FILEVIEWS#*'])}`,
       `dynamodb:ConditionCheckItem on table if ${leading(['USER#*'])}`,
       `dynamodb:DeleteItem on table if ${leading(['FILENAME#*', 'FOLDER#*', 'USER#*'])}`,
       `dynamodb:GetItem on table if ${leading(['USER#*'])}`,

@@ -5,11 +5,14 @@ import { ServiceError } from '#shared/errors';
 import { deleteFileObject } from '#shared/files/bucket/objects';
 import { isExpired } from '#shared/files/model';
 import { deleteFileRecordIf } from '#shared/files/record/deletion';
+import { isPopular } from '#shared/files/serve/popular-views';
+import { deleteViewCounters } from '#shared/views/cleanup';
 
 /**
  * The expiry sweep: deletes every file past its `deletesAt`, found through the sparse expiry index
  * (no scan), as a DELETE would: metadata, name claim and the owner's counters in one transaction,
- * then the bytes and the thumbnail. Each file is judged again on a consistent read and deleted on
+ * then the bytes and the thumbnail, and a popular file's view counters (their deletion takes their
+ * views out of the owner's totals, docs/stats.md). Each file is judged again on a consistent read and deleted on
  * condition of the version judged, so a PATCH that moves `deletesAt` meanwhile keeps the file, and a
  * file deleted meanwhile is left alone: running the sweep twice, or beside either, changes nothing
  * more. (This module loads the S3 client: only the sweep function imports it.)
@@ -67,6 +70,7 @@ export async function sweepExpiredFiles(now = new Date()): Promise<SweepReport> 
         return;
       }
       await deleteFileObject(file);
+      if (isPopular(file)) await deleteViewCounters('file', [file.id]);
       report.expired++;
     } catch (error) {
       // The owner's deletion has begun (it deletes the file itself).

@@ -17,13 +17,13 @@ import {
   withCountedViews,
 } from '#shared/files/serve/popular-views';
 import { hasViewsLeft, viewsLeftCondition } from '#shared/views/counters';
-import { addOwnerView } from '#shared/views/totals';
 
 /**
  * A file's view counts, for downloads and view pages alike: the rule "views left and not past
  * `deletesAt`" as a predicate on a read file (`isServable`) and as the condition of a count on the
  * file's item (`servableCondition`), both built on the views' owner (shared/views/counters.ts), which
- * also counts a popular file's views (popular-views.ts). Every count adds to the owner's totals.
+ * also counts a popular file's views (popular-views.ts). The owner's totals follow from the table's
+ * stream (shared/views/stream-deltas.ts): a count writes nothing else.
  */
 
 /** A download of `file` would be served now (views left, not past `deletesAt`). */
@@ -174,7 +174,6 @@ export async function countFileView(
     const file = await getFile(userId, fileId, { consistent: true });
     return file && isPopular(file) ? countPopular(userId, file, passwordHash, now) : undefined;
   }
-  await addOwnerView(userId, 'file');
   // A later view already wrote a newer count; its own second write positions the file.
   const index = setViewsIndex(new UpdateBuilder(), userId, updated.views, fileId);
   await updateFileIf(userId, fileId, index, `${index.name('views')} = ${index.value(updated.views)}`);
@@ -200,6 +199,5 @@ export async function countSeenView(
   const condition = `${count.name('views')} = ${count.value(seen.views)} AND ${servableCondition(count, null, now)}`;
   const counted = await updateFileIf(userId, seen.id, count, condition);
   if (!counted) return countFileView(userId, seen.id, null, now);
-  await addOwnerView(userId, 'file');
   return followViews(userId, counted);
 }

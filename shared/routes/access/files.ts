@@ -100,12 +100,12 @@ export const FILE_ACCESS = {
   // With `?pw=`: the file's hash is read first, and guesses are counted (THROTTLE).
   // A view moves the file's views keys on its folder's member item too (FOLDER).
   // A view counts on the file's item, or a popular file's counters (FILEVIEWS, a limited one's shards
-  // read), and on the owner's view totals (VIEWTOTALS).
+  // read); the owner's view totals follow from the table's stream (views/totals).
   raw: {
     items: {
       GetItem: ['FILENAME', 'USER'],
       BatchGetItem: ['FILEVIEWS'],
-      UpdateItem: ['USER', 'THROTTLE', 'FOLDER', 'FILEVIEWS', 'VIEWTOTALS'],
+      UpdateItem: ['USER', 'THROTTLE', 'FOLDER', 'FILEVIEWS'],
     },
   },
   // The name claim; the owner's view settings with the file (one BatchGetItem); the view count.
@@ -113,7 +113,7 @@ export const FILE_ACCESS = {
     items: {
       GetItem: ['FILENAME', 'USER'],
       BatchGetItem: ['USER', 'FILEVIEWS'],
-      UpdateItem: ['USER', 'FOLDER', 'FILEVIEWS', 'VIEWTOTALS'],
+      UpdateItem: ['USER', 'FOLDER', 'FILEVIEWS'],
     },
   },
   // The view page's password form: the page's reads, and guesses counted per address and per name
@@ -122,7 +122,7 @@ export const FILE_ACCESS = {
     items: {
       GetItem: ['FILENAME', 'USER'],
       BatchGetItem: ['USER', 'FILEVIEWS'],
-      UpdateItem: ['USER', 'THROTTLE', 'FOLDER', 'FILEVIEWS', 'VIEWTOTALS'],
+      UpdateItem: ['USER', 'THROTTLE', 'FOLDER', 'FILEVIEWS'],
     },
   },
   oembed: { items: { GetItem: ['FILENAME'], BatchGetItem: ['USER'] } },
@@ -132,7 +132,7 @@ export const FILE_ACCESS = {
     items: {
       GetItem: ['FILENAME', 'USER'],
       BatchGetItem: ['USER', 'FILEVIEWS'],
-      UpdateItem: ['USER', 'THROTTLE', 'FOLDER', 'FILEVIEWS', 'VIEWTOTALS'],
+      UpdateItem: ['USER', 'THROTTLE', 'FOLDER', 'FILEVIEWS'],
     },
   },
 } satisfies Record<string, TableAccess>;

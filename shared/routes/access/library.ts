@@ -55,12 +55,14 @@ export const LIBRARY_ACCESS = {
       DeleteItem: ['USER', 'FOLDER'],
     },
   },
+  // Each file as DELETE deletes it, a popular file's view counters (FILEVIEWS) after it.
   filesBulkDelete: {
     items: {
       GetItem: ['USER'],
       ConditionCheckItem: ['USER'],
       UpdateItem: ['USER'],
       DeleteItem: ['USER', 'FILENAME', 'FOLDER'],
+      BatchWriteItem: ['FILEVIEWS'],
     },
   },
   // Tags (issue 35, docs/tags.md): the tag and its name claim in the owner's partition, the owner's

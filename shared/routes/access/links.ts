@@ -32,10 +32,12 @@ export const LINK_ACCESS = {
       BatchWriteItem: ['LINKVIEWS'],
     },
   },
-  // A redirect: the name's route item, one view counter.
-  go: { items: { GetItem: ['GO'], UpdateItem: ['LINKVIEWS', 'VIEWTOTALS'] } },
+  // A redirect: the name's route item, one view counter (the owner's totals follow from the stream).
+  go: { items: { GetItem: ['GO'], UpdateItem: ['LINKVIEWS'] } },
   linkPage: { items: { GetItem: ['GO'] } },
   // A password for a link: guesses counted (THROTTLE) before the route item is read.
   linkPassword: { items: { GetItem: ['GO'], UpdateItem: ['THROTTLE'] } },
-  linkUnlock: { items: { GetItem: ['GO'], UpdateItem: ['THROTTLE', 'LINKVIEWS', 'VIEWTOTALS'] } },
+  linkUnlock: { items: { GetItem: ['GO'], UpdateItem: ['THROTTLE', 'LINKVIEWS'] } },
+  // The owners' view totals, from the table's stream (views/totals): one transaction of updates.
+  viewTotals: { items: { UpdateItem: ['VIEWTOTALS'] } },
 } satisfies Record<string, TableAccess>;

@@ -1,0 +1,143 @@
+import { DescribeTableCommand, type DynamoDBClient, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type _Record as StreamRecord,
+} from '@aws-sdk/client-dynamodb-streams';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { tableDefinition } from '#shared/db/table';
+import { passesStreamFilters, type StreamFunction, streamFunctions } from '#shared/routes/background';
+import { loadHandler } from './dispatch.ts';
+import { localClient } from './dynamodb.ts';
+
+/**
+ * What the stack's event source mappings do in AWS, from DynamoDB Local's stream (which has the
+ * Streams API): every stream function (the view totals) gets the changes its filters pass, in
+ * batches of its size, as Lambda's event, each batch retried from the record it reports failed up to
+ * its `retryAttempts` (then skipped and logged, as AWS sends it to the failed-events queue).
+ * `drain()` resolves once every change written before the call has been handed over: what the tests
+ * wait for instead of sleeping; the runner drains every `intervalMs`.
+ */
+export interface TableStream {
+  drain(): Promise<void>;
+  /** Drains every `intervalMs` until the returned stop is called. */
+  start(intervalMs: number): () => Promise<void>;
+}
+
+/** A table a version before the stream made (a kept `DATA_DIR`) gets it. */
+export async function ensureStream(client: DynamoDBClient, tableName: string): Promise<void> {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  if (Table?.StreamSpecification?.StreamEnabled) return;
+  await client.send(
+    new UpdateTableCommand({
+      TableName: tableName,
+      StreamSpecification: { StreamEnabled: true, StreamViewType: tableDefinition.stream },
+    }),
+  );
+}
+
+type Invoke = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | undefined>;
+
+/**
+ * `from`: where shards known at the first drain start (`LATEST`: the runner, whose kept table's old
+ * changes are applied already; `TRIM_HORIZON`: a test's fresh table). Shards found later start at
+ * their beginning.
+ */
+export function tableStream(
+  endpoint: string,
+  tableName: string,
+  options: { from: 'LATEST' | 'TRIM_HORIZON'; log?: (line: string) => void },
+): TableStream {
+  const client = new DynamoDBStreamsClient({
+    endpoint,
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const log = options.log ?? console.error;
+  const iterators = new Map<string, string | undefined>();
+  let streamArn: string | undefined;
+  let first = true;
+
+  async function deliver(fn: StreamFunction, records: StreamRecord[]): Promise<void> {
+    const invoke = (await loadHandler(fn.handler)) as unknown as Invoke;
+    const passed = records.filter((record) =>
+      passesStreamFilters(fn.filters, unmarshall(record.dynamodb?.Keys ?? {})),
+    );
+    for (let offset = 0; offset < passed.length; offset += fn.batchSize) {
+      let batch = passed.slice(offset, offset + fn.batchSize);
+      for (let attempt = 0; batch.length > 0; attempt++) {
+        const event = { Records: batch.map((record) => ({ ...record, eventSourceARN: streamArn })) };
+        const failed = (await invoke(event as DynamoDBStreamEvent))?.batchItemFailures?.[0]?.itemIdentifier;
+        const from = batch.findIndex((record) => record.dynamodb?.SequenceNumber === failed);
+        if (from < 0) break;
+        if (attempt === fn.retryAttempts) {
+          log(`${fn.handler}: ${batch.length - from} stream records left after ${attempt} retries`);
+          break;
+        }
+        batch = batch.slice(from);
+      }
+    }
+  }
+
+  async function shardRecords(shardId: string, from: 'LATEST' | 'TRIM_HORIZON'): Promise<StreamRecord[]> {
+    let iterator = iterators.has(shardId)
+      ? iterators.get(shardId)
+      : (
+          await client.send(
+            new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ShardIteratorType: from }),
+          )
+        ).ShardIterator;
+    const records: StreamRecord[] = [];
+    while (iterator) {
+      const page = await client.send(new GetRecordsCommand({ ShardIterator: iterator }));
+      iterator = page.NextShardIterator;
+      records.push(...(page.Records ?? []));
+      if ((page.Records ?? []).length === 0) break;
+    }
+    iterators.set(shardId, iterator);
+    return records;
+  }
+
+  async function drainOnce(): Promise<void> {
+    if (!streamArn) {
+      const tables = localClient(endpoint);
+      const { Table } = await tables.send(new DescribeTableCommand({ TableName: tableName }));
+      tables.destroy();
+      streamArn = Table?.LatestStreamArn;
+      if (!streamArn) throw new Error(`table ${tableName} has no stream`);
+    }
+    const { StreamDescription } = await client.send(new DescribeStreamCommand({ StreamArn: streamArn }));
+    const from = first ? options.from : 'TRIM_HORIZON';
+    first = false;
+    const records: StreamRecord[] = [];
+    // Parents before children (DynamoDB Local lists them so): a key's changes stay in order.
+    for (const shard of StreamDescription?.Shards ?? []) {
+      if (shard.ShardId) records.push(...(await shardRecords(shard.ShardId, from)));
+    }
+    for (const fn of streamFunctions) await deliver(fn, records);
+  }
+
+  let draining: Promise<void> = Promise.resolve();
+  const drain = () => {
+    draining = draining.catch(() => undefined).then(drainOnce);
+    return draining;
+  };
+  return {
+    drain,
+    start(intervalMs) {
+      const timer = setInterval(() => {
+        drain().catch((error: unknown) =>
+          log(`table stream: ${error instanceof Error ? error.message : String(error)}`),
+        );
+      }, intervalMs);
+      return async () => {
+        clearInterval(timer);
+        await draining.catch(() => undefined);
+        client.destroy();
+      };
+    },
+  };
+}
