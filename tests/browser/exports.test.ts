@@ -1,18 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { Page } from 'playwright-core';
 import { exportKey, exportRunningKey } from '#shared/db/keys/exports';
 import { EXPORT_RUN_MS, expiresAtFrom, newExportId } from '#shared/exports/model';
-import {
-  closeDashboard,
-  type Dashboard,
-  openDashboard,
-  seriousA11yViolations,
-  signIn,
-} from '../support/dashboard.ts';
-import type { Runner } from '../support/runner.ts';
 import { unzip } from '../support/zip.ts';
+import { dashboardFixture } from './fixture.ts';
 
 /**
  * The Export tab of Settings in Chromium against `npm start` (issue 36): a running export's progress
@@ -21,40 +13,13 @@ import { unzip } from '../support/zip.ts';
  * the files and the manifest) and deleted. axe in light, dark and at phone width;
  * EXPORT_SCREENSHOTS=<dir> keeps screenshots to look at.
  */
-const ADMIN = { username: 'admin', password: 'admin password' };
-const SHOTS = process.env.EXPORT_SCREENSHOTS;
-let dashboard: Dashboard;
-let runner: Runner;
-let page: Page;
-
-beforeAll(async () => {
-  dashboard = await openDashboard('file-service-browser-exports-', ADMIN);
-  ({ runner, page } = dashboard);
-}, 300_000);
-
-afterAll(() => closeDashboard(dashboard));
-
-const a11y = async () => expect(await seriousA11yViolations(page)).toEqual([]);
-async function everyLook(name: string) {
-  for (const [scheme, width, height] of [
-    ['light', 1280, 800],
-    ['dark', 1280, 800],
-    ['dark', 390, 844],
-  ] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.setViewportSize({ width, height });
-    await a11y();
-    if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}-${scheme}-${width}.png`, fullPage: true });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+const ui = dashboardFixture('exports', { screenshots: 'EXPORT_SCREENSHOTS', openTimeoutMs: 300_000 });
 
 /** An export a third through a large library, as a run writes it, straight into the runner's table. */
 async function writeRunningExport(userId: string) {
   const documents = DynamoDBDocumentClient.from(
     new DynamoDBClient({
-      endpoint: runner.dynamoEndpoint,
+      endpoint: ui.runner.dynamoEndpoint,
       region: 'local',
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     }),
@@ -79,57 +44,57 @@ async function writeRunningExport(userId: string) {
   documents.destroy();
 }
 
-const exports = () => page.getByRole('list', { name: 'Exports' });
+const exports = () => ui.page.getByRole('list', { name: 'Exports' });
 
 async function confirmDelete(label: RegExp) {
-  await page.getByRole('button', { name: label }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Delete export' }).click();
+  await ui.page.getByRole('button', { name: label }).click();
+  await ui.page.getByRole('dialog').getByRole('button', { name: 'Delete export' }).click();
 }
 
 test('a running export shows its progress, a second is refused with the API message; a real one downloads and deletes', async () => {
-  await signIn(dashboard, ADMIN.username, ADMIN.password);
+  await ui.signIn();
   const uploads = [
     ['notes.txt', 'text/plain', Buffer.from('exported notes')],
     ['data.json', 'application/json', Buffer.from('{"exported": true}')],
   ] as const;
   const names: string[] = [];
   for (const [name, mimeType, buffer] of uploads) {
-    const answer = await page.request.post(`${runner.url}/api/upload`, {
+    const answer = await ui.page.request.post(`${ui.runner.url}/api/upload`, {
       multipart: { file: { name, mimeType, buffer } },
     });
     expect(answer.status()).toBe(200);
     names.push(((await answer.json()) as { files: { name: string }[] }).files[0]?.name as string);
   }
-  const user = await (await page.request.get(`${runner.url}/api/user`)).json();
+  const user = await (await ui.page.request.get(`${ui.runner.url}/api/user`)).json();
   await writeRunningExport(user.user.id);
 
-  await page.goto(`${runner.url}/settings?tab=export`);
+  await ui.page.goto(`${ui.runner.url}/settings?tab=export`);
   const running = exports().getByRole('listitem');
   await running.getByText('Running').waitFor();
   await running.getByText('16,500 of 50,000 files · 3.3 GB of 10 GB').waitFor();
   await running.getByRole('progressbar').waitFor();
 
-  await page.getByRole('button', { name: 'Start an export' }).click();
-  await page
+  await ui.page.getByRole('button', { name: 'Start an export' }).click();
+  await ui.page
     .getByRole('alert')
     .getByText('an export is already running: wait for it to finish, or delete it')
     .waitFor();
-  await everyLook('export-running');
+  await ui.everyLook('export-running');
 
   await confirmDelete(/^Delete the export of/);
-  await page.getByText('No exports yet.').waitFor();
+  await ui.page.getByText('No exports yet.').waitFor();
 
-  await page.getByRole('button', { name: 'Start an export' }).click();
+  await ui.page.getByRole('button', { name: 'Start an export' }).click();
   // The runner's export function makes it; the tab follows its progress until it is ready.
   const ready = exports().getByRole('listitem');
   await ready.getByText('Ready').waitFor();
   await ready.getByText(/^2 files · .* zip · until /).waitFor();
-  await expect(page.getByRole('alert').count()).resolves.toBe(0);
-  await everyLook('export-ready');
+  await expect(ui.page.getByRole('alert').count()).resolves.toBe(0);
+  await ui.everyLook('export-ready');
 
   const [download] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByRole('link', { name: /^Download the export of/ }).click(),
+    ui.page.waitForEvent('download'),
+    ui.page.getByRole('link', { name: /^Download the export of/ }).click(),
   ]);
   expect(download.suggestedFilename()).toMatch(/^export-\d{4}-\d{2}-\d{2}-[0-9a-z]{26}\.zip$/);
   const entries = await unzip(readFileSync(await download.path()));
@@ -144,6 +109,6 @@ test('a running export shows its progress, a second is refused with the API mess
   ]);
 
   await confirmDelete(/^Delete the export of/);
-  await page.getByText('No exports yet.').waitFor();
-  expect(await (await page.request.get(`${runner.url}/api/user/export`)).json()).toEqual([]);
+  await ui.page.getByText('No exports yet.').waitFor();
+  expect(await (await ui.page.request.get(`${ui.runner.url}/api/user/export`)).json()).toEqual([]);
 }, 600_000);

@@ -1,13 +1,5 @@
-import type { Page } from 'playwright-core';
-import {
-  closeDashboard,
-  type Dashboard,
-  openDashboard,
-  seriousA11yViolations,
-  signIn,
-} from '../support/dashboard.ts';
 import { PNG_1X1 } from '../support/pixels.ts';
-import type { Runner } from '../support/runner.ts';
+import { ADMIN, dashboardFixture } from './fixture.ts';
 
 /**
  * The home page and the Sessions section in Chromium against `npm start` (issue 36): sign-in lands on
@@ -16,45 +8,14 @@ import type { Runner } from '../support/runner.ts';
  * the others. axe checks both, light and dark, desktop and phone width; HOME_SCREENSHOTS=<dir> keeps
  * screenshots to look at.
  */
-const ADMIN = { username: 'admin', password: 'admin password' };
+const ui = dashboardFixture('home', { screenshots: 'HOME_SCREENSHOTS' });
 const FIREFOX_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5; rv:133.0) Gecko/20100101 Firefox/133.0';
 const CHROME_ANDROID =
   'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.81 Mobile Safari/537.36';
-let dashboard: Dashboard;
-let runner: Runner;
-let page: Page;
-const SHOTS = process.env.HOME_SCREENSHOTS;
-
-beforeAll(async () => {
-  dashboard = await openDashboard('file-service-browser-home-', ADMIN);
-  ({ runner, page } = dashboard);
-}, 120_000);
-
-afterAll(() => closeDashboard(dashboard));
-
-const a11y = async () => expect(await seriousA11yViolations(page)).toEqual([]);
-const shot = async (name: string) => {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-};
-/** Light and dark, desktop and phone: each passes axe (and is kept when screenshots are asked for). */
-async function everyLook(name: string) {
-  for (const [scheme, width, height] of [
-    ['light', 1280, 800],
-    ['dark', 1280, 800],
-    ['dark', 390, 844],
-  ] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.setViewportSize({ width, height });
-    await a11y();
-    await shot(`${name}-${scheme}-${width}`);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 /** A sign-in of the administrator from another client (`userAgent`): its cookie header. */
 async function signInElsewhere(userAgent: string): Promise<string> {
-  const answer = await fetch(`${runner.url}/api/auth/login`, {
+  const answer = await fetch(`${ui.runner.url}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'user-agent': userAgent },
     body: JSON.stringify(ADMIN),
@@ -63,21 +24,21 @@ async function signInElsewhere(userAgent: string): Promise<string> {
   return (answer.headers.get('set-cookie') ?? '').split(';')[0] as string;
 }
 const stillSignedIn = async (cookie: string) =>
-  (await fetch(`${runner.url}/api/user`, { headers: { cookie } })).status === 200;
+  (await fetch(`${ui.runner.url}/api/user`, { headers: { cookie } })).status === 200;
 
-const card = (label: string) => page.getByRole('listitem', { name: label });
+const card = (label: string) => ui.page.getByRole('listitem', { name: label });
 
 test('sign-in lands on Home: figures, recent files with previews, a quick upload that counts', async () => {
-  await signIn(dashboard, ADMIN.username, ADMIN.password);
-  expect(page.url()).toBe(`${runner.url}/home`);
-  await page.getByText('Nothing uploaded yet: drop a file above.').waitFor();
+  await ui.signIn();
+  expect(ui.page.url()).toBe(`${ui.runner.url}/home`);
+  await ui.page.getByText('Nothing uploaded yet: drop a file above.').waitFor();
   await card('Files').getByText('0', { exact: true }).waitFor();
   const published: string[] = [];
   for (const [name, type, buffer] of [
     ['pixel.png', 'image/png', PNG_1X1],
     ['notes.txt', 'text/plain', Buffer.from('a note')],
   ] as const) {
-    const answer = await page.request.post(`${runner.url}/api/upload`, {
+    const answer = await ui.page.request.post(`${ui.runner.url}/api/upload`, {
       multipart: { file: { name, mimeType: type, buffer } },
     });
     expect(answer.status()).toBe(200);
@@ -85,53 +46,53 @@ test('sign-in lands on Home: figures, recent files with previews, a quick upload
   }
   // Views by the public (three downloads of one file) reach the Views card (issue 36).
   for (let view = 0; view < 3; view++)
-    expect((await fetch(`${runner.url}/raw/${published[0]}`)).status).toBe(200);
-  await page.reload();
+    expect((await fetch(`${ui.runner.url}/raw/${published[0]}`)).status).toBe(200);
+  await ui.page.reload();
   await card('Files').getByText('2', { exact: true }).waitFor();
   await card('Views').getByText('3', { exact: true }).waitFor();
-  const recent = page.getByRole('list', { name: 'Recent files' });
+  const recent = ui.page.getByRole('list', { name: 'Recent files' });
   await recent.getByText('notes.txt').waitFor();
   expect(await recent.getByRole('listitem').count()).toBe(2);
-  await page.getByRole('list', { name: 'Files by type' }).getByText('image/png: 1').waitFor();
+  await ui.page.getByRole('list', { name: 'Files by type' }).getByText('image/png: 1').waitFor();
 
-  await page.locator('input[type=file]').setInputFiles({
+  await ui.page.locator('input[type=file]').setInputFiles({
     name: 'quick.txt',
     mimeType: 'text/plain',
     buffer: Buffer.from('dropped on the home page'),
   });
-  await page.getByRole('button', { name: 'Copy link to quick.txt' }).waitFor();
+  await ui.page.getByRole('button', { name: 'Copy link to quick.txt' }).waitFor();
   await card('Files').getByText('3', { exact: true }).waitFor();
   await recent.getByText('quick.txt').waitFor();
-  await page.waitForFunction(() => [...document.images].every((image) => image.complete));
-  await everyLook('home');
+  await ui.page.waitForFunction(() => [...document.images].every((image) => image.complete));
+  await ui.everyLook('home');
   // A recent file opens its detail view, as on the Files page.
   await recent.getByRole('button', { name: 'pixel.png' }).click();
-  await page.getByRole('dialog').waitFor();
-  await page.keyboard.press('Escape');
+  await ui.page.getByRole('dialog').waitFor();
+  await ui.page.keyboard.press('Escape');
 }, 300_000);
 
 test('Settings lists the sessions with browser and device, ends one at once, then all the others', async () => {
   const firefox = await signInElsewhere(FIREFOX_MAC);
   const phone = await signInElsewhere(CHROME_ANDROID);
-  await page.goto(`${runner.url}/settings`);
-  const sessions = page.getByRole('list', { name: 'Sessions' });
+  await ui.page.goto(`${ui.runner.url}/settings`);
+  const sessions = ui.page.getByRole('list', { name: 'Sessions' });
   await sessions.getByText('This device').waitFor();
   await sessions.getByRole('listitem', { name: 'Firefox 133 on macOS Sonoma · desktop' }).waitFor();
   await sessions.getByRole('listitem', { name: 'Chrome 131 on Android 14 · mobile' }).waitFor();
-  await page.getByRole('region', { name: 'Sessions' }).scrollIntoViewIfNeeded();
-  await everyLook('sessions');
+  await ui.page.getByRole('region', { name: 'Sessions' }).scrollIntoViewIfNeeded();
+  await ui.everyLook('sessions');
 
-  await page.getByRole('button', { name: 'Sign out Firefox 133 on macOS Sonoma · desktop' }).click();
+  await ui.page.getByRole('button', { name: 'Sign out Firefox 133 on macOS Sonoma · desktop' }).click();
   await sessions.getByRole('listitem', { name: /Firefox 133/ }).waitFor({ state: 'detached' });
   expect(await stillSignedIn(firefox)).toBe(false);
   expect(await stillSignedIn(phone)).toBe(true);
 
-  await page.getByRole('button', { name: 'Sign out all other sessions' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Sign out other sessions' }).click();
-  await page.getByRole('button', { name: 'Sign out all other sessions' }).waitFor({ state: 'detached' });
+  await ui.page.getByRole('button', { name: 'Sign out all other sessions' }).click();
+  await ui.page.getByRole('dialog').getByRole('button', { name: 'Sign out other sessions' }).click();
+  await ui.page.getByRole('button', { name: 'Sign out all other sessions' }).waitFor({ state: 'detached' });
   expect(await sessions.getByRole('listitem').count()).toBe(1);
   expect(await stillSignedIn(phone)).toBe(false);
   // This browser's own session stays.
-  await page.reload();
+  await ui.page.reload();
   await sessions.getByText('This device').waitFor();
 }, 300_000);

@@ -1,55 +1,35 @@
 import { readFileSync } from 'node:fs';
-import type { Page } from 'playwright-core';
-import {
-  closeDashboard,
-  type Dashboard,
-  openDashboard,
-  seriousA11yViolations,
-  signIn,
-} from '../support/dashboard.ts';
-import type { Runner } from '../support/runner.ts';
+import { dashboardFixture } from './fixture.ts';
 
 /**
  * The Links page in Chromium against `npm start` (issue 34): shorten a link with a vanity, a view
  * limit and a password, copy it, search, sort, edit (disable), delete; the ShareX URL-shortener
  * config beside the uploader's, used as ShareX uses it. axe checks the page and its dialog.
  */
-const ADMIN = { username: 'admin', password: 'admin password' };
-let dashboard: Dashboard;
-let runner: Runner;
-let page: Page;
-const SHOTS = process.env.LINKS_SCREENSHOTS;
+const ui = dashboardFixture('links', { screenshots: 'LINKS_SCREENSHOTS' });
 
-beforeAll(async () => {
-  dashboard = await openDashboard('file-service-browser-links-', ADMIN);
-  ({ runner, page } = dashboard);
-}, 120_000);
-
-afterAll(() => closeDashboard(dashboard));
-
-const a11y = async () => expect(await seriousA11yViolations(page)).toEqual([]);
-const dialog = () => page.getByRole('dialog');
-const row = (text: string) => page.getByRole('row').filter({ hasText: text });
+const dialog = () => ui.page.getByRole('dialog');
+const row = (text: string) => ui.page.getByRole('row').filter({ hasText: text });
 /** Where `/go/...` sends a visitor, without following it. */
 const visit = async (path: string) => {
-  const answer = await fetch(`${runner.url}${path}`, { redirect: 'manual' });
+  const answer = await fetch(`${ui.runner.url}${path}`, { redirect: 'manual' });
   return { status: answer.status, location: answer.headers.get('location') };
 };
 
 test('shorten, copy, search, sort, edit and delete links', async () => {
-  await signIn(dashboard, ADMIN.username, ADMIN.password);
-  await page.getByRole('navigation').getByRole('link', { name: 'Links' }).click();
-  await page.getByRole('heading', { name: 'Links' }).waitFor();
-  await page.getByText('No short links yet. Shorten one to share it.').waitFor();
-  await a11y();
+  await ui.signIn();
+  await ui.page.getByRole('navigation').getByRole('link', { name: 'Links' }).click();
+  await ui.page.getByRole('heading', { name: 'Links' }).waitFor();
+  await ui.page.getByText('No short links yet. Shorten one to share it.').waitFor();
+  await ui.a11y();
 
   // A plain link, then one with a vanity, a limit and a password.
-  await page.getByRole('button', { name: 'Shorten a link' }).click();
+  await ui.page.getByRole('button', { name: 'Shorten a link' }).click();
   await dialog().getByRole('textbox', { name: 'Destination' }).fill('https://example.com/first');
-  await a11y();
+  await ui.a11y();
   await dialog().getByRole('button', { name: 'Shorten' }).click();
   await row('https://example.com/first').waitFor();
-  await page.getByRole('button', { name: 'Shorten a link' }).click();
+  await ui.page.getByRole('button', { name: 'Shorten a link' }).click();
   await dialog().getByRole('textbox', { name: 'Destination' }).fill('https://example.org/second/page');
   await dialog().getByRole('textbox', { name: 'Vanity name' }).fill('Docs');
   await dialog().getByRole('textbox', { name: 'Max views' }).fill('5');
@@ -59,19 +39,19 @@ test('shorten, copy, search, sort, edit and delete links', async () => {
   await docs.getByText('Password').waitFor();
   await docs.getByText('0 / 5').waitFor();
   // A vanity is one name whatever its case: a second "docs" is refused with the API's message.
-  await page.getByRole('button', { name: 'Shorten a link' }).click();
+  await ui.page.getByRole('button', { name: 'Shorten a link' }).click();
   await dialog().getByRole('textbox', { name: 'Destination' }).fill('https://example.net');
   await dialog().getByRole('textbox', { name: 'Vanity name' }).fill('docs');
   await dialog().getByRole('button', { name: 'Shorten' }).click();
   await dialog().getByRole('alert').getByText('vanity is already taken').waitFor();
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/links-refused.png`, fullPage: true });
+  await ui.shot('links-refused');
   await dialog().getByRole('button', { name: 'Cancel' }).click();
   await dialog().waitFor({ state: 'detached' });
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/links.png`, fullPage: true });
+  await ui.shot('links');
 
   // Copy: the clipboard holds the full short link, and it redirects (the protected one to its form).
-  await docs.getByRole('button', { name: `Copy ${runner.url}/go/Docs` }).click();
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${runner.url}/go/Docs`);
+  await docs.getByRole('button', { name: `Copy ${ui.runner.url}/go/Docs` }).click();
+  expect(await ui.page.evaluate(() => navigator.clipboard.readText())).toBe(`${ui.runner.url}/go/Docs`);
   const firstCode = (
     (await row('https://example.com/first')
       .getByText(/^\/go\//)
@@ -81,29 +61,29 @@ test('shorten, copy, search, sort, edit and delete links', async () => {
   expect((await visit('/go/docs')).location).toMatch(/^\/view\/url\/[a-z0-9]{12}$/);
 
   // A visitor's browser: the protected link's form, without script, passes axe too.
-  await page.goto(`${runner.url}/go/docs`);
-  await page.getByRole('heading', { name: 'Password required' }).waitFor();
-  expect(new URL(page.url()).pathname).toMatch(/^\/view\/url\/[a-z0-9]{12}$/);
-  await a11y();
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/link-password.png`, fullPage: true });
-  await page.goto(`${runner.url}/links`);
+  await ui.page.goto(`${ui.runner.url}/go/docs`);
+  await ui.page.getByRole('heading', { name: 'Password required' }).waitFor();
+  expect(new URL(ui.page.url()).pathname).toMatch(/^\/view\/url\/[a-z0-9]{12}$/);
+  await ui.a11y();
+  await ui.shot('link-password');
+  await ui.page.goto(`${ui.runner.url}/links`);
 
   // Search (by destination, then by vanity) and sort by views.
-  await page.getByRole('textbox', { name: 'Search' }).fill('example.org');
+  await ui.page.getByRole('textbox', { name: 'Search' }).fill('example.org');
   await row('https://example.com/first').waitFor({ state: 'detached' });
   await docs.waitFor();
-  await page.getByRole('textbox', { name: 'Search' }).fill('');
+  await ui.page.getByRole('textbox', { name: 'Search' }).fill('');
   await row('https://example.com/first').waitFor();
-  await page.reload();
+  await ui.page.reload();
   await row('https://example.com/first').getByRole('cell', { name: '1', exact: true }).waitFor();
-  await page.getByRole('combobox', { name: 'Sort' }).click();
-  await page.getByRole('option', { name: 'Most views' }).click();
-  expect(await page.getByRole('row').nth(1).textContent()).toContain('https://example.com/first');
+  await ui.page.getByRole('combobox', { name: 'Sort' }).click();
+  await ui.page.getByRole('option', { name: 'Most views' }).click();
+  expect(await ui.page.getByRole('row').nth(1).textContent()).toContain('https://example.com/first');
 
   // Edit: disabled, the link answers 404; delete after confirming.
   await docs.getByRole('button', { name: 'Edit /go/Docs' }).click();
   await dialog().getByRole('checkbox', { name: 'Enabled' }).uncheck();
-  await a11y();
+  await ui.a11y();
   await dialog().getByRole('button', { name: 'Save' }).click();
   await docs.getByText('Disabled').waitFor();
   expect((await visit('/go/Docs')).status).toBe(404);
@@ -113,17 +93,17 @@ test('shorten, copy, search, sort, edit and delete links', async () => {
 }, 300_000);
 
 test('the ShareX URL shortener config shortens as ShareX sends it', async () => {
-  await page.goto(`${runner.url}/settings?tab=uploaders`);
-  await page.getByRole('button', { name: 'ShareX URL shortener (.sxcu)' }).waitFor();
-  await a11y();
+  await ui.page.goto(`${ui.runner.url}/settings?tab=uploaders`);
+  await ui.page.getByRole('button', { name: 'ShareX URL shortener (.sxcu)' }).waitFor();
+  await ui.a11y();
   const [sxcu] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByRole('button', { name: 'ShareX URL shortener (.sxcu)' }).click(),
+    ui.page.waitForEvent('download'),
+    ui.page.getByRole('button', { name: 'ShareX URL shortener (.sxcu)' }).click(),
   ]);
   const config = JSON.parse(readFileSync((await sxcu.path()) as string, 'utf8'));
   expect(config).toMatchObject({
     DestinationType: 'URLShortener',
-    RequestURL: `${runner.url}/api/user/urls`,
+    RequestURL: `${ui.runner.url}/api/user/urls`,
   });
   // ShareX puts the link to shorten where `{input}` is and reads the answer's `url`.
   const answer = await fetch(config.RequestURL, {
@@ -133,7 +113,7 @@ test('the ShareX URL shortener config shortens as ShareX sends it', async () => 
   });
   expect(answer.status).toBe(200);
   const { url } = (await answer.json()) as { url: string };
-  expect(url).toMatch(new RegExp(`^${runner.url}/go/[a-z0-9]{12}$`));
+  expect(url).toMatch(new RegExp(`^${ui.runner.url}/go/[a-z0-9]{12}$`));
   expect(await visit(new URL(url).pathname)).toEqual({
     status: 302,
     location: 'https://example.com/from-sharex',

@@ -1,15 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { Page } from 'playwright-core';
-import {
-  closeDashboard,
-  type Dashboard,
-  openDashboard,
-  seriousA11yViolations,
-  signIn,
-  signOut,
-} from '../support/dashboard.ts';
-import type { Runner } from '../support/runner.ts';
+import { signOut } from '../support/dashboard.ts';
+import { ADMIN, dashboardFixture } from './fixture.ts';
 
 /**
  * The Metrics page in Chromium against `npm start` (issue 36): the runner's schedule runs the daily
@@ -17,27 +9,15 @@ import type { Runner } from '../support/runner.ts';
  * into the runner's table as the job would have left them. Administrators see the page in the
  * navigation, a USER neither the entry nor the figures. axe in light, dark and at phone width.
  */
-const ADMIN = { username: 'admin', password: 'admin password' };
-const SHOTS = process.env.METRICS_SCREENSHOTS;
-let dashboard: Dashboard;
-let runner: Runner;
-let page: Page;
+const ui = dashboardFixture('metrics', { screenshots: 'METRICS_SCREENSHOTS' });
 
-beforeAll(async () => {
-  dashboard = await openDashboard('file-service-browser-metrics-', ADMIN);
-  ({ runner, page } = dashboard);
-}, 120_000);
-
-afterAll(() => closeDashboard(dashboard));
-
-const a11y = async () => expect(await seriousA11yViolations(page)).toEqual([]);
-const nav = () => page.getByRole('navigation');
+const nav = () => ui.page.getByRole('navigation');
 
 /** Thirty earlier days of a growing instance, straight into the runner's table. */
 async function writeEarlierDays() {
   const documents = DynamoDBDocumentClient.from(
     new DynamoDBClient({
-      endpoint: runner.dynamoEndpoint,
+      endpoint: ui.runner.dynamoEndpoint,
       region: 'local',
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     }),
@@ -75,7 +55,7 @@ async function writeEarlierDays() {
 /** Today's item once the runner's job has counted `files` files (it runs every few seconds). */
 async function figuresCounting(token: string, files: number) {
   for (;;) {
-    const answer = await fetch(`${runner.url}/api/stats`, { headers: { authorization: token } });
+    const answer = await fetch(`${ui.runner.url}/api/stats`, { headers: { authorization: token } });
     const days = (await answer.json()) as { data: { files: number } }[];
     if (days[0]?.data.files === files) return;
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -83,9 +63,9 @@ async function figuresCounting(token: string, files: number) {
 }
 
 test('an administrator reads the figures and charts; a USER has no Metrics page', async () => {
-  await signIn(dashboard, ADMIN.username, ADMIN.password);
+  await ui.signIn();
   await writeEarlierDays();
-  const token = await page.evaluate(
+  const token = await ui.page.evaluate(
     async () => (await (await fetch('/api/user/token')).json()).token as string,
   );
   const uploads: [string, string, string][] = [
@@ -97,7 +77,7 @@ test('an administrator reads the figures and charts; a USER has no Metrics page'
   for (const [name, type, content] of uploads) {
     const form = new FormData();
     form.append('file', new Blob([content], { type }), name);
-    const answer = await fetch(`${runner.url}/api/upload`, {
+    const answer = await fetch(`${ui.runner.url}/api/upload`, {
       method: 'POST',
       headers: { authorization: token },
       body: form,
@@ -107,46 +87,46 @@ test('an administrator reads the figures and charts; a USER has no Metrics page'
   await figuresCounting(token, uploads.length);
 
   await nav().getByRole('link', { name: 'Metrics' }).click();
-  await page.getByRole('heading', { name: 'Metrics' }).waitFor();
-  await page.getByText(/^Figures of .*, taken once a day\.$/).waitFor();
-  const card = (label: string) => page.locator('.mantine-Card-root').filter({ hasText: label }).first();
+  await ui.page.getByRole('heading', { name: 'Metrics' }).waitFor();
+  await ui.page.getByText(/^Figures of .*, taken once a day\.$/).waitFor();
+  const card = (label: string) => ui.page.locator('.mantine-Card-root').filter({ hasText: label }).first();
   expect(await card('Storage').textContent()).toContain('42 KB');
-  await page.getByRole('figure', { name: 'Files and users over time' }).locator('svg').first().waitFor();
-  await page.getByRole('figure', { name: 'Storage over time' }).waitFor();
-  const types = page.getByRole('figure', { name: 'Files by type' });
+  await ui.page.getByRole('figure', { name: 'Files and users over time' }).locator('svg').first().waitFor();
+  await ui.page.getByRole('figure', { name: 'Storage over time' }).waitFor();
+  const types = ui.page.getByRole('figure', { name: 'Files by type' });
   await types.getByTitle('text/plain').waitFor();
-  const top = page.getByRole('figure', { name: 'Top users' });
+  const top = ui.page.getByRole('figure', { name: 'Top users' });
   await top.getByRole('cell', { name: ADMIN.username }).waitFor();
-  await a11y();
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/metrics-light.png`, fullPage: true });
+  await ui.a11y();
+  await ui.shot('metrics-light');
 
   // A shorter range: the week's days only (today and six before it).
-  await page.getByText('7 days', { exact: true }).click();
-  await page.getByRole('figure', { name: 'Storage over time' }).waitFor();
+  await ui.page.getByText('7 days', { exact: true }).click();
+  await ui.page.getByRole('figure', { name: 'Storage over time' }).waitFor();
 
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.reload();
-  await page.getByRole('figure', { name: 'Top users' }).waitFor();
-  await a11y();
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/metrics-dark.png`, fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.getByRole('figure', { name: 'Files by type' }).waitFor();
-  await a11y();
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/metrics-phone.png`, fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.emulateMedia({ colorScheme: 'light' });
+  await ui.page.emulateMedia({ colorScheme: 'dark' });
+  await ui.page.reload();
+  await ui.page.getByRole('figure', { name: 'Top users' }).waitFor();
+  await ui.a11y();
+  await ui.shot('metrics-dark');
+  await ui.page.setViewportSize({ width: 390, height: 844 });
+  await ui.page.getByRole('figure', { name: 'Files by type' }).waitFor();
+  await ui.a11y();
+  await ui.shot('metrics-phone');
+  await ui.page.setViewportSize({ width: 1280, height: 800 });
+  await ui.page.emulateMedia({ colorScheme: 'light' });
 
   // A USER: no Metrics entry, and the route answers 403.
-  const created = await fetch(`${runner.url}/api/users`, {
+  const created = await fetch(`${ui.runner.url}/api/users`, {
     method: 'POST',
     headers: { authorization: token, 'content-type': 'application/json' },
     body: JSON.stringify({ username: 'casey', password: 'casey password' }),
   });
   expect(created.status).toBe(200);
-  await signOut(dashboard, ADMIN.username);
-  await signIn(dashboard, 'casey', 'casey password');
+  await signOut(ui, ADMIN.username);
+  await ui.signIn('casey', 'casey password');
   await nav().getByRole('link', { name: 'Files' }).waitFor();
   expect(await nav().getByRole('link', { name: 'Metrics' }).count()).toBe(0);
-  const refused = await page.evaluate(async () => (await fetch('/api/stats')).status);
+  const refused = await ui.page.evaluate(async () => (await fetch('/api/stats')).status);
   expect(refused).toBe(403);
 }, 300_000);

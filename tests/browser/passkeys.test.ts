@@ -1,12 +1,6 @@
 import type { CDPSession } from 'playwright-core';
-import {
-  closeDashboard,
-  type Dashboard,
-  openDashboard,
-  seriousA11yViolations,
-  signIn,
-  signOut,
-} from '../support/dashboard.ts';
+import { signOut } from '../support/dashboard.ts';
+import { ADMIN, dashboardFixture } from './fixture.ts';
 
 /**
  * Passkeys through the dashboard in Chromium against `npm start`, with a virtual authenticator (the
@@ -14,18 +8,13 @@ import {
  * user): add a passkey in settings, rename it, sign out, sign in with it, delete it. The page is
  * opened at http://localhost:<port>: an IP address cannot be a relying party.
  */
-const ADMIN = { username: 'admin', password: 'admin password' };
-let dashboard: Dashboard;
+const ui = dashboardFixture('passkeys');
 let cdp: CDPSession;
 let authenticatorId: string;
 
 beforeAll(async () => {
-  const opened = await openDashboard('file-service-browser-passkeys-', ADMIN);
-  dashboard = {
-    ...opened,
-    runner: { ...opened.runner, url: opened.runner.url.replace('127.0.0.1', 'localhost') },
-  };
-  cdp = await dashboard.context.newCDPSession(dashboard.page);
+  ui.runner = { ...ui.runner, url: ui.runner.url.replace('127.0.0.1', 'localhost') };
+  cdp = await ui.context.newCDPSession(ui.page);
   await cdp.send('WebAuthn.enable');
   ({ authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
     options: {
@@ -38,12 +27,10 @@ beforeAll(async () => {
   }));
 }, 120_000);
 
-afterAll(() => closeDashboard(dashboard));
-
 test('add a passkey, rename it, sign out, sign in with it, delete it', async () => {
-  const { page, runner } = dashboard;
+  const { page, runner } = ui;
   expect(new URL(runner.url).hostname).toBe('localhost');
-  await signIn(dashboard, ADMIN.username, ADMIN.password);
+  await ui.signIn();
   await page.goto(`${runner.url}/settings`);
   const passkeys = page.getByRole('region', { name: 'Passkeys' });
   await passkeys.getByText('No passkeys yet.').waitFor();
@@ -51,14 +38,14 @@ test('add a passkey, rename it, sign out, sign in with it, delete it', async () 
   await passkeys.getByRole('button', { name: 'Add a passkey' }).click();
   await passkeys.getByText('Work laptop').waitFor();
   await passkeys.getByText('not used yet').waitFor();
-  expect(await seriousA11yViolations(page)).toEqual([]);
+  await ui.a11y();
 
   await passkeys.getByRole('button', { name: 'Rename Work laptop' }).click();
   await passkeys.getByRole('textbox', { name: 'Passkey name' }).fill('Home laptop');
   await passkeys.getByRole('button', { name: 'Save' }).click();
   await passkeys.getByRole('button', { name: 'Rename Home laptop' }).waitFor();
 
-  await signOut(dashboard, ADMIN.username);
+  await signOut(ui, ADMIN.username);
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
   await page.getByRole('heading', { name: /^Welcome back/ }).waitFor();
   const me = await page.evaluate(() => fetch('/api/user').then((answer) => answer.json()));
@@ -84,7 +71,7 @@ test('add a passkey, rename it, sign out, sign in with it, delete it', async () 
   const credentials = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
   // The authenticator still holds it: the service no longer knows it, so it signs nobody in.
   expect(credentials.credentials).toHaveLength(1);
-  await signOut(dashboard, ADMIN.username);
+  await signOut(ui, ADMIN.username);
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
   await page.getByRole('alert').filter({ hasText: 'passkey sign-in failed' }).waitFor();
 }, 300_000);

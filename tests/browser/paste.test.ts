@@ -1,11 +1,4 @@
-import type { Page } from 'playwright-core';
-import {
-  closeDashboard,
-  type Dashboard,
-  openDashboard,
-  seriousA11yViolations,
-  signIn,
-} from '../support/dashboard.ts';
+import { dashboardFixture } from './fixture.ts';
 
 /**
  * Issue 37's paste flow in Chromium against `npm start`: "Upload text" with a file name that says
@@ -13,21 +6,7 @@ import {
  * highlighted and numbered, its wrap checkbox, in dark, light and on a phone. Screenshots go to
  * TEXT_SCREENSHOTS when it is set.
  */
-const ADMIN = { username: 'admin', password: 'admin password' };
-const SHOTS = process.env.TEXT_SCREENSHOTS;
-let dashboard: Dashboard;
-let page: Page;
-
-beforeAll(async () => {
-  dashboard = await openDashboard('file-service-browser-paste-', ADMIN);
-  ({ page } = dashboard);
-}, 120_000);
-
-afterAll(() => closeDashboard(dashboard));
-
-const shot = async (name: string) => {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-};
+const ui = dashboardFixture('paste', { screenshots: 'TEXT_SCREENSHOTS' });
 
 const SOURCE = `import sys
 
@@ -40,8 +19,8 @@ if __name__ == "__main__":
 `;
 
 test('a paste becomes a highlighted page: numbered lines, wrap toggle, light and dark', async () => {
-  await signIn(dashboard, ADMIN.username, ADMIN.password);
-  const enabled = await page.evaluate(async () => {
+  await ui.signIn();
+  const enabled = await ui.page.evaluate(async () => {
     const answer = await fetch('/api/user', {
       method: 'PATCH',
       headers: { 'content-type': 'application/json' },
@@ -51,27 +30,27 @@ test('a paste becomes a highlighted page: numbered lines, wrap toggle, light and
   });
   expect(enabled).toBe(200);
 
-  await page.getByRole('navigation').getByRole('link', { name: 'Upload text' }).click();
-  await page.getByRole('heading', { name: 'Upload text' }).waitFor();
-  await page.getByRole('textbox', { name: 'File name' }).fill('greet');
-  await page.getByRole('combobox', { name: 'Language' }).click();
-  await page.getByRole('option', { name: 'Python', exact: true }).click();
-  await page.getByRole('textbox', { name: /^Text/ }).fill(SOURCE);
-  await page.getByRole('textbox', { name: 'Max views' }).fill('2');
-  await page.getByText('Uploaded as greet.py').waitFor();
-  expect(await seriousA11yViolations(page)).toEqual([]);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await shot('paste-dark');
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await shot('paste-light-phone');
-  await page.setViewportSize({ width: 1280, height: 720 });
-  await page.getByRole('button', { name: 'Upload', exact: true }).click();
-  const url = (await page.getByRole('status').textContent())?.trim() as string;
+  await ui.page.getByRole('navigation').getByRole('link', { name: 'Upload text' }).click();
+  await ui.page.getByRole('heading', { name: 'Upload text' }).waitFor();
+  await ui.page.getByRole('textbox', { name: 'File name' }).fill('greet');
+  await ui.page.getByRole('combobox', { name: 'Language' }).click();
+  await ui.page.getByRole('option', { name: 'Python', exact: true }).click();
+  await ui.page.getByRole('textbox', { name: /^Text/ }).fill(SOURCE);
+  await ui.page.getByRole('textbox', { name: 'Max views' }).fill('2');
+  await ui.page.getByText('Uploaded as greet.py').waitFor();
+  await ui.a11y();
+  await ui.page.emulateMedia({ colorScheme: 'dark' });
+  await ui.shot('paste-dark');
+  await ui.page.emulateMedia({ colorScheme: 'light' });
+  await ui.page.setViewportSize({ width: 390, height: 844 });
+  await ui.shot('paste-light-phone');
+  await ui.page.setViewportSize({ width: 1280, height: 720 });
+  await ui.page.getByRole('button', { name: 'Upload', exact: true }).click();
+  const url = (await ui.page.getByRole('status').textContent())?.trim() as string;
   expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/u\/.+\.py$/);
 
   // The page, as a visitor opens it: JavaScript off proves nothing on it needs script.
-  const visitor = await dashboard.browser.newContext({ javaScriptEnabled: false, colorScheme: 'dark' });
+  const visitor = await ui.browser.newContext({ javaScriptEnabled: false, colorScheme: 'dark' });
   const view = await visitor.newPage();
   view.setDefaultTimeout(90_000);
   const response = await view.goto(url);
@@ -94,7 +73,7 @@ test('a paste becomes a highlighted page: numbered lines, wrap toggle, light and
       .first()
       .evaluate((line) => getComputedStyle(line, '::before').content),
   ).toBe('counter(line)');
-  if (SHOTS) await view.screenshot({ path: `${SHOTS}/view-code-dark.png`, fullPage: true });
+  await ui.shot('view-code-dark', { page: view });
 
   const whiteSpace = () => view.locator('.code pre').evaluate((pre) => getComputedStyle(pre).whiteSpace);
   expect(await whiteSpace()).toBe('pre');
@@ -106,11 +85,11 @@ test('a paste becomes a highlighted page: numbered lines, wrap toggle, light and
   expect(await view.locator('body').evaluate((body) => getComputedStyle(body).backgroundColor)).toBe(
     'rgb(255, 255, 255)',
   );
-  if (SHOTS) await view.screenshot({ path: `${SHOTS}/view-code-light.png`, fullPage: true });
+  await ui.shot('view-code-light', { page: view });
   await visitor.close();
 
   // A phone, the second (and last) view the paste allows.
-  const phone = await dashboard.browser.newContext({
+  const phone = await ui.browser.newContext({
     javaScriptEnabled: false,
     colorScheme: 'dark',
     viewport: { width: 390, height: 844 },
@@ -119,30 +98,32 @@ test('a paste becomes a highlighted page: numbered lines, wrap toggle, light and
   small.setDefaultTimeout(90_000);
   expect((await small.goto(url))?.status()).toBe(200);
   await small.getByLabel('Wrap lines').check();
-  if (SHOTS) await small.screenshot({ path: `${SHOTS}/view-code-phone.png`, fullPage: true });
+  await ui.shot('view-code-phone', { page: small });
   expect((await small.goto(url))?.status()).toBe(404);
   await phone.close();
 }, 300_000);
 
 test('a Markdown paste is rendered: headings, a table, highlighted fences; a remote image is a link', async () => {
-  await page.getByRole('navigation').getByRole('link', { name: 'Upload text' }).click();
-  await page.getByRole('textbox', { name: 'File name' }).fill('README.md');
-  await page.getByRole('combobox', { name: 'Language' }).click();
-  await page.getByRole('option', { name: 'Guess from the file name' }).click();
-  await page.getByRole('textbox', { name: 'Max views' }).fill('');
-  await page
+  await ui.page.getByRole('navigation').getByRole('link', { name: 'Upload text' }).click();
+  await ui.page.getByRole('textbox', { name: 'File name' }).fill('README.md');
+  await ui.page.getByRole('combobox', { name: 'Language' }).click();
+  await ui.page.getByRole('option', { name: 'Guess from the file name' }).click();
+  await ui.page.getByRole('textbox', { name: 'Max views' }).fill('');
+  await ui.page
     .getByRole('textbox', { name: /^Text/ })
     .fill(
       '# Project\n\nSome **bold** text, a [link](https://example.com) and `code`.\n\n' +
         '| Name | Size |\n|:-----|-----:|\n| a.txt | 12 B |\n\n```ts\nconst x: number = 1;\n```\n\n' +
         '> A quote\n\n![diagram](https://images.example/d.png)\n\n<script>alert(1)</script>\n',
     );
-  await page.getByText('Uploaded as README.md').waitFor();
-  await page.getByRole('button', { name: 'Upload', exact: true }).click();
-  const url = (await page.getByRole('status').filter({ hasText: /\.md$/ }).textContent())?.trim() as string;
+  await ui.page.getByText('Uploaded as README.md').waitFor();
+  await ui.page.getByRole('button', { name: 'Upload', exact: true }).click();
+  const url = (
+    await ui.page.getByRole('status').filter({ hasText: /\.md$/ }).textContent()
+  )?.trim() as string;
   expect(url).toMatch(/\/u\/.+\.md$/);
 
-  const visitor = await dashboard.browser.newContext({ javaScriptEnabled: false, colorScheme: 'dark' });
+  const visitor = await ui.browser.newContext({ javaScriptEnabled: false, colorScheme: 'dark' });
   const view = await visitor.newPage();
   view.setDefaultTimeout(90_000);
   expect((await view.goto(url))?.status()).toBe(200);
@@ -154,6 +135,6 @@ test('a Markdown paste is rendered: headings, a table, highlighted fences; a rem
   );
   expect(await view.locator('.markdown').textContent()).toContain('<script>alert(1)</script>');
   expect(await view.locator('.markdown script, .markdown img').count()).toBe(0);
-  if (SHOTS) await view.screenshot({ path: `${SHOTS}/view-markdown-dark.png`, fullPage: true });
+  await ui.shot('view-markdown-dark', { page: view });
   await visitor.close();
 }, 300_000);

@@ -1,12 +1,4 @@
-import type { Page } from 'playwright-core';
-import {
-  closeDashboard,
-  type Dashboard,
-  openDashboard,
-  seriousA11yViolations,
-  signIn,
-} from '../support/dashboard.ts';
-import type { Runner } from '../support/runner.ts';
+import { dashboardFixture } from './fixture.ts';
 
 /**
  * Tags in the dashboard, in Chromium against `npm start` (issue 35, docs/tags.md): the tag editor
@@ -14,31 +6,16 @@ import type { Runner } from '../support/runner.ts';
  * the grid and the detail view, and the tag filter. axe checks the page and the dialogs, light and
  * dark, at desktop and phone width. `TAGS_SCREENSHOTS=<dir>` keeps screenshots of each.
  */
-const ADMIN = { username: 'admin', password: 'admin password' };
-let dashboard: Dashboard;
-let runner: Runner;
-let page: Page;
-const SHOTS = process.env.TAGS_SCREENSHOTS;
+const ui = dashboardFixture('tags', { screenshots: 'TAGS_SCREENSHOTS' });
 
-beforeAll(async () => {
-  dashboard = await openDashboard('file-service-browser-tags-', ADMIN);
-  ({ runner, page } = dashboard);
-}, 120_000);
-
-afterAll(() => closeDashboard(dashboard));
-
-const a11y = async () => expect(await seriousA11yViolations(page)).toEqual([]);
-const dialog = (name: string | RegExp) => page.getByRole('dialog', { name });
-const row = (name: string) => page.getByRole('row', { name: new RegExp(name.replace('.', '\\.')) });
-const shot = async (name: string) => {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-};
+const dialog = (name: string | RegExp) => ui.page.getByRole('dialog', { name });
+const row = (name: string) => ui.page.getByRole('row', { name: new RegExp(name.replace('.', '\\.')) });
 
 async function uploadWithToken(name: string) {
-  const token = await page.evaluate(async () => (await (await fetch('/api/user/token')).json()).token);
+  const token = await ui.page.evaluate(async () => (await (await fetch('/api/user/token')).json()).token);
   const form = new FormData();
   form.append('file', new Blob([`contents of ${name}`], { type: 'text/plain' }), name);
-  const answer = await fetch(`${runner.url}/api/upload`, {
+  const answer = await fetch(`${ui.runner.url}/api/upload`, {
     method: 'POST',
     headers: { authorization: token },
     body: form,
@@ -48,25 +25,25 @@ async function uploadWithToken(name: string) {
 
 /** Sets a file's tags in its edit dialog. */
 async function tagFile(name: string, tags: string[]) {
-  await page.getByRole('button', { name: `Actions for ${name}` }).click();
-  await page.getByRole('menuitem', { name: 'Edit details' }).click();
+  await ui.page.getByRole('button', { name: `Actions for ${name}` }).click();
+  await ui.page.getByRole('menuitem', { name: 'Edit details' }).click();
   const edit = dialog(`Edit ${name}`);
   for (const tag of tags) {
     await edit.getByLabel('Tags', { exact: true }).click();
-    await page.getByRole('option', { name: tag, exact: true }).click();
+    await ui.page.getByRole('option', { name: tag, exact: true }).click();
   }
   await edit.getByRole('button', { name: 'Save' }).click();
   await edit.waitFor({ state: 'detached' });
 }
 
 test('create tags, tag files, see the chips, filter by a tag, rename, recolour and delete a tag', async () => {
-  await signIn(dashboard, ADMIN.username, ADMIN.password);
+  await ui.signIn();
   for (const name of ['alpha.txt', 'bravo.txt', 'charlie.txt']) await uploadWithToken(name);
-  await page.goto(`${runner.url}/files?view=table`);
+  await ui.page.goto(`${ui.runner.url}/files?view=table`);
   await row('charlie.txt').waitFor();
 
   // The editor: two tags, one with a colour typed in.
-  await page.getByRole('button', { name: 'Tags', exact: true }).click();
+  await ui.page.getByRole('button', { name: 'Tags', exact: true }).click();
   const editor = dialog('Tags');
   await editor.getByText('No tags yet.').waitFor();
   await editor.getByRole('textbox', { name: 'New tag' }).fill('Travel');
@@ -80,9 +57,9 @@ test('create tags, tag files, see the chips, filter by a tag, rename, recolour a
   await editor.getByRole('textbox', { name: 'New tag' }).fill('travel');
   await editor.getByRole('button', { name: 'Add' }).click();
   await editor.getByText('a tag with this name already exists').waitFor();
-  await a11y();
-  await shot('tags-editor-light');
-  await page.keyboard.press('Escape');
+  await ui.a11y();
+  await ui.shot('tags-editor-light');
+  await ui.page.keyboard.press('Escape');
   await editor.waitFor({ state: 'detached' });
 
   await tagFile('alpha.txt', ['Travel', 'Work']);
@@ -90,48 +67,48 @@ test('create tags, tag files, see the chips, filter by a tag, rename, recolour a
   await row('alpha.txt').getByText('Work').waitFor();
   await row('bravo.txt').getByText('Travel').waitFor();
   expect(await row('charlie.txt').getByText('Travel').count()).toBe(0);
-  await a11y();
-  await shot('tags-table-light');
+  await ui.a11y();
+  await ui.shot('tags-table-light');
 
   // The filter: the tag's files only, paged as the listing.
-  await page.getByRole('combobox', { name: 'Tag', exact: true }).click();
-  await page.getByRole('option', { name: 'Travel' }).click();
-  await page.getByText('Files tagged “Travel”').waitFor();
+  await ui.page.getByRole('combobox', { name: 'Tag', exact: true }).click();
+  await ui.page.getByRole('option', { name: 'Travel' }).click();
+  await ui.page.getByText('Files tagged “Travel”').waitFor();
   await row('charlie.txt').waitFor({ state: 'detached' });
   await row('alpha.txt').waitFor();
   await row('bravo.txt').waitFor();
-  expect(new URL(page.url()).searchParams.get('tag')).toMatch(/^[0-9a-z]{26}$/);
+  expect(new URL(ui.page.url()).searchParams.get('tag')).toMatch(/^[0-9a-z]{26}$/);
 
   // Dark, as a grid, with the detail view; then at phone width.
-  await page.emulateMedia({ colorScheme: 'dark' });
-  const grid = new URL(page.url());
+  await ui.page.emulateMedia({ colorScheme: 'dark' });
+  const grid = new URL(ui.page.url());
   grid.searchParams.delete('view');
-  await page.goto(grid.toString());
-  await page.getByText('Files tagged “Travel”').waitFor();
-  await a11y();
-  await shot('tags-grid-dark');
-  await page.setViewportSize({ width: 390, height: 844 });
-  await a11y();
-  await shot('tags-grid-dark-phone');
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.goto(`${runner.url}/files?view=table`);
+  await ui.page.goto(grid.toString());
+  await ui.page.getByText('Files tagged “Travel”').waitFor();
+  await ui.a11y();
+  await ui.shot('tags-grid-dark');
+  await ui.page.setViewportSize({ width: 390, height: 844 });
+  await ui.a11y();
+  await ui.shot('tags-grid-dark-phone');
+  await ui.page.setViewportSize({ width: 1280, height: 800 });
+  await ui.page.emulateMedia({ colorScheme: 'light' });
+  await ui.page.goto(`${ui.runner.url}/files?view=table`);
 
   // Rename and recolour Work; delete Travel: its chips go, the files stay.
-  await page.getByRole('button', { name: 'Tags', exact: true }).click();
+  await ui.page.getByRole('button', { name: 'Tags', exact: true }).click();
   await editor.getByRole('textbox', { name: 'Name of Work' }).fill('Office');
   await editor.getByRole('textbox', { name: 'Colour of Work' }).fill('#2f9e44');
   await editor.getByRole('button', { name: 'Save Work' }).click();
   await editor.getByRole('textbox', { name: 'Name of Office' }).waitFor();
   await editor.getByRole('button', { name: 'Delete Travel' }).click();
-  await page
+  await ui.page
     .getByRole('dialog', { name: 'Delete the tag “Travel”?' })
     .getByRole('button', { name: 'Delete tag' })
     .click();
   await editor.getByRole('textbox', { name: 'Name of Travel' }).waitFor({ state: 'detached' });
-  await page.keyboard.press('Escape');
+  await ui.page.keyboard.press('Escape');
   await row('alpha.txt').getByText('Office').waitFor();
   await row('bravo.txt').getByText('Travel').waitFor({ state: 'detached' });
   await row('charlie.txt').waitFor();
-  await shot('tags-after-delete-light');
+  await ui.shot('tags-after-delete-light');
 }, 600_000);

@@ -1,13 +1,6 @@
-import type { Page } from 'playwright-core';
-import {
-  closeDashboard,
-  type Dashboard,
-  openDashboard,
-  seriousA11yViolations,
-  signIn,
-  signOut,
-} from '../support/dashboard.ts';
+import { signOut } from '../support/dashboard.ts';
 import { codeAt, stepNow } from '../support/totp-codes.ts';
+import { ADMIN, dashboardFixture } from './fixture.ts';
 
 /**
  * Two-factor sign-in in Chromium against `npm start`: turning TOTP on in the settings (QR code, key,
@@ -15,32 +8,22 @@ import { codeAt, stepNow } from '../support/totp-codes.ts';
  * wrong one, with a recovery code, and turning it off again. Codes are computed from the key the
  * page shows, for the time step at hand: nothing waits for a code to change.
  */
-const ADMIN = { username: 'admin', password: 'admin password' };
-let dashboard: Dashboard;
-let page: Page;
+const ui = dashboardFixture('totp');
 
-beforeAll(async () => {
-  dashboard = await openDashboard('file-service-browser-totp-', ADMIN);
-  ({ page } = dashboard);
-}, 120_000);
-
-afterAll(() => closeDashboard(dashboard));
-
-const a11y = async () => expect(await seriousA11yViolations(page)).toEqual([]);
-const section = () => page.getByRole('region', { name: 'Two-factor authentication' });
+const section = () => ui.page.getByRole('region', { name: 'Two-factor authentication' });
 
 /** The sign-in form up to the point where the API answered `{"totp": true}`. */
 async function signInUntilCode() {
-  await page.goto(`${dashboard.runner.url}/login`);
-  await page.getByLabel('Username').fill(ADMIN.username);
-  await page.getByLabel(/^Password/).fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByRole('textbox', { name: 'Authentication code' }).waitFor();
+  await ui.page.goto(`${ui.runner.url}/login`);
+  await ui.page.getByLabel('Username').fill(ADMIN.username);
+  await ui.page.getByLabel(/^Password/).fill(ADMIN.password);
+  await ui.page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await ui.page.getByRole('textbox', { name: 'Authentication code' }).waitFor();
 }
 
 test('turn TOTP on, sign in with a code and with a recovery code, turn it off', async () => {
-  await signIn(dashboard, ADMIN.username, ADMIN.password);
-  await page.goto(`${dashboard.runner.url}/settings`);
+  await ui.signIn();
+  await ui.page.goto(`${ui.runner.url}/settings`);
   await section().getByText('Off', { exact: true }).waitFor();
   // Cancel leaves the setup, and TOTP off.
   await section().getByRole('button', { name: 'Set up an authenticator app' }).click();
@@ -52,7 +35,7 @@ test('turn TOTP on, sign in with a code and with a recovery code, turn it off', 
   await section().getByText('Off', { exact: true }).waitFor();
   await section().getByRole('button', { name: 'Set up an authenticator app' }).click();
   await section().getByRole('img', { name: 'QR code to scan with your authenticator app' }).waitFor();
-  await a11y();
+  await ui.a11y();
   const secret = ((await section().getByLabel('Secret key').textContent()) ?? '').replaceAll(' ', '');
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
 
@@ -71,60 +54,60 @@ test('turn TOTP on, sign in with a code and with a recovery code, turn it off', 
   await list.waitFor();
   const codes = (await list.getByRole('listitem').allTextContents()).map((code) => code.trim());
   expect(codes).toHaveLength(10);
-  await a11y();
+  await ui.a11y();
   await section().getByRole('button', { name: 'Copy codes' }).click();
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${codes.join('\n')}\n`);
+  expect(await ui.page.evaluate(() => navigator.clipboard.readText())).toBe(`${codes.join('\n')}\n`);
   await section().getByRole('button', { name: 'I have saved them' }).click();
   await section().getByText('On', { exact: true }).waitFor();
   await expect(list.count()).resolves.toBe(0);
 
   // Signing in now asks for the code: a wrong one is refused, the next one signs in.
-  await signOut(dashboard, ADMIN.username);
+  await signOut(ui, ADMIN.username);
   await signInUntilCode();
-  await a11y();
-  await page.getByRole('textbox', { name: 'Authentication code' }).fill('000000');
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByRole('alert').getByText('invalid code').waitFor();
+  await ui.a11y();
+  await ui.page.getByRole('textbox', { name: 'Authentication code' }).fill('000000');
+  await ui.page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await ui.page.getByRole('alert').getByText('invalid code').waitFor();
   const code = codeAt(secret, Math.max(stepNow(), enrolledAt + 1));
-  await page.getByRole('textbox', { name: 'Authentication code' }).fill(code);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByRole('heading', { name: /^Welcome back/ }).waitFor();
+  await ui.page.getByRole('textbox', { name: 'Authentication code' }).fill(code);
+  await ui.page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await ui.page.getByRole('heading', { name: /^Welcome back/ }).waitFor();
 
   // A recovery code in place of the code.
-  await signOut(dashboard, ADMIN.username);
+  await signOut(ui, ADMIN.username);
   await signInUntilCode();
-  await page.getByRole('button', { name: 'Use a recovery code' }).click();
-  await page.getByRole('textbox', { name: 'Recovery code' }).fill(codes[0] as string);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByRole('heading', { name: /^Welcome back/ }).waitFor();
+  await ui.page.getByRole('button', { name: 'Use a recovery code' }).click();
+  await ui.page.getByRole('textbox', { name: 'Recovery code' }).fill(codes[0] as string);
+  await ui.page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await ui.page.getByRole('heading', { name: /^Welcome back/ }).waitFor();
 
   // Off again with another recovery code; then the password alone signs in.
-  await page.goto(`${dashboard.runner.url}/settings`);
+  await ui.page.goto(`${ui.runner.url}/settings`);
   await section()
     .getByRole('textbox', { name: 'Code or recovery code' })
     .fill(codes[1] as string);
   await section().getByRole('button', { name: 'Turn off' }).click();
   await section().getByRole('button', { name: 'Set up an authenticator app' }).waitFor();
-  await signOut(dashboard, ADMIN.username);
-  await signIn(dashboard, ADMIN.username, ADMIN.password);
+  await signOut(ui, ADMIN.username);
+  await ui.signIn();
 }, 180_000);
 
 test('an administrator turns a locked-out user’s TOTP off in the user editor', async () => {
   const api = (path: string, init: { method?: string; json?: unknown; cookie?: string } = {}) =>
-    fetch(`${dashboard.runner.url}${path}`, {
+    fetch(`${ui.runner.url}${path}`, {
       method: init.method ?? 'GET',
       headers: {
         'content-type': 'application/json',
-        origin: dashboard.runner.url,
+        origin: ui.runner.url,
         ...(init.cookie ? { cookie: init.cookie } : {}),
       },
       ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
     });
   // A member who turned TOTP on (through the API, as another device would).
   const member = { username: 'locked-out', password: 'member password' };
-  const created = await page.request.post(`${dashboard.runner.url}/api/users`, {
+  const created = await ui.page.request.post(`${ui.runner.url}/api/users`, {
     data: member,
-    headers: { origin: dashboard.runner.url },
+    headers: { origin: ui.runner.url },
   });
   expect(created.status()).toBe(200);
   const signedIn = await api('/api/auth/login', { method: 'POST', json: member });
@@ -140,15 +123,15 @@ test('an administrator turns a locked-out user’s TOTP off in the user editor',
     totp: true,
   });
 
-  await page.goto(`${dashboard.runner.url}/users`);
-  await page.getByRole('button', { name: `Edit ${member.username}` }).click();
-  const turnOff = page
+  await ui.page.goto(`${ui.runner.url}/users`);
+  await ui.page.getByRole('button', { name: `Edit ${member.username}` }).click();
+  const turnOff = ui.page
     .getByRole('dialog')
     .getByRole('checkbox', { name: 'Turn off two-factor authentication' });
   await turnOff.check();
-  await a11y();
-  await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
-  await page.getByRole('dialog').waitFor({ state: 'detached' });
+  await ui.a11y();
+  await ui.page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+  await ui.page.getByRole('dialog').waitFor({ state: 'detached' });
   const again = await api('/api/auth/login', { method: 'POST', json: member });
   expect((await again.json()).user.username).toBe(member.username);
 }, 120_000);

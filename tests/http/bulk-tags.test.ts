@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { call } from '../support/client.ts';
-import { upload } from '../support/files.ts';
+import { uploadMany } from '../support/files.ts';
 import { partitionItems } from '../support/snapshot.ts';
 import { signedInUser } from '../support/users.ts';
 
@@ -13,21 +13,6 @@ jest.setTimeout(300_000);
 
 type Owner = Awaited<ReturnType<typeof signedInUser>>;
 
-const uploadMany = async (owner: Owner, count: number) => {
-  const ids: string[] = [];
-  for (let offset = 0; offset < count; offset += 30) {
-    const batch = await upload(
-      owner.token,
-      Array.from({ length: Math.min(30, count - offset) }, (_, index) => ({
-        fileName: `t-${offset + index}.txt`,
-        type: 'text/plain',
-        content: `file ${offset + index}`,
-      })),
-    );
-    ids.push(...batch.map((file) => file.id));
-  }
-  return ids;
-};
 const bulk = (owner: Owner, json: unknown) =>
   call('PATCH', '/api/user/files/transaction', { token: owner.token, json });
 const newTag = async (owner: Owner, name: string) =>
@@ -57,8 +42,8 @@ const memberships = async (owner: Owner, tagId: string) =>
 
 test('tags added and removed in bulk: counted once, listed by tag, bad input a 400 that changes nothing', async () => {
   const [owner, other] = await Promise.all([signedInUser(), signedInUser()]);
-  const ids = await uploadMany(owner, 30);
-  const [theirs] = await uploadMany(other, 1);
+  const ids = await uploadMany(owner.token, 30, 'text');
+  const [theirs] = await uploadMany(other.token, 1, 'text');
   const [work, home, theirTag] = [
     await newTag(owner, 'Work'),
     await newTag(owner, 'Home'),
@@ -100,7 +85,7 @@ test('tags added and removed in bulk: counted once, listed by tag, bad input a 4
 
 test('a file that would pass 20 tags is left as it is and reported as failed', async () => {
   const owner = await signedInUser();
-  const [full, light] = await uploadMany(owner, 2);
+  const [full, light] = await uploadMany(owner.token, 2, 'text');
   const tags: string[] = [];
   for (let index = 0; index < 21; index++) tags.push(await newTag(owner, `t${index}`));
   const twenty = tags.slice(0, 20);
@@ -115,7 +100,7 @@ test('a file that would pass 20 tags is left as it is and reported as failed', a
 
 test('a bulk tag racing single deletes and single tag edits: each file tagged once or missing, no membership outlives its file, no edit lost', async () => {
   const owner = await signedInUser();
-  const ids = await uploadMany(owner, 60);
+  const ids = await uploadMany(owner.token, 60, 'text');
   const [bulkTag, singleTag] = [await newTag(owner, 'Bulk'), await newTag(owner, 'Single')];
   const deleted = ids.filter((_, index) => index % 3 === 0);
   const edited = ids.filter((_, index) => index % 3 === 1);
@@ -150,7 +135,7 @@ test('a bulk tag racing single deletes and single tag edits: each file tagged on
 
 test("a bulk tag racing the tag's deletion leaves no file with it and no membership", async () => {
   const owner = await signedInUser();
-  const ids = await uploadMany(owner, 60);
+  const ids = await uploadMany(owner.token, 60, 'text');
   const tagId = await newTag(owner, 'Doomed');
   const [tagged, deletion] = await Promise.all([
     bulk(owner, { files: ids, tags: { add: [tagId] } }),

@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import { getItem } from '#shared/db/client';
 import { fileStatsKey } from '#shared/db/keys/files';
 import { call } from '../support/client.ts';
-import { upload } from '../support/files.ts';
+import { uploadMany } from '../support/files.ts';
 import { signedInUser } from '../support/users.ts';
 
 /** `PATCH`/`DELETE /api/user/files/transaction` (issue 35): each file once or not at all, counters exact. */
@@ -11,29 +11,14 @@ jest.setTimeout(180_000);
 
 type Owner = Awaited<ReturnType<typeof signedInUser>>;
 
-const uploadMany = async (owner: Owner, count: number) => {
-  const ids: string[] = [];
-  for (let offset = 0; offset < count; offset += 30) {
-    const batch = await upload(
-      owner.token,
-      Array.from({ length: Math.min(30, count - offset) }, (_, index) => ({
-        fileName: `b-${offset + index}.png`,
-        type: 'image/png',
-        content: 'x'.repeat(10),
-      })),
-    );
-    ids.push(...batch.map((file) => file.id));
-  }
-  return ids;
-};
 const stats = async (owner: Owner) => (await getItem(fileStatsKey(owner.id), { consistent: true })) ?? {};
 const bulk = (owner: Owner, method: 'PATCH' | 'DELETE', json: unknown) =>
   call(method, '/api/user/files/transaction', { token: owner.token, json });
 
 test("favourite and move in bulk: counted once, another user's files skipped and untouched", async () => {
   const [owner, other] = await Promise.all([signedInUser(), signedInUser()]);
-  const ids = await uploadMany(owner, 40);
-  const [theirs] = await uploadMany(other, 1);
+  const ids = await uploadMany(owner.token, 40, 'image');
+  const [theirs] = await uploadMany(other.token, 1, 'image');
   const favourite = await bulk(owner, 'PATCH', { files: [...ids, theirs, 'nope'], favorite: true });
   expect(favourite.status).toBe(200);
   expect(favourite.body.count).toBe(40);
@@ -70,7 +55,7 @@ test("favourite and move in bulk: counted once, another user's files skipped and
 
 test('a bulk delete racing single deletes and a folder move: each file deleted once, counters and folder count exact', async () => {
   const owner = await signedInUser();
-  const ids = await uploadMany(owner, 60);
+  const ids = await uploadMany(owner.token, 60, 'image');
   const folder = (await call('POST', '/api/user/folders', { token: owner.token, json: { name: 'Race' } }))
     .body;
   expect((await bulk(owner, 'PATCH', { files: ids, folder: folder.id })).body.count).toBe(60);

@@ -13,6 +13,28 @@ export async function upload(token: string, parts: PartSpec[], headers: Record<s
   return response.body.files as { id: string; name: string; type: string; url: string }[];
 }
 
+/** The small files `uploadMany` makes, by kind: the n-th file's part. */
+const MANY_FILES = {
+  image: (n: number): PartSpec => ({ fileName: `b-${n}.png`, type: 'image/png', content: 'x'.repeat(10) }),
+  text: (n: number): PartSpec => ({ fileName: `t-${n}.txt`, type: 'text/plain', content: `file ${n}` }),
+};
+
+/** Uploads `count` small files of one kind, 30 a request; answers their ids in upload order. */
+export async function uploadMany(
+  token: string,
+  count: number,
+  kind: keyof typeof MANY_FILES,
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (let offset = 0; offset < count; offset += 30) {
+    const parts = Array.from({ length: Math.min(30, count - offset) }, (_, index) =>
+      MANY_FILES[kind](offset + index),
+    );
+    ids.push(...(await upload(token, parts)).map((file) => file.id));
+  }
+  return ids;
+}
+
 export function uploadRequest(token: string, parts: PartSpec[], headers: Record<string, string> = {}) {
   const { body, contentType } = multipart(parts);
   return call('POST', '/api/upload', {
