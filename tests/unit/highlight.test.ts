@@ -38,6 +38,12 @@ test.each(LANGUAGE_IDS)('%s: any text comes back whole, one span per line, only 
   );
 });
 
+test('a token that ends with its newline (a diff line) ends the line it is on and starts none', () => {
+  const html = highlightLines('<\n> b\n', 'diff');
+  expect(html.match(/<span class="l">/g)).toHaveLength(2);
+  expect(read(html).text).toBe('<\n> b\n');
+});
+
 test('the language comes from the extension first, then the type; unknown is none', () => {
   expect(languageOf('main.ts', 'video/mp2t')?.id).toBe('typescript');
   expect(languageOf('Dockerfile', 'text/plain')?.id).toBe('docker');

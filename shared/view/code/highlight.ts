@@ -19,10 +19,14 @@ export function highlightLines(text: string, language: string | undefined): stri
   const stream: TokenStream = grammar ? Prism.tokenize(text, grammar) : [text];
   const lines: string[] = [];
   let line = '';
+  // Whether the line holds text, not only the spans reopened for it: a token ending in a newline
+  // (a diff's line) leaves reopened spans behind it that start no line.
+  let lineHasText = false;
   const open: string[] = [];
   const endLine = () => {
     lines.push(line + '</span>'.repeat(open.length));
     line = open.map((classes) => `<span class="${classes}">`).join('');
+    lineHasText = false;
   };
   const write = (piece: string) => {
     let start = 0;
@@ -31,7 +35,9 @@ export function highlightLines(text: string, language: string | undefined): stri
       endLine();
       start = end + 1;
     }
-    line += escapeHtml(piece.slice(start));
+    const rest = piece.slice(start);
+    line += escapeHtml(rest);
+    lineHasText ||= rest !== '';
   };
   const walk = (tokens: TokenStream) => {
     if (typeof tokens === 'string') return write(tokens);
@@ -48,6 +54,6 @@ export function highlightLines(text: string, language: string | undefined): stri
   };
   walk(stream);
   // A final newline ends the last line; it does not start an empty one.
-  if (line !== '' || lines.length === 0) lines.push(line);
+  if (lineHasText || lines.length === 0) lines.push(line);
   return lines.map((markup) => `<span class="l">${markup}\n</span>`).join('');
 }
