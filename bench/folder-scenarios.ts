@@ -45,6 +45,10 @@ export async function folderScenarios(user: { token: string }): Promise<Scenario
   };
   const folderUrl = () => `/api/user/folders/${folder}`;
   return [
+    // The public folder page's function (a folder is private until shared: its page is a 404).
+    scenario('GET /folder/{id} (private, 404)', 'GET', '/folder/{id}', 404, () => ({}), {
+      url: () => `/folder/${folder}`,
+    }),
     scenario('GET /api/user/folders', 'GET', '/api/user/folders', 200, () => ({ token: user.token })),
     scenario('POST /api/user/folders', 'POST', '/api/user/folders', 200, () => ({
       token: user.token,

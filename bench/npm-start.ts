@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../infra/constructs/service-function.ts';
 import { freePort } from '../infra/local/dynamodb.ts';
+import { PROJECT_ROOT } from '../infra/project-root.ts';
 import { npmStartArguments } from '../tests/support/runner.ts';
 import { commandOf, processTree } from './processes.ts';
 

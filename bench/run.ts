@@ -6,7 +6,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../infra/constructs/service-function.ts';
+import { PROJECT_ROOT } from '../infra/project-root.ts';
 import { synthBundles } from './bundles.ts';
 import { PRICES, PRICES_AS_OF, REGION } from './prices.ts';
 import { startBenchServices } from './services.ts';

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { PROJECT_ROOT } from '../infra/constructs/service-function.ts';
+import { PROJECT_ROOT } from '../infra/project-root.ts';
 import { measureListing } from './listing-throughput.ts';
 import { type LoadResult, runLoad } from './load-generator.ts';
 import { adminToken, type StartedService, startAsUsersDo } from './npm-start.ts';

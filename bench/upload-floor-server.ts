@@ -1,6 +1,6 @@
 // The floor an upload is compared with: a plain `node:http` server that stores each request's body
 // as one small file the way `POST /api/upload` must at least: PutObject to an s3rver in this process
-// (as the runner holds its own) and the upload's one transaction (`insertFiles`: the file, its name
+// (as the runner holds its own) and the upload's one transaction (`creationWrite`, written by the uploads' writer: the file, its name
 // claim, the counters, checked against a live owner), through the service's own clients. No API
 // Gateway event, no multipart parsing, no token check, no log line, no S3 event. Started like the
 // runner (bundled by infra/local/launch.mjs) against the runner's DynamoDB Local. Environment:
@@ -22,7 +22,8 @@ process.env.S3_ENDPOINT = s3.endpoint;
 // Both read their configuration at import: only now.
 const { putObject } = await import('#shared/files/bucket/objects');
 const { newRecord } = await import('#shared/files/reservation/record');
-const { insertFiles } = await import('#shared/files/record/creation');
+const { creationWrite } = await import('#shared/files/reservation/creation');
+const { write } = await import('#shared/files/reservation/writer');
 
 const userId = process.env.FLOOR_USER_ID ?? '';
 const options = {
@@ -47,7 +48,7 @@ const server = createServer(async (request, response) => {
     options,
   );
   await putObject(file.objectKey, bytes, file.type);
-  await insertFiles(userId, [file], { maxFiles: undefined, maxBytes: undefined });
+  await write(userId, creationWrite(userId, [file], { maxFiles: undefined, maxBytes: undefined }));
   response.writeHead(200, { 'content-type': 'application/json' });
   response.end(JSON.stringify({ files: [{ id: file.id }] }));
 });

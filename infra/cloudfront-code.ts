@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from './constructs/service-function.ts';
+import { PROJECT_ROOT } from './project-root.ts';
 
 const CLOUDFRONT_FUNCTIONS = join(PROJECT_ROOT, 'infra', 'cloudfront');
 const PRELUDE = 'canonical-host.js';

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { bundleReports } from './bundle-report.ts';
-import { PROJECT_ROOT } from './constructs/service-function.ts';
 import { functionRows, markdownTable, withFunctionTable } from './functions-doc.ts';
+import { PROJECT_ROOT } from './project-root.ts';
 import { FileServiceStack } from './stack.ts';
 
 const STACK = 'FileService';

@@ -4,8 +4,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from './constructs/service-function.ts';
 import { withSection } from './functions-doc.ts';
+import { PROJECT_ROOT } from './project-root.ts';
 import { FIGURES_END, FIGURES_START, resourceFigures } from './resource-figures.ts';
 
 const path = join(PROJECT_ROOT, 'docs', 'scale.md');

@@ -14,12 +14,7 @@ import type { AlarmThresholds } from './alarms.ts';
 import { ACCESS_LOG_FORMAT } from './alarms.ts';
 import { AreaStack } from './area-stack.ts';
 import { startBackgroundFunction, startInvokedFunction, startStreamFunction } from './background.ts';
-import {
-  type LogLevelName,
-  type OAuthSettings,
-  PROJECT_ROOT,
-  type ServiceFunction,
-} from './constructs/service-function.ts';
+import type { LogLevelName, OAuthSettings, ServiceFunction } from './constructs/service-function.ts';
 import { Dashboard, type DashboardDomain } from './dashboard.ts';
 import {
   answersRequests,
@@ -31,6 +26,7 @@ import { type FunctionSpec, functionSpecs } from './functions.ts';
 import { Monitoring } from './monitoring.ts';
 import { stackOutputs } from './outputs.ts';
 import { acknowledgeFindings } from './policy-checks.ts';
+import { PROJECT_ROOT } from './project-root.ts';
 import { serviceSecrets } from './secrets.ts';
 import { serviceStorage } from './storage.ts';
 

@@ -44,9 +44,8 @@ export async function addMissingIndexes(client: DynamoDBClient, tableName: strin
 }
 
 /**
- * Deletes every index the table has and the definition no longer holds (`gsi1`, the legacy user
- * listing), one at a time, each once its deletion is done: what a deploy of this version does in
- * AWS, for a DynamoDB Local table kept in `DATA_DIR`. Returns the names it deleted.
+ * Deletes every index the table has and the definition no longer holds (the legacy user listing's),
+ * one at a time, each once its deletion is done: what a deploy of this version does in AWS, for a DynamoDB Local table kept in `DATA_DIR`. Returns the names it deleted.
  */
 export async function deleteRetiredIndexes(client: DynamoDBClient, tableName: string): Promise<string[]> {
   const described = await client.send(new DescribeTableCommand({ TableName: tableName }));
@@ -99,7 +98,7 @@ async function untilIndexActive(client: DynamoDBClient, tableName: string, index
  * files it updated.
  */
 export function backfillExpiryIndex(client: DynamoDBClient, tableName: string): Promise<number> {
-  const names = { '#pk': `${EXPIRY_INDEX}pk`, '#sk': `${EXPIRY_INDEX}sk` };
+  const names = { '#pk': `${EXPIRY_INDEX}pk` };
   return backfill(
     client,
     tableName,
@@ -110,8 +109,12 @@ export function backfillExpiryIndex(client: DynamoDBClient, tableName: string): 
       ProjectionExpression: 'pk, sk, id, deletesAt',
     },
     (item) => {
-      const keys = expiryIndexKey(String(item.id), String(item.deletesAt));
-      const update = new UpdateBuilder().set(names['#pk'], keys.gsi11pk).set(names['#sk'], keys.gsi11sk);
+      const update = new UpdateBuilder();
+      // The index's two key attributes, as every write of a file sets them.
+      for (const [attribute, value] of Object.entries(
+        expiryIndexKey(String(item.id), String(item.deletesAt)),
+      ))
+        update.set(attribute, value);
       return update
         .when(`${update.ref('deletesAt')} = ${update.value(item.deletesAt)}`)
         .when(`attribute_not_exists(${update.ref(names['#pk'])})`)
@@ -131,7 +134,6 @@ export function backfillUserShardIndex(client: DynamoDBClient, tableName: string
   const names = {
     '#role': 'role',
     '#pk': `${USERS_INDEX}pk`,
-    '#sk': `${USERS_INDEX}sk`,
     '#legacyPk': RETIRED_USER_INDEX_ATTRIBUTES[0],
     '#legacySk': RETIRED_USER_INDEX_ATTRIBUTES[1],
   };
@@ -145,12 +147,12 @@ export function backfillUserShardIndex(client: DynamoDBClient, tableName: string
       ProjectionExpression: 'pk, sk, id, #role',
     },
     (item) => {
-      const keys = userIndexKey(roleRank(item.role as Role), String(item.id));
-      const update = new UpdateBuilder()
-        .set(names['#pk'], keys.gsi12pk)
-        .set(names['#sk'], keys.gsi12sk)
-        .remove(names['#legacyPk'])
-        .remove(names['#legacySk']);
+      const update = new UpdateBuilder();
+      for (const [attribute, value] of Object.entries(
+        userIndexKey(roleRank(item.role as Role), String(item.id)),
+      ))
+        update.set(attribute, value);
+      update.remove(names['#legacyPk']).remove(names['#legacySk']);
       return update
         .when(`${update.ref('role')} = ${update.value(item.role)}`)
         .when(`attribute_not_exists(${update.ref(names['#pk'])})`)

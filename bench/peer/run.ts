@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../infra/constructs/service-function.ts';
+import { PROJECT_ROOT } from '../../infra/project-root.ts';
 import { startAsUsersDo } from '../npm-start.ts';
 import {
   enableViewPages,

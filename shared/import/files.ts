@@ -8,7 +8,8 @@ import type { FileRecord } from '#shared/files/model';
 import { membershipWrites } from '#shared/files/record/memberships';
 import type { UploadOptions } from '#shared/files/reservation/options';
 import { getUpload, type PendingUpload } from '#shared/files/reservation/pending';
-import { abandon, type CarriedOver, pendingUpload, reserve } from '#shared/files/reservation/reservation';
+import { type CarriedOver, pendingUpload } from '#shared/files/reservation/reservation';
+import { abandon, reserve } from '#shared/files/reservation/writer';
 import { completeUpload } from '#shared/files/upload/presigned';
 import { ImportCollision } from '#shared/import/collision';
 import {

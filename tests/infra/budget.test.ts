@@ -4,7 +4,7 @@ import { App } from 'aws-cdk-lib';
 import { type Area, type HttpMethod, type Route, route } from '#shared/routes/route';
 import { routes } from '#shared/routes/table';
 import { areaStackId } from '../../infra/area-stack.ts';
-import { PROJECT_ROOT } from '../../infra/constructs/service-function.ts';
+import { PROJECT_ROOT } from '../../infra/project-root.ts';
 import { RESOURCE_BUDGET } from '../../infra/resource-figures.ts';
 import { FileServiceStack, type FileServiceStackProps } from '../../infra/stack.ts';
 import { stackTemplates } from '../support/stack-template.ts';

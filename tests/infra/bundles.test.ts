@@ -13,11 +13,11 @@ import {
   formatBundleReports,
   MAX_BUNDLE_BYTES,
 } from '../../infra/bundle-report.ts';
-import { PROJECT_ROOT } from '../../infra/constructs/service-function.ts';
 import { functionSpecs } from '../../infra/functions.ts';
 import { documentedRows, FUNCTION_COLUMNS, functionRows, SIZE_COLUMNS } from '../../infra/functions-doc.ts';
 import { routeEvent } from '../../infra/local/dispatch.ts';
 import { s3Event } from '../../infra/local/s3.ts';
+import { PROJECT_ROOT } from '../../infra/project-root.ts';
 import { FileServiceStack } from '../../infra/stack.ts';
 import { invokeBundle, runBundle } from '../support/bundle.ts';
 import {

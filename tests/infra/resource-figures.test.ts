@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../infra/constructs/service-function.ts';
 import { withSection } from '../../infra/functions-doc.ts';
+import { PROJECT_ROOT } from '../../infra/project-root.ts';
 import { FIGURES_END, FIGURES_START, resourceFigures } from '../../infra/resource-figures.ts';
 
 // The resource counts the docs give come from the templates (`npm run docs:resources`): a change that

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../infra/constructs/service-function.ts';
 import { freePort } from '../../infra/local/dynamodb.ts';
+import { PROJECT_ROOT } from '../../infra/project-root.ts';
 
 /**
  * Node's arguments for `npm start`, read from package.json's script: the tests and the benchmark

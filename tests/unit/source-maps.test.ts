@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { PROJECT_ROOT } from '../../infra/constructs/service-function.ts';
+import { PROJECT_ROOT } from '../../infra/project-root.ts';
 
 const entry = join(PROJECT_ROOT, 'tests', 'support', 'logs-a-failure.ts');
 let outdir: string;

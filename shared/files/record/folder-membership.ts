@@ -53,12 +53,14 @@ export function folderMemberItem(userId: string, folderId: string, file: FileRec
  */
 export function joinFolderItems(userId: string, files: FileRecord[]): TransactItem[] {
   const byFolder = new Map<string, number>();
-  const members = files.flatMap((file) => {
-    if (file.folderId === null) return [];
-    byFolder.set(file.folderId, (byFolder.get(file.folderId) ?? 0) + 1);
-    return [putIn(folderMemberItem(userId, file.folderId, file))];
-  });
-  return [...members, ...[...byFolder].map(([folderId, count]) => folderCounter(userId, folderId, count))];
+  for (const { folderId } of files) {
+    if (folderId !== null) byFolder.set(folderId, (byFolder.get(folderId) ?? 0) + 1);
+  }
+  const counters = [...byFolder].map(([folderId, count]) => folderCounter(userId, folderId, count));
+  const members = files.flatMap((file) =>
+    file.folderId === null ? [] : [putIn(folderMemberItem(userId, file.folderId, file))],
+  );
+  return [...members, ...counters];
 }
 
 /** Whether the caller's folder exists and takes files now (an upload checks before storing bytes). */

@@ -1,8 +1,7 @@
 import { deleteObjects, putObject } from '#shared/files/bucket/objects';
-import { assertWithinQuota, QuotaExceeded } from '#shared/files/record/stats';
+import { assertWithinQuota } from '#shared/files/record/stats';
 import { assertNamesFit, type Uploader, type UploadOptions } from '#shared/files/reservation/options';
 import { newRecord, record } from '#shared/files/reservation/record';
-import { withRoom } from '#shared/files/reservation/reservation';
 import { quotaLimits } from '#shared/quota';
 
 export interface IncomingFile {
@@ -30,11 +29,7 @@ export async function storeFiles(user: Uploader, incoming: IncomingFile[], optio
     files.map((file, index) => putObject(file.objectKey, (incoming[index] as IncomingFile).bytes, file.type)),
   );
   try {
-    return await withRoom(
-      user.id,
-      () => record(user.id, files, options, limits),
-      (error) => error instanceof QuotaExceeded,
-    );
+    return await record(user.id, files, options, limits);
   } catch (error) {
     await deleteObjects(files.map((file) => file.objectKey));
     throw error;

@@ -8,13 +8,9 @@ import type { FileRecord } from '#shared/files/model';
 import { assertWithinQuota } from '#shared/files/record/stats';
 import { assertNamesFit, type Uploader, type UploadOptions } from '#shared/files/reservation/options';
 import { getUpload, type PendingUpload } from '#shared/files/reservation/pending';
-import {
-  abandon,
-  type CarriedOver,
-  pendingUpload,
-  recordReserved,
-  reserve,
-} from '#shared/files/reservation/reservation';
+import { recordReserved } from '#shared/files/reservation/record';
+import { type CarriedOver, pendingUpload } from '#shared/files/reservation/reservation';
+import { abandon, reserve } from '#shared/files/reservation/writer';
 import { assertUploadAllowed } from '#shared/files/upload/policy';
 import { quotaLimits } from '#shared/quota';
 

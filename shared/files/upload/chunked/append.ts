@@ -7,7 +7,6 @@ import { ServiceError } from '#shared/errors';
 import { uploadPart } from '#shared/files/bucket/multipart';
 import { deleteObjects, putObject } from '#shared/files/bucket/objects';
 import { stagedChunkKey, UPLOAD_LEFTOVERS_DAYS } from '#shared/files/layout';
-import { transactAsActiveOwner } from '#shared/files/record/store';
 import {
   type ChunkProgress,
   type PendingUpload,
@@ -20,6 +19,7 @@ import {
   stagedChunkItem,
   stagedChunks,
 } from '#shared/files/reservation/staged-chunks';
+import { write } from '#shared/files/reservation/writer';
 import type { SessionReads } from '#shared/files/upload/chunked/session';
 
 /** Part items outlive the longest upload session (DynamoDB's TTL removes them). */
@@ -56,24 +56,33 @@ export async function append(
   session: SessionReads,
 ): Promise<PendingUpload | undefined> {
   const partStart = partStartOf(progress);
+  const received = chunk.start + chunk.bytes.length;
+  const makesPart = chunk.last || progress.received - partStart + chunk.bytes.length >= progress.partSize;
+  const stagedKey = stagedChunkKey(userId, upload.id, chunk.start);
   const next: ChunkProgress = {
     identifier: progress.identifier,
     s3UploadId: progress.s3UploadId,
-    received: chunk.start + chunk.bytes.length,
-    parts: progress.parts,
+    received,
+    parts: makesPart ? progress.parts + 1 : progress.parts,
     partSize: progress.partSize,
-    partStart,
+    partStart: makesPart ? received : partStart,
     ...(progress.chunkBytes ? { chunkBytes: progress.chunkBytes } : {}),
+    // An upload begun by an earlier version lists its staged chunks until its next part is made.
+    ...(!makesPart && progress.staged
+      ? { staged: [...progress.staged, { key: stagedKey, size: chunk.bytes.length }] }
+      : {}),
   };
   const now = Date.now();
+  const reservedUntil = new Date(
+    Math.min(now + RESERVATION_SECONDS * 1000, sessionEnd(upload)),
+  ).toISOString();
+  const moved = progressUpdate(userId, upload.id, next, reservedUntil, progress.received);
   let staged: StagedChunk[] = [];
   let record: TransactItem | undefined;
   let refused: unknown;
   try {
-    if (chunk.last || progress.received - partStart + chunk.bytes.length >= progress.partSize) {
+    if (makesPart) {
       staged = await stagedChunks(userId, upload);
-      next.parts = progress.parts + 1;
-      next.partStart = next.received;
       const etag = await uploadPart(upload.objectKey, progress.s3UploadId, next.parts, staged, chunk.bytes);
       record = putIn({
         ...chunkPartKey(userId, upload.id, next.parts),
@@ -81,11 +90,8 @@ export async function append(
         expiresAt: Math.floor(now / 1000) + PART_ITEM_SECONDS,
       });
     } else {
-      const key = stagedChunkKey(userId, upload.id, chunk.start);
-      await putObject(key, chunk.bytes, 'application/octet-stream');
+      await putObject(stagedKey, chunk.bytes, 'application/octet-stream');
       record = stagedChunkItem(userId, upload.id, chunk.start, chunk.bytes.length, now);
-      // An upload begun by an earlier version lists its staged chunks until its next part is made.
-      if (progress.staged) next.staged = [...progress.staged, { key, size: chunk.bytes.length }];
     }
   } catch (error) {
     // A concurrent request with the same chunk made the part and deleted the staged objects, or
@@ -94,12 +100,8 @@ export async function append(
     refused = error;
   }
   if (record) {
-    const reservedUntil = new Date(
-      Math.min(now + RESERVATION_SECONDS * 1000, sessionEnd(upload)),
-    ).toISOString();
-    const moved = progressUpdate(userId, upload.id, next, reservedUntil, progress.received);
     try {
-      await transactAsActiveOwner(userId, [moved, record]);
+      await write(userId, { items: [moved, record] });
       if (staged.length) await deleteObjects(staged.map((object) => object.key));
       return { ...upload, chunked: next, reservedUntil };
     } catch (error) {

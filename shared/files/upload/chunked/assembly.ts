@@ -9,7 +9,7 @@ import { completeMultipart } from '#shared/files/bucket/multipart';
 import type { FileRecord } from '#shared/files/model';
 import type { Uploader } from '#shared/files/reservation/options';
 import type { ChunkProgress, PendingUpload } from '#shared/files/reservation/pending';
-import { recordReserved } from '#shared/files/reservation/reservation';
+import { recordReserved } from '#shared/files/reservation/record';
 import { type SessionReads, unknownUpload } from '#shared/files/upload/chunked/session';
 
 /**
@@ -55,7 +55,8 @@ export async function complete(
   }
   let assembled = false;
   try {
-    await completeMultipart(upload.objectKey, progress.s3UploadId, await partETags(user.id, upload));
+    const etags = await partETags(user.id, upload);
+    await completeMultipart(upload.objectKey, progress.s3UploadId, etags);
     assembled = true;
     return await recordReserved(user, upload);
   } catch (error) {

@@ -20,17 +20,6 @@ export async function readSession(userId: string, uploadId: string): Promise<Pen
   return upload?.chunked ? upload : undefined;
 }
 
-/** The file a completed chunked upload of `size` bytes became, while it exists. */
-export async function completedFile(
-  userId: string,
-  uploadId: string,
-  size: number,
-): Promise<FileRecord | undefined> {
-  const done = await uploadedFile(userId, uploadId);
-  if (done?.size !== size) return undefined;
-  return getFile(userId, done.fileId, { consistent: true });
-}
-
 /** A session's reads bound to one upload of one user, for the steps to re-read after a race. */
 export interface SessionReads {
   /** The upload, while it is pending. */
@@ -42,6 +31,10 @@ export interface SessionReads {
 export function sessionReads(userId: string, uploadId: string, size: number): SessionReads {
   return {
     pending: () => readSession(userId, uploadId),
-    file: () => completedFile(userId, uploadId, size),
+    file: async () => {
+      const done = await uploadedFile(userId, uploadId);
+      if (done?.size !== size) return undefined;
+      return getFile(userId, done.fileId, { consistent: true });
+    },
   };
 }
