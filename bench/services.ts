@@ -44,10 +44,12 @@ export async function startBenchServices(step: (what: string) => void) {
   // The passkey ceremonies' relying party, configured as the stack configures every ceremony function
   // (in-process, and in the cold-started bundles, whose environment takes it from here).
   process.env.PASSKEY_ORIGIN = VIEWER_ORIGIN;
-  // The latency runs send each password check over HTTP too, all from 127.0.0.1: the view page's
-  // form and the short links' two routes pass the 30 checks an address has a window. Each check is
-  // still counted (the same writes); only the refusal is out of reach.
+  // The latency runs send each password check and registration over HTTP too, all from 127.0.0.1:
+  // the view page's form and the short links' two routes pass the 30 checks an address has a window,
+  // the invite registrations its 5. Each is still counted (the same writes); only the refusal is out
+  // of reach.
   process.env.FILE_PASSWORD_LIMIT_PER_ADDRESS ??= '100000';
+  process.env.REGISTER_LIMIT_PER_ADDRESS ??= '10000';
   const client = localClient(dynamo.endpoint);
   await ensureTable(client, process.env.TABLE_NAME);
   client.destroy();
