@@ -51,7 +51,7 @@ beforeAll(async () => {
       pending = result.UnprocessedItems?.[tableName] ?? [];
     }
   });
-}, 1_800_000);
+}, 3_600_000);
 
 /** One listing's reads: the page, its read units and calls, and how many calls had a filter. */
 async function measured(query: Record<string, string>) {
