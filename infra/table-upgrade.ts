@@ -8,10 +8,11 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { unlessConditionFails } from '#shared/db/expressions/conditions';
 import { UpdateBuilder } from '#shared/db/expressions/update';
-import { EXPIRY_INDEX, expiryIndexKey } from '#shared/db/keys/files';
+import { EXPIRY_INDEX, expiryIndexKey, FILE_ORDER_INDEXES } from '#shared/db/keys/files';
+import { indexKeyAttributes } from '#shared/db/keys/partitions';
 import { RETIRED_USER_INDEX_ATTRIBUTES, USERS_INDEX, userIndexKey } from '#shared/db/keys/users';
 import { createTableInput } from '#shared/db/table';
-import { SORT_INDEXES, sortKeyOf } from '#shared/files/record/indexing';
+import { DEFAULT_SORT_VALUES, SORT_INDEXES, sortKeyOf } from '#shared/files/record/indexing';
 import { type Role, roleRank } from '#shared/users/model';
 
 /**
@@ -162,35 +163,41 @@ export function backfillUserShardIndex(client: DynamoDBClient, tableName: string
 }
 
 /**
- * Takes out of each sparse order index (files/record/indexing.ts `SORT_INDEXES`: deletesAt, views,
- * favorite) the entries that an earlier version wrote for files at the field's default (no expiry,
- * no views, not a favourite), which the listing now reads from the base table. One scan per index,
- * once per upgrade; each removal is conditional on the sort key read, so a file changed meanwhile (a
- * view, a new expiry) keeps what its change wrote. Until it has run every file is still listed once,
- * an unmoved one among the entries (its sort key is the default's). Returns how many entries it
- * removed.
+ * Gives every item in the file indexes (a file, a tag membership, a folder member) the entries an
+ * earlier version left out in the orders whose field most files keep at its default (deletesAt,
+ * views, favorite: files/record/indexing.ts `DEFAULT_SORT_VALUES`): that version wrote an entry
+ * there only for a file off the default, so an absent entry means the default, encoded with the
+ * item's file id under the item's own index partition (its by-id entry's). One scan, once per
+ * upgrade; each write is conditional on the entries still being absent, so a file changed meanwhile
+ * (a view, a favourite, an expiry) keeps what its change wrote, and on the item still existing.
+ * Until it has run, the listing in these orders leaves out the files not written since. Returns how
+ * many items it updated.
  */
-export async function backfillSparseOrderIndexes(client: DynamoDBClient, tableName: string): Promise<number> {
-  let removed = 0;
-  for (const { index, sparse } of Object.values(SORT_INDEXES)) {
-    if (!index || !sparse) continue;
-    const names = { '#pk': `${index}pk`, '#sk': `${index}sk` };
-    removed += await backfill(
-      client,
-      tableName,
-      {
-        FilterExpression: 'entity = :file AND begins_with(#sk, :absent)',
-        ExpressionAttributeNames: { '#sk': names['#sk'] },
-        ExpressionAttributeValues: { ':file': 'FILE', ':absent': sortKeyOf(sparse.absent, '') },
-        ProjectionExpression: 'pk, sk, #sk',
-      },
-      (item) => {
-        const update = new UpdateBuilder().remove(names['#pk']).remove(names['#sk']);
-        return update.when(`${update.ref(names['#sk'])} = ${update.value(item[names['#sk']])}`).build();
-      },
-    );
-  }
-  return removed;
+export function backfillDefaultOrderEntries(client: DynamoDBClient, tableName: string): Promise<number> {
+  const byId = indexKeyAttributes(FILE_ORDER_INDEXES.byId);
+  const orders = Object.entries(DEFAULT_SORT_VALUES).map(([field, value]) => ({
+    keys: indexKeyAttributes(SORT_INDEXES[field as keyof typeof DEFAULT_SORT_VALUES].index as string),
+    value,
+  }));
+  const names = Object.fromEntries(orders.map(({ keys }, at) => [`#sk${at}`, keys.sk]));
+  return backfill(
+    client,
+    tableName,
+    {
+      FilterExpression: `attribute_exists(#byId) AND (${orders.map((_, at) => `attribute_not_exists(#sk${at})`).join(' OR ')})`,
+      ExpressionAttributeNames: { '#byId': byId.pk, '#byIdSk': byId.sk, ...names },
+      ProjectionExpression: ['pk', 'sk', '#byId', '#byIdSk', ...Object.keys(names)].join(', '),
+    },
+    (item) => {
+      const update = new UpdateBuilder();
+      for (const { keys, value } of orders) {
+        if (item[keys.sk] !== undefined) continue;
+        update.set(keys.pk, item[byId.pk]).set(keys.sk, sortKeyOf(value, String(item[byId.sk])));
+        update.when(`attribute_not_exists(${update.ref(keys.sk)})`);
+      }
+      return update.when('attribute_exists(pk)').build();
+    },
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { backfillExpiryIndex, backfillSparseOrderIndexes, backfillUserShardIndex } from './table-upgrade.ts';
+import { backfillDefaultOrderEntries, backfillExpiryIndex, backfillUserShardIndex } from './table-upgrade.ts';
 import { backfillTypeCounts } from './type-counts-upgrade.ts';
 
 /**
@@ -17,8 +17,10 @@ const files = await backfillExpiryIndex(client, tableName);
 console.log(`${tableName}: ${files} files with an expiry given their expiry-index keys`);
 const users = await backfillUserShardIndex(client, tableName);
 console.log(`${tableName}: ${users} users moved to the sharded user-listing index`);
-const entries = await backfillSparseOrderIndexes(client, tableName);
-console.log(`${tableName}: ${entries} entries of files at a sparse order's default taken out of its index`);
+const entries = await backfillDefaultOrderEntries(client, tableName);
+console.log(
+  `${tableName}: ${entries} files, tag memberships and folder members given their entries in the orders at their default`,
+);
 const recounted = await backfillTypeCounts(client, tableName);
 console.log(
   `${tableName}: ${recounted} users' files counted by type (files recorded before the per-type counts)`,

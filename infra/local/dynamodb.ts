@@ -15,8 +15,8 @@ import { USERS_INDEX } from '#shared/db/keys/users';
 import { createTableInput, tableDefinition } from '#shared/db/table';
 import {
   addMissingIndexes,
+  backfillDefaultOrderEntries,
   backfillExpiryIndex,
-  backfillSparseOrderIndexes,
   backfillUserShardIndex,
   deleteRetiredIndexes,
 } from '../table-upgrade.ts';
@@ -169,7 +169,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
     if (added.includes(EXPIRY_INDEX)) await backfillExpiryIndex(client, tableName);
     if (added.includes(USERS_INDEX)) await backfillUserShardIndex(client, tableName);
     // No index marks this upgrade: a kept table is scanned at each start (nothing to do after the first).
-    await backfillSparseOrderIndexes(client, tableName);
+    await backfillDefaultOrderEntries(client, tableName);
     // After the backfills: the users have left the retired listing index before it goes.
     await deleteRetiredIndexes(client, tableName);
     return false;

@@ -1,5 +1,5 @@
 import { decodeCursor, encodeCursor } from '#shared/db/cursor';
-import { FILE_PREFIX, fileKey, fileKeyParts } from '#shared/db/keys/files';
+import { FILE_PREFIX, fileKey } from '#shared/db/keys/files';
 import { batchGetItems } from '#shared/db/reads';
 import { type ExpiredFiles, findExpiredFiles, withoutExpired } from '#shared/files/expiry/expired';
 import { firstPageWithCounters, isNewestFirstPage } from '#shared/files/listing/first-page';
@@ -7,16 +7,16 @@ import {
   fileIdOf,
   type Key,
   libraryScope,
-  type Position,
-  positionOf,
+  resumeKey,
   type Scope,
+  type Source,
   source,
-  sourcesOf,
+  sourceOf,
   type Walk,
-  walkSources,
+  walk,
 } from '#shared/files/listing/walk';
 import type { FileRecord, FileStats, ListFilter, SortField, TextSearchField } from '#shared/files/model';
-import { SEARCH_INDEX, SORT_INDEXES, searchableValue, sortKeyOf } from '#shared/files/record/indexing';
+import { SEARCH_INDEX, SORT_INDEXES, searchableValue } from '#shared/files/record/indexing';
 import { fromFileItem } from '#shared/files/record/items';
 import { getFileStats } from '#shared/files/record/stats';
 import { batchGetFiles } from '#shared/files/record/store';
@@ -58,10 +58,10 @@ export const both = (a?: (item: Key) => boolean, b?: (item: Key) => boolean) =>
 
 /**
  * One page of a user's files in any order. The first page newest first with no filter comes with the
- * counters in one query (listing/first-page.ts) unless an expired file is among them. The first page, and a page after a cursor, read `perpage`
- * items: from the base table for id/createdAt, else `perpage` compact index entries plus a
- * BatchGet of the page (a sparse order's files without an entry come from the base table). A
- * numbered deep page first skips `(page - 1) × perpage` entries of the order's compact index. The
+ * counters in one query (listing/first-page.ts) unless an expired file is among them. The first
+ * page, and a page after a cursor, read `perpage` items: from the base table for id/createdAt, else
+ * `perpage` compact entries of the order's index (every file has one in every order) plus a
+ * BatchGet of the page. A numbered deep page first skips `(page - 1) × perpage` entries of the order's compact index. The
  * total comes from the counters, not from counting. Files past their `deletesAt` that the sweep has
  * not deleted yet (files/expiry/expired.ts) are left out of the walk and taken off the total; a deep page's
  * skip waits for that read.
@@ -101,55 +101,44 @@ export async function listScope(
   options: ListOptions,
   accept: ((item: Key) => boolean) | undefined,
 ): Promise<Omit<FilePage, 'total'>> {
-  const sources = sourcesOf(scope, options.sortBy, options.order);
+  const from = sourceOf(scope, options.sortBy);
   const start =
     options.cursor === undefined
       ? await skip(scope, options, accept)
-      : positionOf(scope, sources, await decodeCursor(cursorScope, options.cursor));
+      : resumeKey(scope, from, await decodeCursor(cursorScope, options.cursor));
   if (start === null) return { files: [], nextCursor: undefined };
-  const found = await walkSources(sources, options, start, options.perpage, true, accept);
+  const found = await walk(from, options, start, options.perpage, true, accept);
   return {
-    files: await filesOf(userId, scope, found),
-    nextCursor: found.more && found.last?.key ? await encodeCursor(cursorScope, found.last.key) : undefined,
+    files: await filesOf(userId, from, scope, found),
+    nextCursor: found.more && found.last ? await encodeCursor(cursorScope, found.last) : undefined,
   };
 }
 
 /** The files of a walk: read whole from the base table, or by key after an index's entries or memberships. */
-async function filesOf(userId: string, scope: Scope, found: Walk): Promise<FileRecord[]> {
-  const whole = (from: Walk['items'][number]['source']) => from.index === undefined && scope.fileItems;
-  const entries = found.items.filter(({ source: from }) => !whole(from)).map(({ item }) => item);
-  const read = new Map(
-    (await batchGetFiles(entries.map((item) => fileKey(userId, fileIdOf(item))))).map((file) => [
-      file.id,
-      file,
-    ]),
-  );
-  return found.items.flatMap(({ item, source: from }) => {
-    if (whole(from)) return [fromFileItem(item)];
-    const file = read.get(fileIdOf(item));
-    return file ? [file] : [];
-  });
+async function filesOf(userId: string, from: Source, scope: Scope, found: Walk): Promise<FileRecord[]> {
+  if (from.index === undefined && scope.fileItems) return found.items.map(fromFileItem);
+  const files = await batchGetFiles(found.items.map((item) => fileKey(userId, fileIdOf(item))));
+  const read = new Map(files.map((file) => [file.id, file]));
+  return found.items.flatMap((item) => read.get(fileIdOf(item)) ?? []);
 }
 
 /**
- * Where a numbered page starts: the first source's start for page 1, null past the end. The skip
- * walks the order's compact index (id/createdAt: the by-id index, not the base table) asking only for the keys
- * back; a sparse order's files without an entry are skipped in the base table.
+ * Where a numbered page starts: undefined (the order's start) for page 1, null past the end. The
+ * skip walks the order's compact index (id/createdAt: the by-id index, not the base table) asking
+ * only for the keys back.
  */
 async function skip(
   scope: Scope,
   options: ListOptions,
   live: ((item: Key) => boolean) | undefined,
-): Promise<Position | null> {
+): Promise<Key | undefined | null> {
   const count = (options.page - 1) * options.perpage;
-  if (count === 0) return { source: 0, key: undefined };
+  if (count === 0) return undefined;
   const { index, skipIndex } = SORT_INDEXES[options.sortBy];
-  const sources =
-    index === undefined ? [source(scope, skipIndex)] : sourcesOf(scope, options.sortBy, options.order);
-  const skipped = await walkSources(sources, options, { source: 0, key: undefined }, count, false, live);
-  if (!skipped.more || !skipped.last?.key) return null;
-  const { key } = skipped.last;
-  return index === undefined ? { source: 0, key: { pk: key.pk, sk: key.sk } } : skipped.last;
+  const skipped = await walk(source(scope, skipIndex), options, undefined, count, false, live);
+  if (!skipped.more || !skipped.last) return null;
+  const { pk, sk } = skipped.last;
+  return index === undefined ? { pk, sk } : skipped.last;
 }
 
 export interface SearchOptions extends Omit<ListOptions, 'after'> {
@@ -174,33 +163,20 @@ export async function searchFiles(
   const accept = (entry: Key) =>
     searchableValue(entry, options.field).includes(query) && (live === undefined || live(entry));
   const from = source(libraryScope(userId), SEARCH_INDEX);
-  const { index, sparse } = SORT_INDEXES[options.sortBy];
+  const { index } = SORT_INDEXES[options.sortBy];
   const skipped = (options.page - 1) * options.perpage;
-  const found = await walkSources(
-    [from],
-    options,
-    { source: 0, key: undefined },
-    Number.MAX_SAFE_INTEGER,
-    true,
-    accept,
-  );
-  const matches = found.items.map(({ item }) => item as { pk: string; sk: string });
+  const found = await walk(from, options, undefined, Number.MAX_SAFE_INTEGER, true, accept);
+  const matches = found.items as { pk: string; sk: string }[];
   const total = matches.length;
   if (index === undefined) {
     const page = matches.slice(skipped, skipped + options.perpage);
     return { files: await batchGetFiles(page), total };
   }
-  // Only the order's own sort key of each match (a sparse order's default when it has none), then
-  // the page itself.
+  // Only the order's own sort key of each match, then the page itself.
   const sortKey = `${index}sk`;
-  const keyOf = (item: Record<string, unknown>) =>
-    String(
-      item[sortKey] ??
-        sortKeyOf(sparse?.absent ?? '', fileKeyParts(item as { pk: unknown; sk: unknown }).fileId),
-    );
   const direction = options.order === 'asc' ? 1 : -1;
   const ranked = (await batchGetItems(matches, [sortKey])).sort((a, b) => {
-    const [x, y] = [keyOf(a), keyOf(b)];
+    const [x, y] = [String(a[sortKey]), String(b[sortKey])];
     return x < y ? -direction : x > y ? direction : 0;
   });
   const page = ranked.slice(skipped, skipped + options.perpage);

@@ -10,9 +10,8 @@ import type { ListFilter, SortField } from '#shared/files/model';
 import { SORT_INDEXES } from '#shared/files/record/indexing';
 
 /**
- * Walking a user's files in one order: the sources that hold it (one index, or for a sparse order
- * its index and the base table's files without an entry there, one after the other), read in order
- * from a position, taking what passes the filters.
+ * Walking a user's files in one order: the one index (or the base table, in id order) that holds
+ * every file of the scope in that order, read from a key, taking what passes the filters.
  */
 
 export type Key = Record<string, NativeAttributeValue>;
@@ -63,8 +62,6 @@ export interface Source {
   index: string | undefined;
   keyNames: string[];
   keyCondition: { KeyConditionExpression: string; ExpressionAttributeValues: Key };
-  /** Keeps only the items of this source (a sparse order's files without an index entry). */
-  filter?: string;
 }
 
 /** A scope's files in id order (the base table), or in the order of `index`. */
@@ -90,22 +87,14 @@ export function source(scope: Scope, index: string | undefined): Source {
 }
 
 /**
- * The sources of an order, in the order they are read. A sparse order is its index and the files
- * without an entry in it (in id order, which is their order: their sort key is the same default
- * value then the id), those first or last as the default sorts. Files are told apart by the index
- * key itself, not by the field, so an item the upgrade has not reached yet (an entry holding the
- * default) is still listed exactly once.
+ * The source of an order: its index, where every file of the scope has an entry (the orders whose
+ * field most files keep at its default too: files/record/indexing.ts `DEFAULT_SORT_VALUES`), so no
+ * order filters the scope's other files out.
  */
-export function sourcesOf(scope: Scope, sortBy: SortField, order: 'asc' | 'desc') {
-  const { index, sparse } = SORT_INDEXES[sortBy];
-  const entries = source(scope, index);
-  if (!sparse || index === undefined) return [entries];
-  const absent: Source = { ...source(scope, undefined), filter: `attribute_not_exists(${index}sk)` };
-  return sparse.first === (order === 'asc') ? [absent, entries] : [entries, absent];
-}
+export const sourceOf = (scope: Scope, sortBy: SortField) => source(scope, SORT_INDEXES[sortBy].index);
 
-function filterExpression(from: Source, options: Pick<WalkOptions, 'filter' | 'favoriteOnly'>) {
-  const parts: string[] = from.filter ? [from.filter] : [];
+function filterExpression(options: Pick<WalkOptions, 'filter' | 'favoriteOnly'>) {
+  const parts: string[] = [];
   if (options.favoriteOnly) parts.push('favorite = :true');
   if (options.filter === 'dashboard') parts.push('media = :true');
   const values = options.favoriteOnly || options.filter === 'dashboard' ? { ':true': true } : undefined;
@@ -115,52 +104,13 @@ function filterExpression(from: Source, options: Pick<WalkOptions, 'filter' | 'f
 const keyOf = (item: Key, names: string[]): Key =>
   Object.fromEntries(names.map((name) => [name, item[name]]));
 
-/** A position in an order: the source it is in and the key of the last item taken there. */
-export interface Position {
-  source: number;
-  key: Key | undefined;
-}
-
 export interface Walk {
-  /** Items taken (when kept), each with the source it came from. */
-  items: { item: Key; source: Source }[];
-  /** Position of the last item taken: where the next walk resumes. */
-  last: Position | undefined;
+  /** Items taken (when kept). */
+  items: Key[];
+  /** Key of the last item taken: where the next walk resumes. */
+  last: Key | undefined;
   /** Whether matching items may follow `last`. */
   more: boolean;
-}
-
-/**
- * Walks the sources of an order from `start`, taking `need` items that pass the filters (and
- * `accept`, a match made in memory), on into the next source when one runs out.
- */
-export async function walkSources(
-  sources: Source[],
-  options: WalkOptions,
-  start: Position,
-  need: number,
-  keep: boolean,
-  accept?: (item: Key) => boolean,
-): Promise<Walk> {
-  const walked: Walk = { items: [], last: undefined, more: false };
-  let taken = 0;
-  for (let at = start.source; at < sources.length; at++) {
-    const from = sources[at] as Source;
-    const part = await walk(
-      from,
-      options,
-      at === start.source ? start.key : undefined,
-      need - taken,
-      keep,
-      accept,
-    );
-    walked.items.push(...part.items.map((item) => ({ item, source: from })));
-    taken += part.taken;
-    if (part.last) walked.last = { source: at, key: part.last };
-    // A full page may end where its source does: what follows is then in the next source, if any.
-    if (taken === need) return { ...walked, more: part.more || at < sources.length - 1 };
-  }
-  return walked;
 }
 
 /**
@@ -168,15 +118,15 @@ export async function walkSources(
  * Without either each request asks for exactly what is still needed, so nothing past the page is
  * read; with them a request asks for more, growing while matches are rare.
  */
-async function walk(
+export async function walk(
   from: Source,
   options: WalkOptions,
   start: Key | undefined,
   need: number,
   keep: boolean,
   accept?: (item: Key) => boolean,
-): Promise<{ items: Key[]; taken: number; last: Key | undefined; more: boolean }> {
-  const filter = filterExpression(from, options);
+): Promise<Walk> {
+  const filter = filterExpression(options);
   const items: Key[] = [];
   let taken = 0;
   let last: Key | undefined;
@@ -196,31 +146,29 @@ async function walk(
     });
     for (const item of result.Items ?? []) {
       if (accept && !accept(item)) continue;
-      if (taken === need) return { items, taken, last, more: true };
+      if (taken === need) return { items, last, more: true };
       taken++;
       last = keyOf(item, from.keyNames);
       if (keep) items.push(item);
     }
     // Limit reached exactly also leaves a LastEvaluatedKey: "more" may then lead to an empty page.
     if (!result.LastEvaluatedKey || taken === need) {
-      return { items, taken, last, more: result.LastEvaluatedKey !== undefined };
+      return { items, last, more: result.LastEvaluatedKey !== undefined };
     }
     exclusiveStart = result.LastEvaluatedKey;
     slack = Math.min(slack * 4, 10_000);
   }
 }
 
-/** Where a cursor's key resumes: the source whose keys it has, checked to be this scope's. */
-export function positionOf(scope: Scope, sources: Source[], after: Key): Position {
+/** Where a cursor's key resumes: a key of the order's source, checked to be this scope's. */
+export function resumeKey(scope: Scope, from: Source, after: Key): Key {
   const names = Object.keys(after).sort();
-  const at = sources.findIndex((from) => names.join() === [...from.keyNames].sort().join());
-  const from = sources[at];
   const valid =
-    from !== undefined &&
+    names.join() === [...from.keyNames].sort().join() &&
     after.pk === scope.pk &&
     String(after.sk).startsWith(scope.prefix) &&
     (from.index === undefined || after[`${from.index}pk`] === scope.indexPartition) &&
     names.every((name) => typeof after[name] === 'string');
   if (!valid) throw invalid('invalid cursor');
-  return { source: at, key: after };
+  return after;
 }

@@ -19,13 +19,6 @@ export interface SortIndex {
   index: string | undefined;
   /** The index that a deep page skips over (compact projection). */
   skipIndex: string;
-  /**
-   * A sparse order's index holds only the files whose field differs from its default (most files
-   * keep it: no expiry, no views yet, not a favourite), so an upload writes no entry there. The files
-   * without an entry sort as `absent` (the default, encoded) would, ties broken by id: all of them
-   * before (`first`) or after the entries in ascending order (docs/scale.md).
-   */
-  sparse?: { absent: string; first: boolean };
 }
 
 export const SORT_INDEXES: Record<SortField, SortIndex> = {
@@ -33,26 +26,27 @@ export const SORT_INDEXES: Record<SortField, SortIndex> = {
   createdAt: { index: undefined, skipIndex: FILE_ORDER_INDEXES.byId },
   updatedAt: { index: FILE_ORDER_INDEXES.byUpdatedAt, skipIndex: FILE_ORDER_INDEXES.byUpdatedAt },
   // A missing deletesAt sorts after every date (NULLS LAST in ascending order).
-  deletesAt: {
-    index: FILE_ORDER_INDEXES.byDeletesAt,
-    skipIndex: FILE_ORDER_INDEXES.byDeletesAt,
-    sparse: { absent: '~', first: false },
-  },
+  deletesAt: { index: FILE_ORDER_INDEXES.byDeletesAt, skipIndex: FILE_ORDER_INDEXES.byDeletesAt },
   name: { index: FILE_ORDER_INDEXES.byName, skipIndex: FILE_ORDER_INDEXES.byName },
   originalName: { index: FILE_ORDER_INDEXES.byOriginalName, skipIndex: FILE_ORDER_INDEXES.byOriginalName },
   size: { index: FILE_ORDER_INDEXES.bySize, skipIndex: FILE_ORDER_INDEXES.bySize },
   type: { index: FILE_ORDER_INDEXES.byType, skipIndex: FILE_ORDER_INDEXES.byType },
-  views: {
-    index: FILE_ORDER_INDEXES.byViews,
-    skipIndex: FILE_ORDER_INDEXES.byViews,
-    sparse: { absent: encodeViews(0), first: true },
-  },
-  favorite: {
-    index: FILE_ORDER_INDEXES.byFavorite,
-    skipIndex: FILE_ORDER_INDEXES.byFavorite,
-    sparse: { absent: '0', first: true },
-  },
+  views: { index: FILE_ORDER_INDEXES.byViews, skipIndex: FILE_ORDER_INDEXES.byViews },
+  favorite: { index: FILE_ORDER_INDEXES.byFavorite, skipIndex: FILE_ORDER_INDEXES.byFavorite },
 };
+
+/**
+ * The encoded value of the orders whose field most files keep at its default (no expiry: after
+ * every date, NULLS LAST in ascending order; no views; not a favourite). Every file has an entry
+ * in these orders' indexes too, the default encoded, so each order is one index walked page by page
+ * (docs/scale.md, "Orders at their default"); `npm run upgrade:data` gives these entries to files
+ * an earlier version left out (infra/table-upgrade.ts).
+ */
+export const DEFAULT_SORT_VALUES = {
+  deletesAt: '~',
+  views: encodeViews(0),
+  favorite: '0',
+} as const satisfies Partial<Record<SortField, string>>;
 
 /** The index a search reads: ordered by id, projecting the lowercased search fields. */
 export const SEARCH_INDEX = FILE_ORDER_INDEXES.byId;
@@ -65,10 +59,10 @@ function encodeViews(views: number) {
 }
 const withId = (value: string, id: string) => `${value}${SEPARATOR}${id}`;
 
-/** A file's sort key in an order's index; for a sparse order, also what a file without an entry has. */
+/** A file's sort key in an order's index: the encoded value, then the id. */
 export const sortKeyOf = (value: string, id: string) => withId(value, id);
 
-/** The views index's keys of a file viewed `views` times (at least once: none before). */
+/** The views index's keys of a file viewed `views` times. */
 export function viewsIndexKey(
   userId: string,
   views: number,
@@ -80,9 +74,10 @@ export function viewsIndexKey(
 }
 
 /**
- * Every index attribute of a file item; rewritten whenever a field it encodes changes. A sparse
- * order's keys, and the expiry index's, exist only while the field differs from its default. A tag
- * membership (record/memberships.ts) has the same under its tag's partition, and no expiry entry.
+ * Every index attribute of a file item; rewritten whenever a field it encodes changes. Every order
+ * has its entry, whatever the value; the expiry index's keys exist only while the file has a
+ * `deletesAt` (the sweep's index is sparse). A tag membership (record/memberships.ts) and a folder
+ * member (record/folder-membership.ts) have the same under their partition, and no expiry entry.
  */
 export function indexAttributes(
   userId: string,
@@ -94,13 +89,13 @@ export function indexAttributes(
     id: undefined,
     createdAt: undefined,
     updatedAt: file.updatedAt,
-    deletesAt: file.deletesAt ?? '~',
+    deletesAt: file.deletesAt ?? DEFAULT_SORT_VALUES.deletesAt,
     name: file.name.toLowerCase(),
     originalName: file.originalName.toLowerCase(),
     size: pad(file.size, 16),
     type: file.type.toLowerCase(),
     views: encodeViews(file.views),
-    favorite: file.favorite ? '1' : '0',
+    favorite: file.favorite ? '1' : DEFAULT_SORT_VALUES.favorite,
   };
   const attributes: Record<string, string | boolean> = {
     media: isMedia(file.type),
@@ -108,8 +103,8 @@ export function indexAttributes(
     [indexKeyAttributes(SEARCH_INDEX).sk]: file.id,
   };
   for (const [field, value] of Object.entries(values) as [SortField, string | undefined][]) {
-    const { index, sparse } = SORT_INDEXES[field];
-    if (index === undefined || value === undefined || value === sparse?.absent) continue;
+    const { index } = SORT_INDEXES[field];
+    if (index === undefined || value === undefined) continue;
     const keys = indexKeyAttributes(index);
     attributes[keys.pk] = partition;
     attributes[keys.sk] = withId(value, file.id);

@@ -47,7 +47,7 @@ function servableCondition(update: UpdateBuilder, passwordHash: string | null, n
   ].join(' AND ');
 }
 
-/** Sets the views index's keys of a file after its `views`-th view (the first brings it in: sparse). */
+/** Sets the views index's keys of a file after its `views`-th view (its entry moves up). */
 const setViewsIndex = (update: UpdateBuilder, userId: string, views: number, fileId: string) => {
   for (const [attribute, value] of Object.entries(viewsIndexKey(userId, views, fileId)))
     update.set(attribute, value);
