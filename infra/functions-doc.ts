@@ -31,6 +31,10 @@ function routesCell(spec: FunctionSpec): string {
   if (spec.invoked) {
     return `invoked asynchronously by ${spec.invoked.by.map((handler) => `\`${handler}\``).join(', ')}`;
   }
+  if (spec.tableStream) {
+    const { batchSize, batchingWindowSeconds } = spec.tableStream;
+    return `the table's stream: batches of up to ${batchSize}, ${batchingWindowSeconds} s`;
+  }
   if (spec.routes.length === 0) return 'anything unmatched (`$default`)';
   // Every API route key, HEAD beside each GET (`methodsOf`).
   return spec.routes
