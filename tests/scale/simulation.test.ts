@@ -62,8 +62,8 @@ describe('a realistic mix: many users, one heavy one', () => {
       run.units.filter((spent) => spent.target === 'table').every((spent) => /^[A-Z]+(#|$)/.test(spent.key)),
     ).toBe(true);
     // What tests/http/files-index-writes.test.ts measures of one upload, per upload here.
-    expect(run.perAction.upload?.write).toBeCloseTo(16, 6);
-    expect(run.perAction.uploadExpiring?.write).toBeCloseTo(22, 6);
+    expect(run.perAction.upload?.write).toBeCloseTo(24, 6);
+    expect(run.perAction.uploadExpiring?.write).toBeCloseTo(26, 6);
     expect(run.perAction.userRead?.write).toBe(0);
   });
 
