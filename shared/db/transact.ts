@@ -1,6 +1,6 @@
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documents, tableName } from '#shared/db/client';
-import { cancellationCodes } from '#shared/db/contention/cancellation';
+import { cancellationCodes, cancellationItems } from '#shared/db/contention/cancellation';
 import { retry } from '#shared/db/contention/retry';
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
@@ -29,9 +29,15 @@ export interface Carried<Entity> {
   extra: (entity: Entity) => TransactItem[];
 }
 
-/** Raised when a condition in a transaction failed; `failedIndexes` says which items. */
+/**
+ * Raised when a condition in a transaction failed; `failedIndexes` says which items, `returnedItems`
+ * what each refused item held when it asked for it (ReturnValuesOnConditionCheckFailure: ALL_OLD).
+ */
 export class TransactionConditionFailed extends Error {
-  constructor(readonly failedIndexes: number[]) {
+  constructor(
+    readonly failedIndexes: number[],
+    readonly returnedItems: (Record<string, unknown> | undefined)[] = [],
+  ) {
     super('transaction condition failed');
     this.name = 'TransactionConditionFailed';
   }
@@ -57,7 +63,7 @@ export async function transactWrite(items: TransactItem[]): Promise<void> {
         const failed = cancellationCodes(error).flatMap((code, index) =>
           code === 'ConditionalCheckFailed' ? [index] : [],
         );
-        if (failed.length > 0) throw new TransactionConditionFailed(failed);
+        if (failed.length > 0) throw new TransactionConditionFailed(failed, cancellationItems(error));
         throw error;
       }
     },

@@ -1,8 +1,7 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, tableName } from '#shared/db/client';
 import { UpdateBuilder } from '#shared/db/expressions/update';
 import { viewTotalsKey } from '#shared/db/keys/views';
 import { batchGetItems } from '#shared/db/reads';
+import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 
 /**
  * The views of a user's files and links, for `GET /api/user/stats` (docs/stats.md). No request
@@ -51,8 +50,6 @@ function ownerUpdate(userId: string, delta: OwnerDelta, batch: string) {
   };
 }
 
-type Reason = { Code?: string; Item?: Record<string, unknown> };
-
 /**
  * Applies one batch's changes, one write per owner, all in one transaction (at most 100 owners: the
  * consumer's batch size), so a batch is applied whole or not at all. A batch already applied (a
@@ -63,22 +60,14 @@ export async function applyOwnerDeltas(deltas: Map<string, OwnerDelta>, batch: s
   let owners = [...deltas].filter(([, delta]) => delta.files !== 0 || delta.links !== 0);
   if (owners.length > 100) throw new Error(`${owners.length} owners in one batch: at most 100`);
   while (owners.length > 0) {
-    const items = owners.map(([userId, delta]) => ({
-      Update: { TableName: tableName, ...ownerUpdate(userId, delta, batch) },
-    }));
     try {
-      await documents.send(new TransactWriteCommand({ TransactItems: items }));
+      await transactWrite(owners.map(([userId, delta]) => ({ Update: ownerUpdate(userId, delta, batch) })));
       return;
     } catch (error) {
-      if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') throw error;
-      const reasons = (error as { CancellationReasons?: Reason[] }).CancellationReasons ?? [];
-      const refused = reasons.flatMap((reason, index) =>
-        reason.Code === 'ConditionalCheckFailed' ? [index] : [],
-      );
-      if (refused.length === 0) throw error;
+      if (!(error instanceof TransactionConditionFailed)) throw error;
       // Applied whole or not at all: one owner marked with this batch means all of them were.
-      if (reasons.some((reason) => reason.Item?.lastBatch === batch)) return;
-      owners = owners.filter((_, index) => !refused.includes(index));
+      if (error.returnedItems.some((item) => item?.lastBatch === batch)) return;
+      owners = owners.filter((_, index) => !error.failedIndexes.includes(index));
     }
   }
 }

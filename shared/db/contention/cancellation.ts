@@ -1,11 +1,20 @@
 // No client here: the HTTP layer reads cancellations too, and every function bundles it.
 
-/** The reason codes of a cancelled transaction, one per item; empty for any other error. */
-export function cancellationCodes(error: unknown): (string | undefined)[] {
+type Reason = { Code?: string; Item?: Record<string, unknown> };
+
+/** The reasons of a cancelled transaction, one per item; empty for any other error. */
+function cancellationReasons(error: unknown): Reason[] {
   if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return [];
-  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-  return reasons.map((reason) => reason.Code);
+  return (error as { CancellationReasons?: Reason[] }).CancellationReasons ?? [];
 }
+
+/** The reason codes of a cancelled transaction, one per item; empty for any other error. */
+export const cancellationCodes = (error: unknown): (string | undefined)[] =>
+  cancellationReasons(error).map((reason) => reason.Code);
+
+/** The items a cancelled transaction's refused conditions returned (ReturnValuesOnConditionCheckFailure). */
+export const cancellationItems = (error: unknown): (Record<string, unknown> | undefined)[] =>
+  cancellationReasons(error).map((reason) => reason.Item);
 
 /** A transaction cancelled by contention (a conflict or throttling): worth trying again later. */
 export const isCancelledByContention = (error: unknown): boolean =>
