@@ -162,7 +162,11 @@ async function waitUntilReady(endpoint: string): Promise<void> {
  * keys, and loses the indexes the definition no longer has (`table-upgrade.ts`), as deploys and
  * `npm run upgrade:data` do in AWS.
  */
-export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<boolean> {
+export async function ensureTable(
+  client: DynamoDBClient,
+  tableName: string,
+  options: { stream?: boolean } = {},
+): Promise<boolean> {
   try {
     await client.send(new DescribeTableCommand({ TableName: tableName }));
     const added = await addMissingIndexes(client, tableName);
@@ -176,7 +180,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
   } catch (error) {
     if (!(error instanceof Error) || error.name !== 'ResourceNotFoundException') throw error;
   }
-  await client.send(new CreateTableCommand(createTableInput(tableName)));
+  await client.send(new CreateTableCommand(createTableInput(tableName, options)));
   await client.send(
     new UpdateTimeToLiveCommand({
       TableName: tableName,

@@ -22,7 +22,7 @@ export async function withTableMadeBefore(
 ): Promise<void> {
   const client = localClient(process.env.DYNAMODB_ENDPOINT as string);
   const tableName = `legacy-${uniqueName('table')}`;
-  const input = createTableInput(tableName);
+  const input = createTableInput(tableName, { stream: false });
   const index = input.GlobalSecondaryIndexes.find((candidate) => candidate.IndexName === indexName);
   const keyNames = new Set(index?.KeySchema.map((key) => key.AttributeName));
   await client.send(

@@ -1,4 +1,8 @@
 import { type TableStream, tableStream } from '../../infra/local/table-stream.ts';
+import { wantTableStream } from './table-stream-wanted.ts';
+
+// A file that drains the stream needs its table made with one.
+wantTableStream();
 
 let stream: TableStream | undefined;
 
