@@ -8,8 +8,8 @@ import type { FileRecord } from '#shared/files/model';
 import { membershipWrites } from '#shared/files/record/memberships';
 import type { UploadOptions } from '#shared/files/reservation/options';
 import { getUpload, type PendingUpload } from '#shared/files/reservation/pending';
-import { type CarriedOver, pendingUpload } from '#shared/files/reservation/reservation';
-import { abandon, reserve } from '#shared/files/reservation/writer';
+import { type CarriedOver, pendingUpload, reserveWrite } from '#shared/files/reservation/reservation';
+import { abandon, write } from '#shared/files/reservation/writer';
 import { completeUpload } from '#shared/files/upload/presigned';
 import { ImportCollision } from '#shared/import/collision';
 import {
@@ -109,7 +109,7 @@ export async function startImportedFile(ziplineId: string, input: ZiplineFile): 
       tags,
     },
   };
-  await reserve(userId, upload, quotaLimits(null));
+  await write(userId, reserveWrite(userId, upload, quotaLimits(null)));
   return {
     upload: {
       url: await presignUpload(objectKey, size, type),

@@ -1,6 +1,9 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+
 // No client here: the HTTP layer reads cancellations too, and every function bundles it.
 
-type Reason = { Code?: string; Item?: Record<string, unknown> };
+type Reason = { Code?: string; Item?: Record<string, AttributeValue> };
 
 /** The reasons of a cancelled transaction, one per item; empty for any other error. */
 function cancellationReasons(error: unknown): Reason[] {
@@ -12,9 +15,13 @@ function cancellationReasons(error: unknown): Reason[] {
 export const cancellationCodes = (error: unknown): (string | undefined)[] =>
   cancellationReasons(error).map((reason) => reason.Code);
 
-/** The items a cancelled transaction's refused conditions returned (ReturnValuesOnConditionCheckFailure). */
+/**
+ * The items a cancelled transaction's refused conditions returned (ReturnValuesOnConditionCheckFailure),
+ * as the document client reads items: the cancellation carries them in DynamoDB's attribute-value
+ * form, which the document client does not translate in an error.
+ */
 export const cancellationItems = (error: unknown): (Record<string, unknown> | undefined)[] =>
-  cancellationReasons(error).map((reason) => reason.Item);
+  cancellationReasons(error).map((reason) => (reason.Item ? unmarshall(reason.Item) : undefined));
 
 /** A transaction cancelled by contention (a conflict or throttling): worth trying again later. */
 export const isCancelledByContention = (error: unknown): boolean =>

@@ -3,7 +3,7 @@ import { invalid, notFound, ServiceError } from '#shared/errors';
 import { fileObjectKey } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';
 import { isChosenName, newFileId, newPublicName } from '#shared/files/names';
-import { NameTaken } from '#shared/files/record/store';
+import { NameTaken } from '#shared/files/record/name-claims';
 import { creationWrite } from '#shared/files/reservation/creation';
 import { type Uploader, type UploadOptions, uploadOptionsOf } from '#shared/files/reservation/options';
 import { consumeUpload, type PendingUpload, uploadDone } from '#shared/files/reservation/pending';

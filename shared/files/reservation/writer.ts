@@ -1,19 +1,9 @@
-import { getItem } from '#shared/db/client';
-import { fileStatsKey } from '#shared/db/keys/files';
-import { TransactionConditionFailed } from '#shared/db/transact';
-import { ServiceError } from '#shared/errors';
+import { TransactionConditionFailed, transactAsActiveOwner } from '#shared/db/transact';
 import { deleteObjects } from '#shared/files/bucket/objects';
 import { QuotaExceeded } from '#shared/files/record/stats';
-import { transactAsActiveOwner } from '#shared/files/record/store';
-import { MAX_PENDING_UPLOADS, type PendingUpload, pendingUploads } from '#shared/files/reservation/pending';
-import {
-  ReservationRefused,
-  releaseWrite,
-  reserveWrite,
-  type UploadWrite,
-} from '#shared/files/reservation/reservation';
+import { type PendingUpload, pendingUploads } from '#shared/files/reservation/pending';
+import { releaseWrite, TooManyPending, type UploadWrite } from '#shared/files/reservation/reservation';
 import { stagedChunks } from '#shared/files/reservation/staged-chunks';
-import type { QuotaLimits } from '#shared/quota';
 
 /**
  * The one writer of the uploads' transactions: every step of every upload kind builds its items
@@ -24,7 +14,7 @@ import type { QuotaLimits } from '#shared/quota';
  * releases written the same way.
  */
 
-const needsRoom = (error: unknown) => error instanceof ReservationRefused || error instanceof QuotaExceeded;
+const needsRoom = (error: unknown) => error instanceof TooManyPending || error instanceof QuotaExceeded;
 
 export async function write(userId: string, step: UploadWrite): Promise<void> {
   for (let reclaimed = false; ; reclaimed = true) {
@@ -45,7 +35,7 @@ async function commit(userId: string, step: UploadWrite): Promise<void> {
     await transactAsActiveOwner(userId, step.items);
   } catch (error) {
     if (!(error instanceof TransactionConditionFailed)) throw error;
-    throw step.refusal?.(error.failedIndexes) ?? error;
+    throw step.refusal?.(error.failedIndexes, error.returnedItems) ?? error;
   }
 }
 
@@ -82,25 +72,4 @@ export async function giveBack(
 /** Ends an upload that cannot become a file: its reservation back, its object deleted. */
 export async function abandon(userId: string, upload: PendingUpload): Promise<void> {
   await giveBack(userId, [upload], { objects: true });
-}
-
-const tooManyPending = () =>
-  new ServiceError(
-    'rate_limited',
-    `at most ${MAX_PENDING_UPLOADS} uploads can be pending: complete one first (an upload never completed gives its room back an hour after it started)`,
-  );
-
-/**
- * Reserves a pending upload's file and size (`reserveWrite`): 413 without room, 429 with too many
- * uploads pending. The condition does not say which limit it hit; the counters, read then, do.
- */
-export async function reserve(userId: string, upload: PendingUpload, limits: QuotaLimits): Promise<void> {
-  const reservation = reserveWrite(userId, upload, limits);
-  try {
-    await write(userId, reservation);
-  } catch (error) {
-    if (!(error instanceof ReservationRefused)) throw error;
-    const counters = await getItem(fileStatsKey(userId), { consistent: true });
-    throw Number(counters?.pendingFiles ?? 0) >= MAX_PENDING_UPLOADS ? tooManyPending() : new QuotaExceeded();
-  }
 }

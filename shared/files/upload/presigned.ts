@@ -9,8 +9,8 @@ import { assertWithinQuota } from '#shared/files/record/stats';
 import { assertNamesFit, type Uploader, type UploadOptions } from '#shared/files/reservation/options';
 import { getUpload, type PendingUpload } from '#shared/files/reservation/pending';
 import { recordReserved } from '#shared/files/reservation/record';
-import { type CarriedOver, pendingUpload } from '#shared/files/reservation/reservation';
-import { abandon, reserve } from '#shared/files/reservation/writer';
+import { type CarriedOver, pendingUpload, reserveWrite } from '#shared/files/reservation/reservation';
+import { abandon, write } from '#shared/files/reservation/writer';
 import { assertUploadAllowed } from '#shared/files/upload/policy';
 import { quotaLimits } from '#shared/quota';
 
@@ -59,7 +59,7 @@ export async function startUpload(
     options,
     now,
   );
-  await reserve(user.id, upload, limits);
+  await write(user.id, reserveWrite(user.id, upload, limits));
   return {
     id,
     url: await presignUpload(upload.objectKey, file.size, file.type),
