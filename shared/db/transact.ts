@@ -1,4 +1,5 @@
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { documents, tableName } from '#shared/db/client';
 import { cancellationCodes, cancellationItems } from '#shared/db/contention/cancellation';
 import { retry } from '#shared/db/contention/retry';
@@ -66,7 +67,11 @@ export async function transactWrite(items: TransactItem[]): Promise<void> {
         const failed = cancellationCodes(error).flatMap((code, index) =>
           code === 'ConditionalCheckFailed' ? [index] : [],
         );
-        if (failed.length > 0) throw new TransactionConditionFailed(failed, cancellationItems(error));
+        if (failed.length > 0) {
+          // Read as the document client reads items (the cancellation carries them marshalled).
+          const returned = cancellationItems(error).map((item) => (item ? unmarshall(item) : undefined));
+          throw new TransactionConditionFailed(failed, returned);
+        }
         throw error;
       }
     },

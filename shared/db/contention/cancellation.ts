@@ -1,5 +1,4 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 
 // No client here: the HTTP layer reads cancellations too, and every function bundles it.
 
@@ -17,11 +16,10 @@ export const cancellationCodes = (error: unknown): (string | undefined)[] =>
 
 /**
  * The items a cancelled transaction's refused conditions returned (ReturnValuesOnConditionCheckFailure),
- * as the document client reads items: the cancellation carries them in DynamoDB's attribute-value
- * form, which the document client does not translate in an error.
+ * as DynamoDB sends them: attribute values, which the document client does not translate in an error.
  */
-export const cancellationItems = (error: unknown): (Record<string, unknown> | undefined)[] =>
-  cancellationReasons(error).map((reason) => (reason.Item ? unmarshall(reason.Item) : undefined));
+export const cancellationItems = (error: unknown): (Record<string, AttributeValue> | undefined)[] =>
+  cancellationReasons(error).map((reason) => reason.Item);
 
 /** A transaction cancelled by contention (a conflict or throttling): worth trying again later. */
 export const isCancelledByContention = (error: unknown): boolean =>

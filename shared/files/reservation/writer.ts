@@ -6,7 +6,7 @@ import { TooManyPending, type UploadWrite } from '#shared/files/reservation/rese
 
 /**
  * The one writer of the uploads' transactions: every step of every upload kind builds its items
- * (`UploadWrite`: reserve, record, a chunk's progress, release) and hands them here, where they run in
+ * (`UploadWrite`: reserve, a chunk's progress, record) and hands them here, where they run in
  * one transaction with the owner's check (`transactAsActiveOwner`) and a refusal is read by the step's
  * rule. A refusal for room (the quota, the pending cap) first gives back the owner's expired
  * reservations (`give-back.ts`) and, if there were any, tries once more.
