@@ -21,6 +21,8 @@ export interface Condition {
   ConditionExpression?: string;
   ExpressionAttributeNames?: Record<string, string>;
   ExpressionAttributeValues?: Record<string, unknown>;
+  /** The item as it was when its condition refused the write, for the caller to read the refusal. */
+  ReturnValuesOnConditionCheckFailure?: 'ALL_OLD';
 }
 
 /** One UpdateItem; `update` is an update builder's expression, with its condition if any. */

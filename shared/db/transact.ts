@@ -1,7 +1,11 @@
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { documents, tableName } from '#shared/db/client';
 import { cancellationCodes, cancellationItems } from '#shared/db/contention/cancellation';
 import { retry } from '#shared/db/contention/retry';
+import { LIVE_USER } from '#shared/db/expressions/conditions';
+import { userKey } from '#shared/db/keys/users';
+import { unauthenticated } from '#shared/errors';
 
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
 type TableItem = TransactItems[number];
@@ -63,9 +67,36 @@ export async function transactWrite(items: TransactItem[]): Promise<void> {
         const failed = cancellationCodes(error).flatMap((code, index) =>
           code === 'ConditionalCheckFailed' ? [index] : [],
         );
-        if (failed.length > 0) throw new TransactionConditionFailed(failed, cancellationItems(error));
+        if (failed.length > 0) {
+          // Read as the document client reads items (the cancellation carries them marshalled).
+          const returned = cancellationItems(error).map((item) => (item ? unmarshall(item) : undefined));
+          throw new TransactionConditionFailed(failed, returned);
+        }
         throw error;
       }
     },
   );
+}
+
+/**
+ * Runs a transaction that can create items in a user's partition, together with a check that the
+ * user exists and its deletion has not begun. The deletion marks the user before it reads the
+ * partition, so such a write either lands before the mark (and the deletion finds it) or fails: a
+ * request authenticated just before the mark gets the 401 its next request would get. Other failed
+ * conditions are reported with the indexes of `items`.
+ */
+export async function transactAsActiveOwner(userId: string, items: TransactItem[]): Promise<void> {
+  try {
+    await transactWrite([
+      { ConditionCheck: { Key: userKey(userId), ConditionExpression: LIVE_USER } },
+      ...items,
+    ]);
+  } catch (error) {
+    if (!(error instanceof TransactionConditionFailed)) throw error;
+    if (error.failedIndexes.includes(0)) throw unauthenticated();
+    throw new TransactionConditionFailed(
+      error.failedIndexes.map((index) => index - 1),
+      error.returnedItems.slice(1),
+    );
+  }
 }

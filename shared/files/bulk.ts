@@ -3,9 +3,9 @@ import { ServiceError } from '#shared/errors';
 import { isFileId } from '#shared/files/names';
 import { changeFile } from '#shared/files/record/changes';
 import { retagFile, TagLimitReached } from '#shared/files/record/file-tags';
+import { FolderClosed } from '#shared/files/record/folder-membership';
 import { moveFile } from '#shared/files/record/folder-moves';
 import { UnknownTag } from '#shared/files/record/memberships';
-import { FolderClosed } from '#shared/files/record/store';
 
 /**
  * `PATCH`/`DELETE /api/user/files/transaction` (issue 35): one change applied to up to 1,000 of the

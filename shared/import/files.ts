@@ -6,10 +6,11 @@ import { presignUpload, uploadHeaders } from '#shared/files/bucket/presigned-url
 import { UPLOAD_URL_SECONDS, uploadObjectKey } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';
 import { membershipWrites } from '#shared/files/record/memberships';
+import { abandon } from '#shared/files/reservation/give-back';
 import type { UploadOptions } from '#shared/files/reservation/options';
-import { getUpload, type PendingUpload } from '#shared/files/reservation/pending';
-import { type CarriedOver, pendingUpload } from '#shared/files/reservation/reservation';
-import { abandon, reserve } from '#shared/files/reservation/writer';
+import { type PendingUpload, uploadReads } from '#shared/files/reservation/pending';
+import { type CarriedOver, pendingUpload, reserveWrite } from '#shared/files/reservation/reservation';
+import { write } from '#shared/files/reservation/writer';
 import { completeUpload } from '#shared/files/upload/presigned';
 import { ImportCollision } from '#shared/import/collision';
 import {
@@ -83,7 +84,7 @@ export async function startImportedFile(ziplineId: string, input: ZiplineFile): 
   const tags = await Promise.all(input.tags.map((tag) => ownedBy('tags', tag, userId)));
   if (await getItem(fileNameKey(input.name), { consistent: true })) throw nameTaken(input.name);
   const id = uploadIdOf(ziplineId);
-  const earlier = await getUpload(userId, id);
+  const earlier = await uploadReads(userId, id).pending();
   if (earlier) await abandon(userId, earlier);
   const options: UploadOptions = {
     format: 'name',
@@ -109,7 +110,7 @@ export async function startImportedFile(ziplineId: string, input: ZiplineFile): 
       tags,
     },
   };
-  await reserve(userId, upload, quotaLimits(null));
+  await write(userId, reserveWrite(userId, upload, quotaLimits(null)));
   return {
     upload: {
       url: await presignUpload(objectKey, size, type),
@@ -145,7 +146,7 @@ export function completeImportedFile(ziplineId: string, owner: string): Promise<
   return importOnce('files', ziplineId, async () => {
     const userId = await importedOwner(owner);
     const id = uploadIdOf(ziplineId);
-    const name = ((await getUpload(userId, id)) as ImportUpload | undefined)?.zipline?.name;
+    const name = ((await uploadReads(userId, id).pending()) as ImportUpload | undefined)?.zipline?.name;
     try {
       const file = await completeUpload({ id: userId, quota: null }, id, (upload) =>
         carriedOver(ziplineId, userId, upload),

@@ -6,7 +6,7 @@ import { type ObjectOwner, ownerOfObjectKey, thumbnailObjectKey } from '#shared/
 import type { Thumbnail } from '#shared/files/model';
 import { getFile } from '#shared/files/record/store';
 import { recordThumbnail } from '#shared/files/record/thumbnail';
-import { getUpload, uploadedFile } from '#shared/files/reservation/pending';
+import { uploadReads } from '#shared/files/reservation/pending';
 import { THUMBNAIL_PIXELS, THUMBNAIL_SOURCE_MAX_BYTES } from '#shared/thumbnails/limits';
 import { firstFrame, videoDemuxerOf } from '#shared/thumbnails/video';
 import { FILE_ID } from '#shared/validation/ids';
@@ -42,13 +42,14 @@ const announcesFile = (owner: ObjectOwner, eventName: string) =>
  */
 async function fileIdOf(owner: ObjectOwner, objectKey: string): Promise<string | undefined> {
   if (!('upload' in owner)) return FILE_ID.accepts(owner.fileId) ? owner.fileId : undefined;
-  const done = await uploadedFile(owner.userId, owner.uploadId);
+  const upload = uploadReads(owner.userId, owner.uploadId);
+  const done = await upload.done();
   if (done) return done.fileId;
-  if (await getUpload(owner.userId, owner.uploadId)) throw new FileNotRecordedYet(objectKey);
+  if (await upload.pending()) throw new FileNotRecordedYet(objectKey);
   // The completion consumes the upload and records its file in one transaction, which may have
   // committed between the two reads. Still nothing: released (size mismatch, name taken),
   // reclaimed, or completed by a version that kept no record.
-  return (await uploadedFile(owner.userId, owner.uploadId))?.fileId;
+  return (await upload.done())?.fileId;
 }
 
 /**

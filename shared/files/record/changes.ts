@@ -2,13 +2,18 @@ import { retry } from '#shared/db/contention/retry';
 import { UpdateBuilder } from '#shared/db/expressions/update';
 import { EXPIRY_INDEX, fileKey } from '#shared/db/keys/files';
 import { updateIn } from '#shared/db/table-calls';
-import { type TransactItem, TransactionConditionFailed, transactWrite } from '#shared/db/transact';
+import {
+  type TransactItem,
+  TransactionConditionFailed,
+  transactAsActiveOwner,
+  transactWrite,
+} from '#shared/db/transact';
 import { type FileRecord, isMedia, requireFile } from '#shared/files/model';
 import { indexAttributes, SORT_INDEXES } from '#shared/files/record/indexing';
 import { membershipWrites, UnknownTag } from '#shared/files/record/memberships';
-import { moveNameClaim } from '#shared/files/record/name-claims';
+import { moveNameClaim, NameTaken } from '#shared/files/record/name-claims';
 import { noPending, statsOf, statsUpdate, typeChangeUpdates } from '#shared/files/record/stats';
-import { getFile, NameTaken, transactAsActiveOwner, versionRetries } from '#shared/files/record/store';
+import { getFile, versionRetries } from '#shared/files/record/store';
 
 export interface FileChanges {
   /** A new public name: its claim moves with the file item (`moveNameClaim`). */

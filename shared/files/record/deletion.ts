@@ -1,12 +1,13 @@
 import { retry } from '#shared/db/contention/retry';
 import { fileKey, fileNameKey } from '#shared/db/keys/files';
 import { deleteIn } from '#shared/db/table-calls';
+import { transactAsActiveOwner } from '#shared/db/transact';
 import { notFound } from '#shared/errors';
 import type { FileRecord } from '#shared/files/model';
 import { leaveFolderItems } from '#shared/files/record/folder-membership';
 import { membershipDeletes } from '#shared/files/record/memberships';
 import { noPending, statsOf, statsUpdate, typeCountUpdates } from '#shared/files/record/stats';
-import { getFile, transactAsActiveOwner, versionRetries } from '#shared/files/record/store';
+import { getFile, versionRetries } from '#shared/files/record/store';
 
 /** Deletes a file's metadata, its name claim, its folder membership and its share of the counters, atomically. */
 export async function deleteFileRecord(userId: string, fileId: string): Promise<FileRecord> {

@@ -3,11 +3,11 @@ import { UpdateBuilder } from '#shared/db/expressions/update';
 import { FILE_ORDER_INDEXES, fileKey } from '#shared/db/keys/files';
 import { indexKeyAttributes } from '#shared/db/keys/partitions';
 import { updateIn } from '#shared/db/table-calls';
-import { type TransactItem, TransactionConditionFailed } from '#shared/db/transact';
+import { type TransactItem, TransactionConditionFailed, transactAsActiveOwner } from '#shared/db/transact';
 import { type FileRecord, MAX_TAGS_PER_FILE, requireFile } from '#shared/files/model';
 import { indexAttributes } from '#shared/files/record/indexing';
 import { membershipWrites, UnknownTag } from '#shared/files/record/memberships';
-import { getFile, transactAsActiveOwner } from '#shared/files/record/store';
+import { getFile } from '#shared/files/record/store';
 
 /**
  * Adding tags to and removing tags from one file (the bulk PATCH's `tags`, issue 35): the new set is

@@ -4,7 +4,7 @@ import { folderFilesPartition } from '#shared/db/keys/folder-files';
 import { folderKey, folderMemberKey } from '#shared/db/keys/folders';
 import { deleteIn, putIn, updateIn } from '#shared/db/table-calls';
 import type { TransactItem } from '#shared/db/transact';
-import { invalid } from '#shared/errors';
+import { invalid, ServiceError } from '#shared/errors';
 import type { FileRecord } from '#shared/files/model';
 import { indexAttributes, viewsIndexKey } from '#shared/files/record/indexing';
 
@@ -20,6 +20,13 @@ import { indexAttributes, viewsIndexKey } from '#shared/files/record/indexing';
  */
 
 export const FOLDER_NOT_FOUND = 'folder not found';
+
+/** The folder a file was to go into cannot take files (gone, or being deleted). */
+export class FolderClosed extends ServiceError {
+  constructor() {
+    super('not_found', FOLDER_NOT_FOUND);
+  }
+}
 
 /** The condition of a folder that may take files. */
 const OPEN_FOLDER = 'attribute_exists(pk) AND attribute_not_exists(deleting)';

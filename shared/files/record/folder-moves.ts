@@ -2,11 +2,11 @@ import { retry } from '#shared/db/contention/retry';
 import { UpdateBuilder } from '#shared/db/expressions/update';
 import { fileKey } from '#shared/db/keys/files';
 import { updateIn } from '#shared/db/table-calls';
-import { type TransactItem, TransactionConditionFailed } from '#shared/db/transact';
+import { type TransactItem, TransactionConditionFailed, transactAsActiveOwner } from '#shared/db/transact';
 import { notFound } from '#shared/errors';
 import { requireFile } from '#shared/files/model';
-import { joinFolderItems, leaveFolderItems } from '#shared/files/record/folder-membership';
-import { FolderClosed, getFile, transactAsActiveOwner } from '#shared/files/record/store';
+import { FolderClosed, joinFolderItems, leaveFolderItems } from '#shared/files/record/folder-membership';
+import { getFile } from '#shared/files/record/store';
 
 /** Moving files between folders (folder-membership.ts says what a file's place in a folder is). */
 

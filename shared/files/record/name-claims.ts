@@ -10,6 +10,14 @@ import type { TransactItem } from '#shared/db/transact';
  * items; these are the operations on claims alone.
  */
 
+/** A public name that another file already has; the caller may pick another and retry. */
+export class NameTaken extends Error {
+  constructor(readonly fileName: string) {
+    super(`a file named ${fileName} already exists`);
+    this.name = 'NameTaken';
+  }
+}
+
 /** Who published `name`, and which of their files it is; undefined for a name nobody has. */
 export async function findNameClaim(name: string): Promise<{ userId: string; fileId: string } | undefined> {
   const claim = await getItem(fileNameKey(name));

@@ -81,7 +81,8 @@ const COUNTERS = [
 
 /**
  * The counters update of a transaction; with limits it fails when the result would exceed them, with
- * `maxPending` when it would make more than that many uploads pending.
+ * `maxPending` when it would make more than that many uploads pending (and then returns the counters
+ * it refused, from which the refusal tells one limit from the other).
  */
 export function statsUpdate(
   userId: string,
@@ -104,6 +105,7 @@ export function statsUpdate(
   return updateIn(fileStatsKey(userId), {
     ...update.build(),
     ...(conditions.length ? { ConditionExpression: conditions.join(' AND ') } : {}),
+    ...(maxPending === undefined ? {} : { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const }),
   });
 }
 

@@ -2,10 +2,10 @@ import { fileNameKey } from '#shared/db/keys/files';
 import { putIn } from '#shared/db/table-calls';
 import type { TransactItem } from '#shared/db/transact';
 import type { FileRecord } from '#shared/files/model';
-import { joinFolderItems } from '#shared/files/record/folder-membership';
+import { FolderClosed, joinFolderItems } from '#shared/files/record/folder-membership';
 import { toFileItem } from '#shared/files/record/items';
+import { NameTaken } from '#shared/files/record/name-claims';
 import { noPending, QuotaExceeded, statsOf, statsUpdate, typeCountUpdates } from '#shared/files/record/stats';
-import { FolderClosed, NameTaken } from '#shared/files/record/store';
 import type { UploadWrite } from '#shared/files/reservation/reservation';
 import type { QuotaLimits } from '#shared/quota';
 

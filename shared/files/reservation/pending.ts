@@ -76,12 +76,31 @@ export const sessionEnd = (upload: Pick<PendingUpload, 'createdAt'>) =>
 const fromItem = (item: Record<string, unknown>) => item as unknown as PendingUpload;
 
 /**
- * A pending upload of this user, reclaimed or not. Items written by versions before reservations
- * (no `reservedUntil`, their object elsewhere) are not: they expire through the table's TTL.
+ * The reads of one upload of one user, each one consistent GetItem: what it is while pending, what
+ * it became once completed. An upload's completion deletes the one and writes the other in one
+ * transaction, so a reader that finds neither reads the first again when it must know.
  */
-export async function getUpload(userId: string, uploadId: string): Promise<PendingUpload | undefined> {
-  const item = await getItem(uploadKey(userId, uploadId), { consistent: true });
-  return item?.reservedUntil ? fromItem(item) : undefined;
+export interface UploadReads {
+  /**
+   * Its pending item, reclaimed or not. Items written by versions before reservations (no
+   * `reservedUntil`, their object elsewhere) are not: they expire through the table's TTL.
+   */
+  pending: () => Promise<PendingUpload | undefined>;
+  /** The file it became (and its size), for a week after the completion (`uploadDone`). */
+  done: () => Promise<{ fileId: string; size: number } | undefined>;
+}
+
+export function uploadReads(userId: string, uploadId: string): UploadReads {
+  return {
+    pending: async () => {
+      const item = await getItem(uploadKey(userId, uploadId), { consistent: true });
+      return item?.reservedUntil ? fromItem(item) : undefined;
+    },
+    done: async () => {
+      const done = await getItem(uploadDoneKey(userId, uploadId), { consistent: true });
+      return done ? { fileId: String(done.fileId), size: Number(done.size) } : undefined;
+    },
+  };
 }
 
 /** The transaction item that consumes a pending upload exactly once (completion or release). */
@@ -94,7 +113,7 @@ export const UPLOAD_DONE_SECONDS = 7 * 86_400;
 /**
  * The transaction item recording which file a completed upload became, written with the file: its
  * object's key names the upload, so this is how the thumbnail function (and a chunked upload's last
- * chunk sent again) finds the file.
+ * chunk sent again) finds the file (`uploadReads(…).done`).
  */
 export const uploadDone = (userId: string, upload: PendingUpload, fileId: string): TransactItem =>
   putIn({
@@ -103,15 +122,6 @@ export const uploadDone = (userId: string, upload: PendingUpload, fileId: string
     size: upload.size,
     expiresAt: Math.floor(Date.now() / 1000) + UPLOAD_DONE_SECONDS,
   });
-
-/** The file a completed upload became (and its size), for a week after the completion. */
-export async function uploadedFile(
-  userId: string,
-  uploadId: string,
-): Promise<{ fileId: string; size: number } | undefined> {
-  const done = await getItem(uploadDoneKey(userId, uploadId), { consistent: true });
-  return done ? { fileId: String(done.fileId), size: Number(done.size) } : undefined;
-}
 
 /** The user's pending uploads; with `expiredBefore`, only those whose reservation has run out by then. */
 export async function pendingUploads(userId: string, expiredBefore?: Date): Promise<PendingUpload[]> {

@@ -3,12 +3,13 @@ import { invalid, notFound, ServiceError } from '#shared/errors';
 import { fileObjectKey } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';
 import { isChosenName, newFileId, newPublicName } from '#shared/files/names';
-import { NameTaken } from '#shared/files/record/store';
+import { NameTaken } from '#shared/files/record/name-claims';
 import { creationWrite } from '#shared/files/reservation/creation';
+import { abandon } from '#shared/files/reservation/give-back';
 import { type Uploader, type UploadOptions, uploadOptionsOf } from '#shared/files/reservation/options';
 import { consumeUpload, type PendingUpload, uploadDone } from '#shared/files/reservation/pending';
 import type { CarriedOver } from '#shared/files/reservation/reservation';
-import { abandon, write } from '#shared/files/reservation/writer';
+import { write } from '#shared/files/reservation/writer';
 import { countMetric } from '#shared/log/metrics';
 import type { QuotaLimits } from '#shared/quota';
 

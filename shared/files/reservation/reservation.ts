@@ -1,8 +1,9 @@
 import { uploadKey } from '#shared/db/keys/uploads';
 import { putIn } from '#shared/db/table-calls';
 import type { TransactItem } from '#shared/db/transact';
+import { ServiceError } from '#shared/errors';
 import type { FileRecord } from '#shared/files/model';
-import { statsUpdate } from '#shared/files/record/stats';
+import { QuotaExceeded, statsUpdate } from '#shared/files/record/stats';
 import { pendingUploadOptions, type UploadOptions } from '#shared/files/reservation/options';
 import {
   consumeUpload,
@@ -23,19 +24,25 @@ import type { QuotaLimits } from '#shared/quota';
 /**
  * One step of an upload as the writer takes it: the items of one owner-checked transaction, and the
  * error that a refused condition means by the failed items' indexes (undefined: the refusal as it is,
- * a race the step reads again). A refusal for room (`ReservationRefused`, `QuotaExceeded`) makes the
- * writer give back expired reservations and try once more.
+ * a race the step reads again), given what the refused items held when they asked for it. A refusal
+ * for room (`TooManyPending`, `QuotaExceeded`) makes the writer give back expired reservations and try
+ * once more.
  */
 export interface UploadWrite {
   items: TransactItem[];
-  refusal?: (failedIndexes: number[]) => Error | undefined;
+  refusal?: (
+    failedIndexes: number[],
+    returnedItems: (Record<string, unknown> | undefined)[],
+  ) => Error | undefined;
 }
 
-/** Why a reservation was refused: no room in the quota, or too many uploads pending already. */
-export class ReservationRefused extends Error {
+/** 429: the user has as many uploads pending as it may. */
+export class TooManyPending extends ServiceError {
   constructor() {
-    super('reservation refused');
-    this.name = 'ReservationRefused';
+    super(
+      'rate_limited',
+      `at most ${MAX_PENDING_UPLOADS} uploads can be pending: complete one first (an upload never completed gives its room back an hour after it started)`,
+    );
   }
 }
 
@@ -69,7 +76,9 @@ const reservation = (upload: Pick<PendingUpload, 'size'>, sign: 1 | -1) => ({
 /**
  * Records a pending upload and reserves its file and bytes in the same transaction: the counters'
  * update carries the quota condition and the pending-uploads cap, so concurrent starts (and
- * concurrent `/api/upload`s) can never together exceed either.
+ * concurrent `/api/upload`s) can never together exceed either. The condition does not say which
+ * limit it hit; the counters it refused (returned with the refusal) do: 429 with too many uploads
+ * pending, else 413.
  */
 export const reserveWrite = (userId: string, upload: PendingUpload, limits: QuotaLimits): UploadWrite => ({
   items: [
@@ -79,7 +88,12 @@ export const reserveWrite = (userId: string, upload: PendingUpload, limits: Quot
       { ConditionExpression: 'attribute_not_exists(pk)' },
     ),
   ],
-  refusal: (failed) => (failed.includes(0) ? new ReservationRefused() : undefined),
+  refusal: (failed, [counters]) => {
+    if (!failed.includes(0)) return undefined;
+    return Number(counters?.pendingFiles ?? 0) >= MAX_PENDING_UPLOADS
+      ? new TooManyPending()
+      : new QuotaExceeded();
+  },
 });
 
 /**

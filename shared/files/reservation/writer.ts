@@ -1,30 +1,18 @@
-import { getItem } from '#shared/db/client';
-import { fileStatsKey } from '#shared/db/keys/files';
-import { TransactionConditionFailed } from '#shared/db/transact';
-import { ServiceError } from '#shared/errors';
-import { deleteObjects } from '#shared/files/bucket/objects';
+import { TransactionConditionFailed, transactAsActiveOwner } from '#shared/db/transact';
 import { QuotaExceeded } from '#shared/files/record/stats';
-import { transactAsActiveOwner } from '#shared/files/record/store';
-import { MAX_PENDING_UPLOADS, type PendingUpload, pendingUploads } from '#shared/files/reservation/pending';
-import {
-  ReservationRefused,
-  releaseWrite,
-  reserveWrite,
-  type UploadWrite,
-} from '#shared/files/reservation/reservation';
-import { stagedChunks } from '#shared/files/reservation/staged-chunks';
-import type { QuotaLimits } from '#shared/quota';
+import { giveBack } from '#shared/files/reservation/give-back';
+import { pendingUploads } from '#shared/files/reservation/pending';
+import { TooManyPending, type UploadWrite } from '#shared/files/reservation/reservation';
 
 /**
  * The one writer of the uploads' transactions: every step of every upload kind builds its items
- * (`UploadWrite`: reserve, record, a chunk's progress, release) and hands them here, where they run in
+ * (`UploadWrite`: reserve, a chunk's progress, record) and hands them here, where they run in
  * one transaction with the owner's check (`transactAsActiveOwner`) and a refusal is read by the step's
  * rule. A refusal for room (the quota, the pending cap) first gives back the owner's expired
- * reservations and, if there were any, tries once more: the reclaiming is here too, since it is
- * releases written the same way.
+ * reservations (`give-back.ts`) and, if there were any, tries once more.
  */
 
-const needsRoom = (error: unknown) => error instanceof ReservationRefused || error instanceof QuotaExceeded;
+const needsRoom = (error: unknown) => error instanceof TooManyPending || error instanceof QuotaExceeded;
 
 export async function write(userId: string, step: UploadWrite): Promise<void> {
   for (let reclaimed = false; ; reclaimed = true) {
@@ -45,62 +33,6 @@ async function commit(userId: string, step: UploadWrite): Promise<void> {
     await transactAsActiveOwner(userId, step.items);
   } catch (error) {
     if (!(error instanceof TransactionConditionFailed)) throw error;
-    throw step.refusal?.(error.failedIndexes) ?? error;
-  }
-}
-
-/**
- * Gives back uploads that will not become files (expired, abandoned, refused): each is released
- * (`releaseWrite`: its item consumed and its room given back, in one transaction), then whatever it
- * stored is deleted: a chunked upload's staged chunks and, with `objects`, the object at its final
- * key (the abandoning of incomplete uploads may delete staged chunks only; its S3 multipart upload is
- * aborted by the bucket's lifecycle rule, docs/files.md). An upload already gone (completed or
- * released by a concurrent call) is passed over, its object left to whoever won. Answers how many
- * were given back.
- */
-export async function giveBack(
-  userId: string,
-  uploads: PendingUpload[],
-  { objects }: { objects: boolean },
-): Promise<number> {
-  let released = 0;
-  for (const upload of uploads) {
-    // Read while the upload is pending: its staged chunks' items name the objects to delete.
-    const staged = upload.chunked ? await stagedChunks(userId, upload) : [];
-    try {
-      await transactAsActiveOwner(userId, releaseWrite(userId, upload).items);
-    } catch (error) {
-      if (error instanceof TransactionConditionFailed) continue;
-      throw error;
-    }
-    released++;
-    await deleteObjects([...(objects ? [upload.objectKey] : []), ...staged.map((object) => object.key)]);
-  }
-  return released;
-}
-
-/** Ends an upload that cannot become a file: its reservation back, its object deleted. */
-export async function abandon(userId: string, upload: PendingUpload): Promise<void> {
-  await giveBack(userId, [upload], { objects: true });
-}
-
-const tooManyPending = () =>
-  new ServiceError(
-    'rate_limited',
-    `at most ${MAX_PENDING_UPLOADS} uploads can be pending: complete one first (an upload never completed gives its room back an hour after it started)`,
-  );
-
-/**
- * Reserves a pending upload's file and size (`reserveWrite`): 413 without room, 429 with too many
- * uploads pending. The condition does not say which limit it hit; the counters, read then, do.
- */
-export async function reserve(userId: string, upload: PendingUpload, limits: QuotaLimits): Promise<void> {
-  const reservation = reserveWrite(userId, upload, limits);
-  try {
-    await write(userId, reservation);
-  } catch (error) {
-    if (!(error instanceof ReservationRefused)) throw error;
-    const counters = await getItem(fileStatsKey(userId), { consistent: true });
-    throw Number(counters?.pendingFiles ?? 0) >= MAX_PENDING_UPLOADS ? tooManyPending() : new QuotaExceeded();
+    throw step.refusal?.(error.failedIndexes, error.returnedItems) ?? error;
   }
 }

@@ -6,11 +6,12 @@ import { recordedType } from '#shared/files/content-type';
 import { UPLOAD_URL_SECONDS, uploadObjectKey } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';
 import { assertWithinQuota } from '#shared/files/record/stats';
+import { abandon } from '#shared/files/reservation/give-back';
 import { assertNamesFit, type Uploader, type UploadOptions } from '#shared/files/reservation/options';
-import { getUpload, type PendingUpload } from '#shared/files/reservation/pending';
+import { type PendingUpload, uploadReads } from '#shared/files/reservation/pending';
 import { recordReserved } from '#shared/files/reservation/record';
-import { type CarriedOver, pendingUpload } from '#shared/files/reservation/reservation';
-import { abandon, reserve } from '#shared/files/reservation/writer';
+import { type CarriedOver, pendingUpload, reserveWrite } from '#shared/files/reservation/reservation';
+import { write } from '#shared/files/reservation/writer';
 import { assertUploadAllowed } from '#shared/files/upload/policy';
 import { quotaLimits } from '#shared/quota';
 
@@ -59,7 +60,7 @@ export async function startUpload(
     options,
     now,
   );
-  await reserve(user.id, upload, limits);
+  await write(user.id, reserveWrite(user.id, upload, limits));
   return {
     id,
     url: await presignUpload(upload.objectKey, file.size, file.type),
@@ -80,7 +81,7 @@ export async function completeUpload(
   uploadId: string,
   carried: (upload: PendingUpload) => CarriedOver = () => ({}),
 ): Promise<FileRecord> {
-  const upload = await getUpload(user.id, uploadId);
+  const upload = await uploadReads(user.id, uploadId).pending();
   if (!upload) throw notFound('upload not found');
   const size = await objectSize(upload.objectKey);
   if (size === undefined) throw invalid('nothing has been uploaded to this upload URL yet');

@@ -1,4 +1,4 @@
-import { giveBack } from '#shared/files/reservation/writer';
+import { giveBack } from '#shared/files/reservation/give-back';
 import { readSession } from '#shared/files/upload/chunked/session';
 
 /**

@@ -4,8 +4,8 @@ import { chunkedObjectKey } from '#shared/files/layout';
 import { assertWithinQuota } from '#shared/files/record/stats';
 import { assertNamesFit, type Uploader, type UploadOptions } from '#shared/files/reservation/options';
 import type { PendingUpload } from '#shared/files/reservation/pending';
-import { pendingUpload } from '#shared/files/reservation/reservation';
-import { reserve } from '#shared/files/reservation/writer';
+import { pendingUpload, reserveWrite } from '#shared/files/reservation/reservation';
+import { write } from '#shared/files/reservation/writer';
 import type { SessionReads } from '#shared/files/upload/chunked/session';
 import { assertUploadAllowed } from '#shared/files/upload/policy';
 import { quotaLimits } from '#shared/quota';
@@ -52,7 +52,7 @@ export async function open(
     options,
   );
   try {
-    await reserve(user.id, upload, limits);
+    await write(user.id, reserveWrite(user.id, upload, limits));
     return upload;
   } catch (error) {
     // A first chunk sent twice at once: the other request opened it (its multipart upload is used;

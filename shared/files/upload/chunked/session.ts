@@ -1,7 +1,7 @@
 import { notFound } from '#shared/errors';
 import type { FileRecord } from '#shared/files/model';
 import { getFile } from '#shared/files/record/store';
-import { getUpload, type PendingUpload, uploadedFile } from '#shared/files/reservation/pending';
+import { type PendingUpload, uploadReads } from '#shared/files/reservation/pending';
 
 /**
  * A chunked upload's session as the steps read it: its pending item while it is pending, and once
@@ -14,10 +14,11 @@ import { getUpload, type PendingUpload, uploadedFile } from '#shared/files/reser
 export const unknownUpload = () =>
   notFound('no chunked upload has this x-zipline-p-identifier (never opened, completed, or expired)');
 
+const chunkedOnly = (upload: PendingUpload | undefined) => (upload?.chunked ? upload : undefined);
+
 /** The caller's chunked upload of this id, while it is pending. */
 export async function readSession(userId: string, uploadId: string): Promise<PendingUpload | undefined> {
-  const upload = await getUpload(userId, uploadId);
-  return upload?.chunked ? upload : undefined;
+  return chunkedOnly(await uploadReads(userId, uploadId).pending());
 }
 
 /** A session's reads bound to one upload of one user, for the steps to re-read after a race. */
@@ -29,10 +30,11 @@ export interface SessionReads {
 }
 
 export function sessionReads(userId: string, uploadId: string, size: number): SessionReads {
+  const reads = uploadReads(userId, uploadId);
   return {
-    pending: () => readSession(userId, uploadId),
+    pending: async () => chunkedOnly(await reads.pending()),
     file: async () => {
-      const done = await uploadedFile(userId, uploadId);
+      const done = await reads.done();
       if (done?.size !== size) return undefined;
       return getFile(userId, done.fileId, { consistent: true });
     },
