@@ -33,7 +33,7 @@ const { PutCommand, TransactWriteCommand } = await import('@aws-sdk/lib-dynamodb
 const { documents, tableName } = await import('#shared/db/client');
 const { createUser } = await import('#shared/users/creation');
 const { creationWrite } = await import('#shared/files/reservation/creation');
-const { transactAsActiveOwner } = await import('#shared/files/record/store');
+const { transactAsActiveOwner } = await import('#shared/db/transact');
 const { toFileItem } = await import('#shared/files/record/items');
 
 const owner = await createUser({ username: 'writes-bench', passwordHash: 'unused', role: 'USER' });
