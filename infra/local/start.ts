@@ -20,7 +20,13 @@ const host = process.env.HOST ?? '127.0.0.1';
 
 /** What this process started, stopped in reverse order on a signal or on any failure to start. */
 const stoppers: (() => Promise<void>)[] = [];
-const stopAll = () => Promise.allSettled(stoppers.reverse().map((stop) => stop()));
+/**
+ * One after another, the last started first: the server stops taking requests, then the stream's
+ * poller hands over its last changes while DynamoDB Local still answers, and DynamoDB Local goes last.
+ */
+async function stopAll(): Promise<void> {
+  for (const stop of [...stoppers].reverse()) await stop().catch((error: unknown) => console.error(error));
+}
 
 /** Nothing may outlive a failed start: DynamoDB Local is a Java child that would be orphaned. */
 async function failStart(error: unknown): Promise<never> {

@@ -60,6 +60,8 @@ export function tableStream(
   const iterators = new Map<string, string | undefined>();
   let streamArn: string | undefined;
   let first = true;
+  /** Set by the stop: a batch that fails then is not retried (DynamoDB Local may be going too). */
+  let stopping = false;
 
   async function deliver(fn: StreamFunction, records: StreamRecord[]): Promise<void> {
     const invoke = (await loadHandler(fn.handler)) as unknown as Invoke;
@@ -73,7 +75,7 @@ export function tableStream(
         const failed = (await invoke(event as DynamoDBStreamEvent))?.batchItemFailures?.[0]?.itemIdentifier;
         const from = batch.findIndex((record) => record.dynamodb?.SequenceNumber === failed);
         if (from < 0) break;
-        if (attempt === fn.retryAttempts) {
+        if (attempt === fn.retryAttempts || stopping) {
           log(`${fn.handler}: ${batch.length - from} stream records left after ${attempt} retries`);
           break;
         }
@@ -133,9 +135,13 @@ export function tableStream(
           log(`table stream: ${error instanceof Error ? error.message : String(error)}`),
         );
       }, intervalMs);
+      // Stopped before DynamoDB Local (start.ts stops in reverse order): the changes made since the
+      // last poll are handed over now, since the next start reads from LATEST and would skip them.
       return async () => {
         clearInterval(timer);
-        await draining.catch(() => undefined);
+        stopping = true;
+        // A DynamoDB Local that a terminal's Ctrl-C stopped first has nothing more to give.
+        await drain().catch(() => undefined);
         client.destroy();
       };
     },
