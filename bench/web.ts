@@ -108,7 +108,8 @@ async function visit(browser: Browser, url: string) {
   try {
     const page = await context.newPage();
     const loginAssets = recordAssets(page);
-    await page.goto(`${url}/login`, { waitUntil: 'networkidle' });
+    // Sign-in lands on Home (issue 36); the files grid is what this measures.
+    await page.goto(`${url}/login?next=/files`, { waitUntil: 'networkidle' });
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     const loginFirstLoad = await loginAssets();
     const signedInAssets = recordAssets(page);
