@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { ensureTable, localClient, startDynamoDbLocal } from '../infra/local/dynamodb.ts';
 import { cpuMs } from './processes.ts';
 import { round, table } from './stats.ts';
+import { PLAIN_UPLOAD_OPTIONS } from './upload-options.ts';
 
 /**
  * What DynamoDB Local itself spends on an upload's write (issue 39): `npx tsx bench/dynamodb-local-writes.ts`.
@@ -22,6 +23,8 @@ const dynamo = await startDynamoDbLocal({ dataDir });
 Object.assign(process.env, {
   DYNAMODB_ENDPOINT: dynamo.endpoint,
   TABLE_NAME: 'writes-bench',
+  // Read at import by the bucket client the file's record module loads; nothing here calls S3.
+  BUCKET_NAME: 'writes-bench',
   SERVICE_KEYS: JSON.stringify([
     { id: 'bench', secret: 'a-bench-only-master-key-of-enough-length-0123456789' },
   ]),
@@ -33,36 +36,15 @@ const { PutCommand, TransactWriteCommand } = await import('@aws-sdk/lib-dynamodb
 const { documents, tableName } = await import('#shared/db/client');
 const { createUser } = await import('#shared/users/creation');
 const { creationWrite } = await import('#shared/files/reservation/creation');
+const { newRecord } = await import('#shared/files/reservation/record');
 const { transactAsActiveOwner } = await import('#shared/db/transact');
 const { toFileItem } = await import('#shared/files/record/items');
 
 const owner = await createUser({ username: 'writes-bench', passwordHash: 'unused', role: 'USER' });
 const unlimited = { maxFiles: undefined, maxBytes: undefined };
 
-function smallFile() {
-  const id = randomBytes(8).toString('hex');
-  const now = new Date().toISOString();
-  return {
-    id,
-    name: `${id}.txt`,
-    originalName: 'note.txt',
-    size: 120,
-    type: 'text/plain',
-    views: 0,
-    maxViews: null,
-    favorite: false,
-    createdAt: now,
-    updatedAt: now,
-    deletesAt: null,
-    downloadAsOriginalName: false,
-    objectKey: `files/${owner.id}/${id}`,
-    passwordHash: null,
-    version: 1,
-    thumbnail: null,
-    folderId: null,
-    tags: [],
-  };
-}
+const smallFile = () =>
+  newRecord(owner.id, { originalName: 'note.txt', type: 'text/plain', size: 120 }, PLAIN_UPLOAD_OPTIONS);
 
 const plainItem = () => ({
   pk: `PLAIN#${randomBytes(8).toString('hex')}`,

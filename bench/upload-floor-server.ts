@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startS3Local } from '../infra/local/s3.ts';
+import { PLAIN_UPLOAD_OPTIONS } from './upload-options.ts';
 
 process.env.BUCKET_NAME ??= 'file-service-files';
 const directory = mkdtempSync(join(tmpdir(), 'file-service-upload-floor-'));
@@ -26,17 +27,6 @@ const { creationWrite } = await import('#shared/files/reservation/creation');
 const { write } = await import('#shared/files/reservation/writer');
 
 const userId = process.env.FLOOR_USER_ID ?? '';
-const options = {
-  format: 'random',
-  filename: null,
-  extension: null,
-  extensionless: false,
-  maxViews: null,
-  deletesAt: null,
-  downloadAsOriginalName: false,
-  passwordHash: null,
-  folderId: null,
-} as const;
 
 const server = createServer(async (request, response) => {
   const chunks: Buffer[] = [];
@@ -45,7 +35,7 @@ const server = createServer(async (request, response) => {
   const file = newRecord(
     userId,
     { originalName: 'floor.txt', type: 'text/plain', size: bytes.length },
-    options,
+    PLAIN_UPLOAD_OPTIONS,
   );
   await putObject(file.objectKey, bytes, file.type);
   await write(userId, creationWrite(userId, [file], { maxFiles: undefined, maxBytes: undefined }));
