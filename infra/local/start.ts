@@ -4,6 +4,7 @@ import { ensureTable, localClient, startDynamoDbLocal } from './dynamodb.ts';
 import { loadOrCreateLocalKeys } from './keys.ts';
 import { startS3Local } from './s3.ts';
 import { createStaticSite } from './static.ts';
+import { streamCheckpoint } from './stream-checkpoint.ts';
 import { ensureWebBuild, WEB_DIST } from './web-build.ts';
 
 /**
@@ -125,7 +126,8 @@ async function start(): Promise<void> {
   const { startSchedules } = await import('./schedules.ts');
   stoppers.push(startSchedules(Number(process.env.SCHEDULE_SECONDS ?? 5)));
   // The table's stream (the owners' view totals), as the stack's event source mapping feeds it.
-  stoppers.push(tableStream(dynamo.endpoint, process.env.TABLE_NAME, { from: 'LATEST' }).start(1000));
+  const checkpoint = streamCheckpoint(resolve(dataDir, 'table-stream.json'));
+  stoppers.push(tableStream(dynamo.endpoint, process.env.TABLE_NAME, { checkpoint }).start(1000));
 
   const { createLocalServer } = await import('./server.ts');
   const server = createLocalServer({

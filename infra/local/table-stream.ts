@@ -4,6 +4,7 @@ import {
   DynamoDBStreamsClient,
   GetRecordsCommand,
   GetShardIteratorCommand,
+  type GetShardIteratorCommandInput,
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
@@ -12,6 +13,7 @@ import { tableDefinition } from '#shared/db/table';
 import { passesStreamFilters, type StreamFunction, streamFunctions } from '#shared/routes/background';
 import { loadHandler } from './dispatch.ts';
 import { localClient } from './dynamodb.ts';
+import type { StreamCheckpoint } from './stream-checkpoint.ts';
 
 /**
  * What the stack's event source mappings do in AWS, from DynamoDB Local's stream (which has the
@@ -42,14 +44,15 @@ export async function ensureStream(client: DynamoDBClient, tableName: string): P
 type Invoke = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | undefined>;
 
 /**
- * `from`: where shards known at the first drain start (`LATEST`: the runner, whose kept table's old
- * changes are applied already; `TRIM_HORIZON`: a test's fresh table). Shards found later start at
- * their beginning.
+ * Without a `checkpoint` every shard is read from its beginning (a test's fresh table). With one
+ * (the runner's, `stream-checkpoint.ts`) each shard resumes after the last record handed over, a
+ * shard it does not name from its beginning; a checkpoint never written before makes the first drain
+ * skip what the stream already holds (a kept table's changes from before there was one).
  */
 export function tableStream(
   endpoint: string,
   tableName: string,
-  options: { from: 'LATEST' | 'TRIM_HORIZON'; log?: (line: string) => void },
+  options: { checkpoint?: StreamCheckpoint; log?: (line: string) => void } = {},
 ): TableStream {
   const client = new DynamoDBStreamsClient({
     endpoint,
@@ -59,7 +62,8 @@ export function tableStream(
   const log = options.log ?? console.error;
   const iterators = new Map<string, string | undefined>();
   let streamArn: string | undefined;
-  let first = true;
+  const { checkpoint } = options;
+  let skipHeld = checkpoint !== undefined && !checkpoint.kept;
   /** Set by the stop: a batch that fails then is not retried (DynamoDB Local may be going too). */
   let stopping = false;
 
@@ -84,14 +88,23 @@ export function tableStream(
     }
   }
 
-  async function shardRecords(shardId: string, from: 'LATEST' | 'TRIM_HORIZON'): Promise<StreamRecord[]> {
-    let iterator = iterators.has(shardId)
-      ? iterators.get(shardId)
-      : (
-          await client.send(
-            new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ShardIteratorType: from }),
-          )
-        ).ShardIterator;
+  async function shardIterator(shardId: string): Promise<string | undefined> {
+    const from = (position: Omit<GetShardIteratorCommandInput, 'StreamArn' | 'ShardId'>) =>
+      client.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ...position }));
+    const after = checkpoint?.after(shardId);
+    if (!after) return (await from({ ShardIteratorType: 'TRIM_HORIZON' })).ShardIterator;
+    try {
+      return (await from({ ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after }))
+        .ShardIterator;
+    } catch (error) {
+      // Past the stream's 24 hours the record is gone, and with it everything before: the rest is new.
+      if (!(error instanceof Error) || error.name !== 'TrimmedDataAccessException') throw error;
+      return (await from({ ShardIteratorType: 'TRIM_HORIZON' })).ShardIterator;
+    }
+  }
+
+  async function shardRecords(shardId: string): Promise<StreamRecord[]> {
+    let iterator = iterators.has(shardId) ? iterators.get(shardId) : await shardIterator(shardId);
     const records: StreamRecord[] = [];
     while (iterator) {
       const page = await client.send(new GetRecordsCommand({ ShardIterator: iterator }));
@@ -112,14 +125,20 @@ export function tableStream(
       if (!streamArn) throw new Error(`table ${tableName} has no stream`);
     }
     const { StreamDescription } = await client.send(new DescribeStreamCommand({ StreamArn: streamArn }));
-    const from = first ? options.from : 'TRIM_HORIZON';
-    first = false;
     const records: StreamRecord[] = [];
+    const reached = new Map<string, string>();
     // Parents before children (DynamoDB Local lists them so): a key's changes stay in order.
     for (const shard of StreamDescription?.Shards ?? []) {
-      if (shard.ShardId) records.push(...(await shardRecords(shard.ShardId, from)));
+      if (!shard.ShardId) continue;
+      const read = await shardRecords(shard.ShardId);
+      records.push(...read);
+      const last = read.at(-1)?.dynamodb?.SequenceNumber;
+      if (last) reached.set(shard.ShardId, last);
     }
-    for (const fn of streamFunctions) await deliver(fn, records);
+    if (!skipHeld) for (const fn of streamFunctions) await deliver(fn, records);
+    for (const [shardId, sequenceNumber] of reached) checkpoint?.advance(shardId, sequenceNumber);
+    checkpoint?.save({ always: skipHeld });
+    skipHeld = false;
   }
 
   let draining: Promise<void> = Promise.resolve();
@@ -136,7 +155,7 @@ export function tableStream(
         );
       }, intervalMs);
       // Stopped before DynamoDB Local (start.ts stops in reverse order): the changes made since the
-      // last poll are handed over now, since the next start reads from LATEST and would skip them.
+      // last poll are handed over now rather than at the next start.
       return async () => {
         clearInterval(timer);
         stopping = true;

@@ -13,8 +13,6 @@ let stream: TableStream | undefined;
  * its beginning (each test file has a fresh table).
  */
 export function streamDrained(): Promise<void> {
-  stream ??= tableStream(process.env.DYNAMODB_ENDPOINT as string, process.env.TABLE_NAME as string, {
-    from: 'TRIM_HORIZON',
-  });
+  stream ??= tableStream(process.env.DYNAMODB_ENDPOINT as string, process.env.TABLE_NAME as string);
   return stream.drain();
 }
