@@ -128,6 +128,11 @@ export async function startDynamoDbLocal(
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     throw error;
   }
+  // A caller that ends without stopping it (a script's uncaught error) must not leave the JVM running
+  // under init, holding its port and data directory.
+  const killWithParent = () => child.kill('SIGKILL');
+  process.once('exit', killWithParent);
+  child.once('exit', () => process.off('exit', killWithParent));
   return {
     endpoint,
     process: child,
