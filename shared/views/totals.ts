@@ -1,6 +1,7 @@
 import { UpdateBuilder } from '#shared/db/expressions/update';
 import { viewTotalsKey } from '#shared/db/keys/views';
 import { batchGetItems } from '#shared/db/reads';
+import { updateIn } from '#shared/db/table-calls';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 
 /**
@@ -42,12 +43,11 @@ function ownerUpdate(userId: string, delta: OwnerDelta, batch: string) {
   const marker = update.name('lastBatch');
   const notApplied = `(attribute_not_exists(${marker}) OR ${marker} <> ${update.value(batch)})`;
   const onlyTakes = delta.files <= 0 && delta.links <= 0;
-  return {
-    Key: viewTotalsKey(userId, 0),
+  return updateIn(viewTotalsKey(userId, 0), {
     ...update.build(),
     ConditionExpression: onlyTakes ? `attribute_exists(pk) AND ${notApplied}` : notApplied,
-    ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
-  };
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  });
 }
 
 /**
@@ -61,7 +61,7 @@ export async function applyOwnerDeltas(deltas: Map<string, OwnerDelta>, batch: s
   if (owners.length > 100) throw new Error(`${owners.length} owners in one batch: at most 100`);
   while (owners.length > 0) {
     try {
-      await transactWrite(owners.map(([userId, delta]) => ({ Update: ownerUpdate(userId, delta, batch) })));
+      await transactWrite(owners.map(([userId, delta]) => ownerUpdate(userId, delta, batch)));
       return;
     } catch (error) {
       if (!(error instanceof TransactionConditionFailed)) throw error;
