@@ -92,6 +92,12 @@ async function start(): Promise<void> {
   const { ensureStream, tableStream } = await import('./table-stream.ts');
   await ensureStream(client, process.env.TABLE_NAME);
   client.destroy();
+  // The table's stream (the owners' view totals), as the stack's event source mapping feeds it. A
+  // DATA_DIR without a checkpoint skips what its stream holds before anything here writes: a version
+  // before checkpoints handed that over already, and a new table holds nothing yet.
+  const checkpoint = streamCheckpoint(resolve(dataDir, 'table-stream.json'));
+  const stream = tableStream(dynamo.endpoint, process.env.TABLE_NAME, { checkpoint });
+  if (!checkpoint.kept) await stream.skipHeld();
 
   // Handler modules read the environment at import, so they are imported only now.
   const { bootstrapAdmin } = await import('./bootstrap.ts');
@@ -125,9 +131,7 @@ async function start(): Promise<void> {
   startLocalWebhooks();
   const { startSchedules } = await import('./schedules.ts');
   stoppers.push(startSchedules(Number(process.env.SCHEDULE_SECONDS ?? 5)));
-  // The table's stream (the owners' view totals), as the stack's event source mapping feeds it.
-  const checkpoint = streamCheckpoint(resolve(dataDir, 'table-stream.json'));
-  stoppers.push(tableStream(dynamo.endpoint, process.env.TABLE_NAME, { checkpoint }).start(1000));
+  stoppers.push(stream.start(1000));
 
   const { createLocalServer } = await import('./server.ts');
   const server = createLocalServer({

@@ -25,6 +25,12 @@ import type { StreamCheckpoint } from './stream-checkpoint.ts';
  */
 export interface TableStream {
   drain(): Promise<void>;
+  /**
+   * Moves the checkpoint past every change the stream holds now, handing none over: what a start
+   * with a `DATA_DIR` that never had a checkpoint awaits before anything writes (the changes a
+   * version before checkpoints already handed over; none on a new table).
+   */
+  skipHeld(): Promise<void>;
   /** Drains every `intervalMs` until the returned stop is called. */
   start(intervalMs: number): () => Promise<void>;
 }
@@ -46,8 +52,7 @@ type Invoke = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | un
 /**
  * Without a `checkpoint` every shard is read from its beginning (a test's fresh table). With one
  * (the runner's, `stream-checkpoint.ts`) each shard resumes after the last record handed over, a
- * shard it does not name from its beginning; a checkpoint never written before makes the first drain
- * skip what the stream already holds (a kept table's changes from before there was one).
+ * shard it does not name from its beginning.
  */
 export function tableStream(
   endpoint: string,
@@ -63,7 +68,6 @@ export function tableStream(
   const iterators = new Map<string, string | undefined>();
   let streamArn: string | undefined;
   const { checkpoint } = options;
-  let skipHeld = checkpoint !== undefined && !checkpoint.kept;
   /** Set by the stop: a batch that fails then is not retried (DynamoDB Local may be going too). */
   let stopping = false;
 
@@ -116,7 +120,8 @@ export function tableStream(
     return records;
   }
 
-  async function drainOnce(): Promise<void> {
+  /** Every shard's records since the last read, parents before children, and where each ended. */
+  async function readShards(): Promise<{ records: StreamRecord[]; reached: Map<string, string> }> {
     if (!streamArn) {
       const tables = localClient(endpoint);
       const { Table } = await tables.send(new DescribeTableCommand({ TableName: tableName }));
@@ -135,19 +140,25 @@ export function tableStream(
       const last = read.at(-1)?.dynamodb?.SequenceNumber;
       if (last) reached.set(shard.ShardId, last);
     }
-    if (!skipHeld) for (const fn of streamFunctions) await deliver(fn, records);
+    return { records, reached };
+  }
+
+  async function drainOnce(handOver: boolean): Promise<void> {
+    const { records, reached } = await readShards();
+    if (handOver) for (const fn of streamFunctions) await deliver(fn, records);
     for (const [shardId, sequenceNumber] of reached) checkpoint?.advance(shardId, sequenceNumber);
-    checkpoint?.save({ always: skipHeld });
-    skipHeld = false;
+    checkpoint?.save({ always: !handOver });
   }
 
   let draining: Promise<void> = Promise.resolve();
-  const drain = () => {
-    draining = draining.catch(() => undefined).then(drainOnce);
+  const queue = (handOver: boolean) => {
+    draining = draining.catch(() => undefined).then(() => drainOnce(handOver));
     return draining;
   };
+  const drain = () => queue(true);
   return {
     drain,
+    skipHeld: () => queue(false),
     start(intervalMs) {
       const timer = setInterval(() => {
         drain().catch((error: unknown) =>

@@ -47,6 +47,13 @@ test('sign-in lands on Home: figures, recent files with previews, a quick upload
   // Views by the public (three downloads of one file) reach the Views card (issue 36).
   for (let view = 0; view < 3; view++)
     expect((await fetch(`${ui.runner.url}/raw/${published[0]}`)).status).toBe(200);
+  // The totals follow from the table's stream, at the runner's next poll: the page loaded before
+  // then would show the views it had (docs/stats.md), so the reload waits until the API counts them.
+  await ui.page.waitForFunction(
+    async () => (await (await fetch('/api/user/stats')).json()).views === 3,
+    undefined,
+    { polling: 250 },
+  );
   await ui.page.reload();
   await card('Files').getByText('2', { exact: true }).waitFor();
   await card('Views').getByText('3', { exact: true }).waitFor();

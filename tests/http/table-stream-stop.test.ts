@@ -55,13 +55,13 @@ test('a start after a cut-off resumes after the last change handed over: none sk
   expect(await views()).toBe(2);
 });
 
-test("a first start with a checkpoint skips what the stream already held, as the runner's first start did", async () => {
+test('a first start skips what the stream held before it, and counts every change after the skip', async () => {
   const checkpointFile = join(mkdtempSync(join(tmpdir(), 'stream-checkpoint-')), 'table-stream.json');
   const { view, views } = await viewedFile();
   await view();
   const poller = tableStream(endpoint(), table(), { checkpoint: streamCheckpoint(checkpointFile) });
-  await poller.drain();
-  expect(await views()).toBe(0);
+  await poller.skipHeld();
+  // Made after the skip and before the first poll, as a request right after the runner starts is.
   await view();
 
   await poller.drain();
