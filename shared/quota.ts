@@ -1,6 +1,9 @@
+import { ServiceError } from '#shared/errors';
+
 /**
  * A user's quota and what it means for file writes: the one place both users (which store it) and
- * files (which enforce it) take it from, so neither imports the other.
+ * files (which enforce it) take it from, so neither imports the other: its limits, the check before
+ * any byte is stored, and the refusal that check and the file writes' conditions both give.
  */
 export interface Quota {
   filesQuota: 'BY_BYTES' | 'BY_FILES';
@@ -54,4 +57,23 @@ export function quotaLimits(quota: Quota | null): QuotaLimits {
     return { maxFiles: undefined, maxBytes: parseByteSize(quota.maxBytes) ?? 0 };
   }
   return { maxFiles: undefined, maxBytes: undefined };
+}
+
+export const QUOTA_EXCEEDED = 'this upload would exceed your quota';
+
+/** 413: the quota leaves no room for this write. */
+export class QuotaExceeded extends ServiceError {
+  constructor() {
+    super('too_large', QUOTA_EXCEEDED);
+  }
+}
+
+/** Checks a quota before any byte is stored; the file write's transaction is what enforces it. */
+export function assertWithinQuota(limits: QuotaLimits, usage: { files: number; bytes: number }): void {
+  if (
+    (limits.maxFiles !== undefined && usage.files > limits.maxFiles) ||
+    (limits.maxBytes !== undefined && usage.bytes > limits.maxBytes)
+  ) {
+    throw new QuotaExceeded();
+  }
 }

@@ -65,13 +65,14 @@ const RANKS: Record<string, number> = {
   s3: 3,
   // The bottom: the service's secrets (master keys and what is derived from them).
   secrets: 2,
+  // A user's quota: its limits and the 413 (errors) its check and the file writes give.
+  quota: 2,
   config: 1,
   // The logger and metrics every layer may write to (they import nothing of the service).
   log: 1,
   errors: 1,
   // Running storage calls a few at a time (imports nothing).
   concurrency: 1,
-  quota: 1,
   version: 1,
 };
 

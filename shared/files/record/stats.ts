@@ -4,7 +4,6 @@ import { FILE_STATS_PREFIX, fileStatsKey, fileTypeStatsKey } from '#shared/db/ke
 import { batchGetItems } from '#shared/db/reads';
 import { queryPages, updateIn } from '#shared/db/table-calls';
 import type { TransactItem } from '#shared/db/transact';
-import { ServiceError } from '#shared/errors';
 import { type FileRecord, type FileStats, isMedia } from '#shared/files/model';
 import type { QuotaLimits } from '#shared/quota';
 
@@ -12,15 +11,6 @@ import type { QuotaLimits } from '#shared/quota';
  * Per-user file counters (`FILESTATS`): moved in the transaction of every file write, so listings
  * know their totals and the quota is a condition on that write, never a read-then-write.
  */
-
-export const QUOTA_EXCEEDED = 'this upload would exceed your quota';
-
-/** 413: the quota leaves no room for this write. */
-export class QuotaExceeded extends ServiceError {
-  constructor() {
-    super('too_large', QUOTA_EXCEEDED);
-  }
-}
 
 /**
  * How many writes have moved a counters item (`FILESTATS` or a type's): a recount that read the
@@ -41,16 +31,6 @@ export function statsOf(files: FileRecord[], sign: 1 | -1): FileStats {
     if (file.favorite && media) stats.favoriteMedia += sign;
   }
   return stats;
-}
-
-/** Checks a quota before any byte is stored; the transaction below is what enforces it. */
-export function assertWithinQuota(limits: QuotaLimits, stats: Pick<FileStats, 'files' | 'bytes'>): void {
-  if (
-    (limits.maxFiles !== undefined && stats.files > limits.maxFiles) ||
-    (limits.maxBytes !== undefined && stats.bytes > limits.maxBytes)
-  ) {
-    throw new QuotaExceeded();
-  }
 }
 
 /**

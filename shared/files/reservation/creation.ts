@@ -5,9 +5,9 @@ import type { FileRecord } from '#shared/files/model';
 import { FolderClosed, joinFolderItems } from '#shared/files/record/folder-membership';
 import { toFileItem } from '#shared/files/record/items';
 import { NameTaken } from '#shared/files/record/name-claims';
-import { noPending, QuotaExceeded, statsOf, statsUpdate, typeCountUpdates } from '#shared/files/record/stats';
+import { noPending, statsOf, statsUpdate, typeCountUpdates } from '#shared/files/record/stats';
 import type { UploadWrite } from '#shared/files/reservation/reservation';
-import type { QuotaLimits } from '#shared/quota';
+import { QuotaExceeded, type QuotaLimits } from '#shared/quota';
 
 /**
  * The write that records new files: each file item, the claim on its public name and the owner's

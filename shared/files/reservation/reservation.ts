@@ -3,7 +3,7 @@ import { putIn } from '#shared/db/table-calls';
 import type { TransactItem } from '#shared/db/transact';
 import { ServiceError } from '#shared/errors';
 import type { FileRecord } from '#shared/files/model';
-import { QuotaExceeded, statsUpdate } from '#shared/files/record/stats';
+import { statsUpdate } from '#shared/files/record/stats';
 import { pendingUploadOptions, type UploadOptions } from '#shared/files/reservation/options';
 import {
   consumeUpload,
@@ -11,7 +11,7 @@ import {
   type PendingUpload,
   RESERVATION_SECONDS,
 } from '#shared/files/reservation/pending';
-import type { QuotaLimits } from '#shared/quota';
+import { QuotaExceeded, type QuotaLimits } from '#shared/quota';
 
 /**
  * The reservation every upload kind but the direct one goes through: a pending upload holds its file

@@ -1,8 +1,8 @@
 import { TransactionConditionFailed, transactAsActiveOwner } from '#shared/db/transact';
-import { QuotaExceeded } from '#shared/files/record/stats';
 import { giveBack } from '#shared/files/reservation/give-back';
 import { pendingUploads } from '#shared/files/reservation/pending';
 import { TooManyPending, type UploadWrite } from '#shared/files/reservation/reservation';
+import { QuotaExceeded } from '#shared/quota';
 
 /**
  * The one writer of the uploads' transactions: every step of every upload kind builds its items

@@ -1,8 +1,7 @@
 import { deleteObjects, putObject } from '#shared/files/bucket/objects';
-import { assertWithinQuota } from '#shared/files/record/stats';
 import { assertNamesFit, type Uploader, type UploadOptions } from '#shared/files/reservation/options';
 import { newRecord, record } from '#shared/files/reservation/record';
-import { quotaLimits } from '#shared/quota';
+import { assertWithinQuota, quotaLimits } from '#shared/quota';
 
 export interface IncomingFile {
   originalName: string;

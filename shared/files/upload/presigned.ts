@@ -5,7 +5,6 @@ import { presignUpload, uploadHeaders } from '#shared/files/bucket/presigned-url
 import { recordedType } from '#shared/files/content-type';
 import { UPLOAD_URL_SECONDS, uploadObjectKey } from '#shared/files/layout';
 import type { FileRecord } from '#shared/files/model';
-import { assertWithinQuota } from '#shared/files/record/stats';
 import { abandon } from '#shared/files/reservation/give-back';
 import { assertNamesFit, type Uploader, type UploadOptions } from '#shared/files/reservation/options';
 import { type PendingUpload, uploadReads } from '#shared/files/reservation/pending';
@@ -13,7 +12,7 @@ import { recordReserved } from '#shared/files/reservation/record';
 import { type CarriedOver, pendingUpload, reserveWrite } from '#shared/files/reservation/reservation';
 import { write } from '#shared/files/reservation/writer';
 import { assertUploadAllowed } from '#shared/files/upload/policy';
-import { quotaLimits } from '#shared/quota';
+import { assertWithinQuota, quotaLimits } from '#shared/quota';
 
 /** Largest presigned upload: S3's limit for a single PUT. */
 export const MAX_PRESIGNED_UPLOAD_BYTES = 5 * 1024 ** 3;

@@ -1,14 +1,13 @@
 import { TransactionConditionFailed } from '#shared/db/transact';
 import { createMultipart, partSizeFor } from '#shared/files/bucket/multipart';
 import { chunkedObjectKey } from '#shared/files/layout';
-import { assertWithinQuota } from '#shared/files/record/stats';
 import { assertNamesFit, type Uploader, type UploadOptions } from '#shared/files/reservation/options';
 import type { PendingUpload } from '#shared/files/reservation/pending';
 import { pendingUpload, reserveWrite } from '#shared/files/reservation/reservation';
 import { write } from '#shared/files/reservation/writer';
 import type { SessionReads } from '#shared/files/upload/chunked/session';
 import { assertUploadAllowed } from '#shared/files/upload/policy';
-import { quotaLimits } from '#shared/quota';
+import { assertWithinQuota, quotaLimits } from '#shared/quota';
 
 /**
  * Opens a chunked upload on its first chunk: the file and its declared size reserved in the quota
