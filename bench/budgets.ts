@@ -52,8 +52,15 @@ export const BUDGETS = {
   /** DynamoDB Local's CPU per listing request under `npm start` against under that floor (the same reads). */
   maxListingDynamoCpuPerFloor: 1.25,
   minListingThroughputPerFloor: 0.7,
-  /** The runner holds s3rver, the dashboard's files and the schedules besides the API. */
-  maxRunnerRssMb: 200,
+  /**
+   * The runner holds s3rver, the dashboard's files and the schedules besides the API. Through the
+   * first minute and the warm reads (150 MB measured); then over the whole session, uploads included:
+   * under a sustained upload load V8 lets the old generation fill to about 170 MB between full
+   * collections, which bring it back to 44-60 MB live (231-246 MB peak RSS measured, 2026-11-27;
+   * docs/performance.md, "The runner's memory under uploads").
+   */
+  maxRunnerReadsRssMb: 200,
+  maxRunnerRssMb: 280,
   /** DynamoDB Local's JVM under the same load: 333 MB with the serial collector, 639 MB with G1. */
   maxDynamoRssMb: 450,
   viewScenario: 'GET /view/{name} (image page)',
@@ -228,7 +235,13 @@ export function checkRunnerBudgets(report: ThroughputReport): BudgetCheck[] {
     },
     ...checkListingBudgets(report),
     {
-      budget: 'npm start: peak RSS of the runner',
+      budget: 'npm start: peak RSS of the runner before the first upload',
+      limit: `≤ ${BUDGETS.maxRunnerReadsRssMb} MB`,
+      measured: `${report.memory.runnerReadsPeakRssMb} MB`,
+      ok: report.memory.runnerReadsPeakRssMb <= BUDGETS.maxRunnerReadsRssMb,
+    },
+    {
+      budget: 'npm start: peak RSS of the runner, uploads included',
       limit: `≤ ${BUDGETS.maxRunnerRssMb} MB`,
       measured: `${report.memory.runnerPeakRssMb} MB`,
       ok: report.memory.runnerPeakRssMb <= BUDGETS.maxRunnerRssMb,

@@ -39,7 +39,8 @@ export function throughputReport(report: ThroughputReport): string {
       ]),
     ]),
     '',
-    `npm start memory, peak over the session: runner RSS ${memory.runnerPeakRssMb} MB, PSS ${memory.runnerPeakPssMb} MB; ` +
+    `npm start memory, peak over the session: runner RSS ${memory.runnerPeakRssMb} MB ` +
+      `(${memory.runnerReadsPeakRssMb} MB before the first upload), PSS ${memory.runnerPeakPssMb} MB; ` +
       `DynamoDB Local RSS ${memory.dynamoPeakRssMb} MB, PSS ${memory.dynamoPeakPssMb} MB. ` +
       `Log lines per request: ${report.loggedLinesPerRequest}.`,
   ].join('\n');

@@ -39,6 +39,8 @@ export interface ThroughputFigures extends LoadResult {
 }
 
 export interface MemoryFigures {
+  /** The runner's peak before the first upload: the first minute and the warm reads. */
+  runnerReadsPeakRssMb: number;
   runnerPeakRssMb: number;
   runnerPeakPssMb: number;
   dynamoPeakRssMb: number;
@@ -192,6 +194,7 @@ export async function measureThroughput(
       },
     );
     const uploads = { ...ours, server: 'npm start, uploads' as const, url: `${service.url}/api/upload` };
+    let readsPeakRssMb = 0;
     try {
       for (const floor of floors) {
         await runLoad(floor.url, { connections: 10, seconds: settings.floorWarmupSeconds });
@@ -203,6 +206,7 @@ export async function measureThroughput(
           runs.push(await measuredRun({ ...floor, dynamoPid: service.dynamoPid, startedAt }, 'warm', warm));
         }
       }
+      readsPeakRssMb = peakRssMb(service.runnerPid);
       // Uploads against their floor, in turn again (after a warm-up of each, not recorded).
       const upload = { ...warm, upload: true as const };
       const uploadFloorRun = { ...uploadFloor, dynamoPid: service.dynamoPid, startedAt };
@@ -225,6 +229,7 @@ export async function measureThroughput(
       .reduce((sum, run) => sum + run.requests, 0);
     const loggedLinesPerRequest = round((service.loggedLines() - linesBefore) / answered, 3);
     const memory = {
+      runnerReadsPeakRssMb: round(readsPeakRssMb, 1),
       runnerPeakRssMb: round(peakRssMb(service.runnerPid), 1),
       runnerPeakPssMb: round(runnerPeakPssMb, 1),
       dynamoPeakRssMb: round(peakRssMb(service.dynamoPid), 1),
