@@ -1,9 +1,8 @@
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
-import { paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { ZipFile } from 'yazl';
-import { documents, tableName } from '#shared/db/client';
 import { FILE_PREFIX } from '#shared/db/keys/files';
 import { userKey } from '#shared/db/keys/users';
+import { queryPages } from '#shared/db/table-calls';
 import { type ArchiveProgress, ArchiveStopped, fillArchive, outputOf } from '#shared/exports/archive';
 import { ManifestFile } from '#shared/exports/manifest';
 import { EXPORT_REQUEST_PREFIX, exportObjectKey, exportRequestKey } from '#shared/exports/model';
@@ -34,17 +33,13 @@ export function requestOf(key: string): { userId: string; exportId: string } | u
 
 /** The user's file items a page (1 MB) at a time, in id (upload) order, from the base table. */
 function filePages(userId: string, projection?: { expression: string; names: Record<string, string> }) {
-  return paginateQuery(
-    { client: documents },
-    {
-      TableName: tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': userKey(userId).pk, ':prefix': FILE_PREFIX },
-      ...(projection
-        ? { ProjectionExpression: projection.expression, ExpressionAttributeNames: projection.names }
-        : {}),
-    },
-  );
+  return queryPages({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': userKey(userId).pk, ':prefix': FILE_PREFIX },
+    ...(projection
+      ? { ProjectionExpression: projection.expression, ExpressionAttributeNames: projection.names }
+      : {}),
+  });
 }
 
 /** Every file of the user, one page held at a time (never the whole list: 50 MB for 50,000 files). */

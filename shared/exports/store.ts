@@ -1,9 +1,10 @@
-import { DeleteCommand, paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, getItem, tableName } from '#shared/db/client';
-import { isConditionFailure, LIVE_USER } from '#shared/db/expressions/conditions';
+import { getItem } from '#shared/db/client';
+import { isConditionFailure, unlessConditionFails } from '#shared/db/expressions/conditions';
+import { UpdateBuilder } from '#shared/db/expressions/update';
 import { EXPORT_PREFIX, exportKey, exportRunningKey } from '#shared/db/keys/exports';
 import { userKey } from '#shared/db/keys/users';
-import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
+import { deleteIn, deleteItem, putIn, queryPages, updateIn, updateItem } from '#shared/db/table-calls';
+import { TransactionConditionFailed, transactAsActiveOwner, transactWrite } from '#shared/db/transact';
 import { conflict, notFound } from '#shared/errors';
 import {
   EXPORT_RUN_MS,
@@ -62,28 +63,24 @@ export async function createExport(userId: string, now = Date.now()): Promise<Ex
   };
   const { error: _none, ...stored } = record;
   try {
-    await transactWrite([
-      { ConditionCheck: { Key: userKey(userId), ConditionExpression: LIVE_USER } },
-      {
-        Put: {
-          Item: { ...exportRunningKey(userId), exportId: record.id, until: now + EXPORT_RUN_MS },
+    await transactAsActiveOwner(userId, [
+      putIn(
+        { ...exportRunningKey(userId), exportId: record.id, until: now + EXPORT_RUN_MS },
+        {
           ConditionExpression: 'attribute_not_exists(pk) OR #until < :now',
           ExpressionAttributeNames: { '#until': 'until' },
           ExpressionAttributeValues: { ':now': now },
         },
-      },
-      {
-        Put: {
-          Item: { ...exportKey(userId, record.id), entity: 'EXPORT', ...stored },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
+      ),
+      putIn(
+        { ...exportKey(userId, record.id), entity: 'EXPORT', ...stored },
+        { ConditionExpression: 'attribute_not_exists(pk)' },
+      ),
     ]);
   } catch (error) {
-    if (error instanceof TransactionConditionFailed && error.failedIndexes.includes(1)) {
+    if (error instanceof TransactionConditionFailed && error.failedIndexes.includes(0)) {
       throw conflict(EXPORT_RUNNING);
     }
-    if (error instanceof TransactionConditionFailed) throw notFound('user not found');
     throw error;
   }
   return record;
@@ -92,15 +89,11 @@ export async function createExport(userId: string, now = Date.now()): Promise<Ex
 /** The user's exports, newest first, without those past their expiry (DynamoDB's TTL lags). */
 export async function listExports(userId: string, now = Date.now()): Promise<ExportRecord[]> {
   const exports: ExportRecord[] = [];
-  const pages = paginateQuery(
-    { client: documents },
-    {
-      TableName: tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': userKey(userId).pk, ':prefix': EXPORT_PREFIX },
-      ScanIndexForward: false,
-    },
-  );
+  const pages = queryPages({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': userKey(userId).pk, ':prefix': EXPORT_PREFIX },
+    ScanIndexForward: false,
+  });
   for await (const page of pages) {
     for (const item of page.Items ?? []) exports.push(fromExportItem(item));
   }
@@ -125,31 +118,23 @@ export async function runningExport(userId: string, exportId: string): Promise<E
  * it meanwhile (the run then stops and leaves nothing behind).
  */
 export async function recordProgress(record: ExportRecord, progress: ExportProgress): Promise<boolean> {
-  try {
-    await documents.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: exportKey(record.userId, record.id),
-        UpdateExpression:
-          'SET files = :files, filesDone = :done, #bytes = :bytes, bytesDone = :bytesDone, updatedAt = :at',
-        ConditionExpression: '#state = :running',
-        ExpressionAttributeNames: { '#state': 'state', '#bytes': 'bytes' },
-        ExpressionAttributeValues: {
-          ':files': progress.files,
-          ':done': progress.filesDone,
-          ':bytes': progress.bytes,
-          ':bytesDone': progress.bytesDone,
-          ':at': new Date().toISOString(),
-          ':running': 'running',
-        },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+  const update = whileRunning(progressSet(new UpdateBuilder(), progress, new Date()));
+  const written = await unlessConditionFails(updateItem(exportKey(record.userId, record.id), update.build()));
+  return written !== undefined;
 }
+
+/** Sets a run's progress and when it was written. */
+const progressSet = (update: UpdateBuilder, progress: ExportProgress, at: Date) =>
+  update
+    .set('files', progress.files)
+    .set('filesDone', progress.filesDone)
+    .set('bytes', progress.bytes)
+    .set('bytesDone', progress.bytesDone)
+    .set('updatedAt', at.toISOString());
+
+/** The export's write holds only while it runs (a deleted or finished export is left as it is). */
+const whileRunning = (update: UpdateBuilder) =>
+  update.when(`${update.name('state')} = ${update.value('running')}`);
 
 /**
  * Ends a run: the export completed (its size, and listed for `EXPORT_DAYS` from now) or failed (why),
@@ -160,45 +145,22 @@ export async function finishExport(
   outcome: ({ size: number } & ExportProgress) | { error: string },
   now = Date.now(),
 ): Promise<boolean> {
-  const completed = 'size' in outcome;
-  const values = completed
-    ? {
-        ':state': 'completed',
-        ':size': outcome.size,
-        ':files': outcome.files,
-        ':done': outcome.filesDone,
-        ':bytes': outcome.bytes,
-        ':bytesDone': outcome.bytesDone,
-      }
-    : { ':state': 'failed', ':error': outcome.error };
+  const update = whileRunning(new UpdateBuilder());
+  if ('size' in outcome) {
+    progressSet(update, outcome, new Date(now))
+      .set('state', 'completed')
+      .set('size', outcome.size)
+      .set('expiresAt', expiresAtFrom(now));
+  } else {
+    update.set('state', 'failed').set('error', outcome.error).set('updatedAt', new Date(now).toISOString());
+  }
   try {
     await transactWrite([
-      {
-        Update: {
-          Key: exportKey(record.userId, record.id),
-          UpdateExpression: completed
-            ? 'SET #state = :state, size = :size, files = :files, filesDone = :done, #bytes = :bytes, bytesDone = :bytesDone, updatedAt = :at, expiresAt = :expires'
-            : 'SET #state = :state, #error = :error, updatedAt = :at',
-          ConditionExpression: '#state = :running',
-          ExpressionAttributeNames: {
-            '#state': 'state',
-            ...(completed ? { '#bytes': 'bytes' } : { '#error': 'error' }),
-          },
-          ExpressionAttributeValues: {
-            ...values,
-            ':at': new Date(now).toISOString(),
-            ':running': 'running',
-            ...(completed ? { ':expires': expiresAtFrom(now) } : {}),
-          },
-        },
-      },
-      {
-        Delete: {
-          Key: exportRunningKey(record.userId),
-          ConditionExpression: 'attribute_not_exists(pk) OR exportId = :id',
-          ExpressionAttributeValues: { ':id': record.id },
-        },
-      },
+      updateIn(exportKey(record.userId, record.id), update.build()),
+      deleteIn(exportRunningKey(record.userId), {
+        ConditionExpression: 'attribute_not_exists(pk) OR exportId = :id',
+        ExpressionAttributeValues: { ':id': record.id },
+      }),
     ]);
     return true;
   } catch (error) {
@@ -214,28 +176,16 @@ export async function finishExport(
 export async function deleteExportItem(userId: string, exportId: string): Promise<ExportRecord> {
   const record = await getExport(userId, exportId);
   try {
-    await documents.send(
-      new DeleteCommand({
-        TableName: tableName,
-        Key: exportKey(userId, exportId),
-        ConditionExpression: 'attribute_exists(pk)',
-      }),
-    );
+    await deleteItem(exportKey(userId, exportId), { ConditionExpression: 'attribute_exists(pk)' });
   } catch (error) {
     if (isConditionFailure(error)) throw notFound(EXPORT_NOT_FOUND);
     throw error;
   }
-  try {
-    await documents.send(
-      new DeleteCommand({
-        TableName: tableName,
-        Key: exportRunningKey(userId),
-        ConditionExpression: 'exportId = :id',
-        ExpressionAttributeValues: { ':id': exportId },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
+  await unlessConditionFails(
+    deleteItem(exportRunningKey(userId), {
+      ConditionExpression: 'exportId = :id',
+      ExpressionAttributeValues: { ':id': exportId },
+    }),
+  );
   return record;
 }

@@ -2,6 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, getItem, inTable } from '#shared/db/client';
 import { isConditionFailure } from '#shared/db/expressions/conditions';
+import { UpdateBuilder } from '#shared/db/expressions/update';
 import { INVITES_PARTITION, inviteKey } from '#shared/db/keys/instance';
 import { deleteItem, queryPages, updateIn } from '#shared/db/table-calls';
 import type { TransactItem } from '#shared/db/transact';
@@ -112,10 +113,17 @@ export async function isUsable(code: string, now = new Date()): Promise<boolean>
  * has not expired and has a use left, so of any number of concurrent registrations with one code
  * exactly `maxUses` get an account, and one refused for its username uses nothing.
  */
-export const inviteUse = (code: string, now = new Date()): TransactItem =>
-  updateIn(inviteKey(code), {
-    UpdateExpression: 'SET uses = uses + :one, updatedAt = :now',
-    ConditionExpression:
-      'attribute_exists(pk) AND (expiresAt = :never OR expiresAt > :now) AND (maxUses = :never OR uses < maxUses)',
-    ExpressionAttributeValues: { ':one': 1, ':now': now.toISOString(), ':never': null },
-  });
+export function inviteUse(code: string, now = new Date()): TransactItem {
+  const at = now.toISOString();
+  const update = new UpdateBuilder().add('uses', 1).set('updatedAt', at);
+  const [expiresAt, maxUses, uses, never] = [
+    update.name('expiresAt'),
+    update.name('maxUses'),
+    update.name('uses'),
+    update.value(null),
+  ];
+  update.when(
+    `attribute_exists(pk) AND (${expiresAt} = ${never} OR ${expiresAt} > ${update.value(at)}) AND (${maxUses} = ${never} OR ${uses} < ${maxUses})`,
+  );
+  return updateIn(inviteKey(code), update.build());
+}

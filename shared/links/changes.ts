@@ -1,13 +1,16 @@
-import { tableName } from '#shared/db/client';
-import { LIVE_USER } from '#shared/db/expressions/conditions';
 import { UpdateBuilder } from '#shared/db/expressions/update';
-import { linkKey, linkStatsKey } from '#shared/db/keys/links';
-import { userKey } from '#shared/db/keys/users';
-import { type TransactItem, TransactionConditionFailed, transactWrite } from '#shared/db/transact';
+import { linkKey } from '#shared/db/keys/links';
+import { deleteIn, updateIn } from '#shared/db/table-calls';
+import {
+  type TransactItem,
+  TransactionConditionFailed,
+  transactAsActiveOwner,
+  transactWrite,
+} from '#shared/db/transact';
 import { conflict, notFound } from '#shared/errors';
 import { type LinkRecord, linkNames } from '#shared/links/model';
 import { deleteCounters, deleteRoute, putRoute } from '#shared/links/route-items';
-import { getLink, LINK_NOT_FOUND, requireLink, VANITY_TAKEN } from '#shared/links/store';
+import { getLink, LINK_NOT_FOUND, linkCountUpdate, requireLink, VANITY_TAKEN } from '#shared/links/store';
 import { shardViews } from '#shared/links/views';
 
 /** What a PATCH may change; absent: unchanged, null: removed. */
@@ -46,29 +49,20 @@ export async function updateLink(userId: string, linkId: string, changes: LinkCh
   const builder = new UpdateBuilder();
   for (const field of CHANGED_FIELDS) builder.setOrRemove(field, next[field]);
   builder.set('updatedAt', next.updatedAt);
-  const updatedAt = builder.name('updatedAt');
-  const condition = `attribute_exists(pk) AND ${updatedAt} = ${builder.value(link.updatedAt)}`;
+  builder.when(`attribute_exists(pk) AND ${builder.name('updatedAt')} = ${builder.value(link.updatedAt)}`);
   const oldNames = linkNames(link);
   const newNames = linkNames(next);
   const items: TransactItem[] = [
-    {
-      Update: {
-        TableName: tableName,
-        Key: linkKey(userId, linkId),
-        ...builder.build(),
-        ConditionExpression: condition,
-      },
-    },
-    { ConditionCheck: { TableName: tableName, Key: userKey(userId), ConditionExpression: LIVE_USER } },
+    updateIn(linkKey(userId, linkId), builder.build()),
     ...newNames.map((name) => putRoute(next, name)),
     ...oldNames.filter((name) => !newNames.includes(name)).map((name) => deleteRoute(linkId, name)),
   ];
   try {
-    await transactWrite(items);
+    // The owner's check: a deletion under way has released the names, which must stay released.
+    await transactAsActiveOwner(userId, items);
   } catch (error) {
     if (!(error instanceof TransactionConditionFailed)) throw error;
     if (error.failedIndexes.includes(0)) throw conflict('the link was changed meanwhile, try again');
-    if (error.failedIndexes.includes(1)) throw notFound(LINK_NOT_FOUND);
     throw conflict(VANITY_TAKEN);
   }
   return next;
@@ -82,23 +76,9 @@ export async function deleteLink(userId: string, linkId: string): Promise<LinkRe
   const link = requireLink(await getLink(userId, linkId, true));
   try {
     await transactWrite([
-      {
-        Delete: {
-          TableName: tableName,
-          Key: linkKey(userId, linkId),
-          ConditionExpression: 'attribute_exists(pk)',
-        },
-      },
+      deleteIn(linkKey(userId, linkId), { ConditionExpression: 'attribute_exists(pk)' }),
       ...linkNames(link).map((name) => deleteRoute(linkId, name)),
-      {
-        Update: {
-          TableName: tableName,
-          Key: linkStatsKey(userId),
-          UpdateExpression: 'ADD #count :minusOne',
-          ExpressionAttributeNames: { '#count': 'count' },
-          ExpressionAttributeValues: { ':minusOne': -1 },
-        },
-      },
+      linkCountUpdate(userId, -1),
     ]);
   } catch (error) {
     if (error instanceof TransactionConditionFailed) throw notFound(LINK_NOT_FOUND);

@@ -1,7 +1,7 @@
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, getItem, tableName } from '#shared/db/client';
+import { getItem } from '#shared/db/client';
 import { unlessConditionFails } from '#shared/db/expressions/conditions';
 import { LINK_PREFIX, linkRouteKey } from '#shared/db/keys/links';
+import { deleteIn, deleteItem, putIn } from '#shared/db/table-calls';
 import type { TransactItem } from '#shared/db/transact';
 import { type LinkRecord, linkNames } from '#shared/links/model';
 import { deleteViewCounters } from '#shared/views/cleanup';
@@ -33,25 +33,28 @@ const routeOf = (link: LinkRecord): LinkRoute => ({
   viewsBeforeLimit: link.viewsBeforeLimit,
 });
 
-/** Writes `name`'s route item: a new claim, or the same link's again (`attribute_not_exists` or its id). */
-export const putRoute = (link: LinkRecord, name: string): TransactItem => ({
-  Put: {
-    TableName: tableName,
-    Item: { ...linkRouteKey(name), ...routeOf(link) },
-    ConditionExpression: 'attribute_not_exists(pk) OR linkId = :linkId',
-    ExpressionAttributeValues: { ':linkId': link.id },
-  },
+const routeItem = (link: LinkRecord, name: string) => ({ ...linkRouteKey(name), ...routeOf(link) });
+
+/** The condition that `linkId` holds a name (its route item is that link's). */
+const heldBy = (linkId: string) => ({
+  ConditionExpression: 'linkId = :linkId',
+  ExpressionAttributeValues: { ':linkId': linkId },
 });
 
+/** Claims `name` for a new link: nobody may hold it. */
+export const claimRoute = (link: LinkRecord, name: string): TransactItem =>
+  putIn(routeItem(link, name), { ConditionExpression: 'attribute_not_exists(pk)' });
+
+/** Writes `name`'s route item: a new claim, or the same link's again (`attribute_not_exists` or its id). */
+export const putRoute = (link: LinkRecord, name: string): TransactItem =>
+  putIn(routeItem(link, name), {
+    ConditionExpression: 'attribute_not_exists(pk) OR linkId = :linkId',
+    ExpressionAttributeValues: { ':linkId': link.id },
+  });
+
 /** Releases `name`, if this link still holds it. */
-export const deleteRoute = (linkId: string, name: string): TransactItem => ({
-  Delete: {
-    TableName: tableName,
-    Key: linkRouteKey(name),
-    ConditionExpression: 'linkId = :linkId',
-    ExpressionAttributeValues: { ':linkId': linkId },
-  },
-});
+export const deleteRoute = (linkId: string, name: string): TransactItem =>
+  deleteIn(linkRouteKey(name), heldBy(linkId));
 
 /** The link `/go/{name}` answers to, in one GetItem (eventually consistent: the cheap read). */
 export async function findRoute(name: string): Promise<LinkRoute | undefined> {
@@ -89,18 +92,7 @@ export async function releaseLinks(items: Record<string, unknown>[]): Promise<vo
   });
   await Promise.all(
     links.flatMap((link) =>
-      linkNames(link).map((name) =>
-        unlessConditionFails(
-          documents.send(
-            new DeleteCommand({
-              TableName: tableName,
-              Key: linkRouteKey(name),
-              ConditionExpression: 'linkId = :linkId',
-              ExpressionAttributeValues: { ':linkId': link.id },
-            }),
-          ),
-        ),
-      ),
+      linkNames(link).map((name) => unlessConditionFails(deleteItem(linkRouteKey(name), heldBy(link.id)))),
     ),
   );
   await deleteCounters(links.map((link) => link.id));

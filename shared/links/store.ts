@@ -1,12 +1,12 @@
-import { paginateQuery } from '@aws-sdk/lib-dynamodb';
-import { documents, getItem, tableName } from '#shared/db/client';
-import { LIVE_USER } from '#shared/db/expressions/conditions';
+import { getItem } from '#shared/db/client';
+import { UpdateBuilder } from '#shared/db/expressions/update';
 import { LINK_PREFIX, linkKey, linkStatsKey } from '#shared/db/keys/links';
 import { userKey } from '#shared/db/keys/users';
-import { type TransactItem, TransactionConditionFailed, transactWrite } from '#shared/db/transact';
+import { putIn, queryPages, updateIn } from '#shared/db/table-calls';
+import { type TransactItem, TransactionConditionFailed, transactAsActiveOwner } from '#shared/db/transact';
 import { conflict, forbidden, notFound } from '#shared/errors';
 import { type LinkRecord, linkNames, newLinkCode, vanityKey } from '#shared/links/model';
-import { putRoute } from '#shared/links/route-items';
+import { claimRoute } from '#shared/links/route-items';
 
 export const LINK_NOT_FOUND = 'url not found';
 export const VANITY_TAKEN = 'vanity is already taken';
@@ -51,11 +51,24 @@ export const toLinkItem = (link: LinkRecord) => ({
   ...Object.fromEntries(Object.entries(link).filter(([, value]) => value !== null)),
 });
 
+/**
+ * The owner's link count moved by `delta` (ADD: concurrent changes never lose one), on condition
+ * that a raise stays under `maxUrls` when there is one.
+ */
+export function linkCountUpdate(userId: string, delta: 1 | -1, maxUrls: number | null = null): TransactItem {
+  const update = new UpdateBuilder().add('count', delta);
+  if (maxUrls !== null) {
+    const count = update.name('count');
+    update.when(`attribute_not_exists(${count}) OR ${count} < ${update.value(maxUrls)}`);
+  }
+  return updateIn(linkStatsKey(userId), update.build());
+}
+
 /** How many times a new code is drawn when one is taken (at 62 bits, never twice in practice). */
 const CODE_ATTEMPTS = 3;
 
 /**
- * Creates a link in one transaction: the owner is live, the owner's link count is raised under
+ * Creates a link in one transaction: the owner is live (`transactAsActiveOwner`), the owner's link count is raised under
  * `maxUrls` (a conditional ADD on LINKSTATS: concurrent creations never pass the quota), the link
  * item, and a route item per name, each claiming its name (a taken vanity: 409, nothing written).
  */
@@ -80,49 +93,23 @@ export async function createLink(
     };
     const [codeName, vanityName] = linkNames(link) as [string, string | undefined];
     try {
-      await transactWrite([
-        { ConditionCheck: { TableName: tableName, Key: userKey(userId), ConditionExpression: LIVE_USER } },
-        {
-          Update: {
-            TableName: tableName,
-            Key: linkStatsKey(userId),
-            UpdateExpression: 'ADD #count :one',
-            ...(maxUrls === null
-              ? {}
-              : { ConditionExpression: 'attribute_not_exists(#count) OR #count < :max' }),
-            ExpressionAttributeNames: { '#count': 'count' },
-            ExpressionAttributeValues: { ':one': 1, ...(maxUrls === null ? {} : { ':max': maxUrls }) },
-          },
-        },
-        {
-          Put: {
-            TableName: tableName,
-            Item: toLinkItem(link),
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-        createRoute(link, codeName),
-        ...(vanityName === undefined ? [] : [createRoute(link, vanityName)]),
+      await transactAsActiveOwner(userId, [
+        linkCountUpdate(userId, 1, maxUrls),
+        putIn(toLinkItem(link), { ConditionExpression: 'attribute_not_exists(pk)' }),
+        claimRoute(link, codeName),
+        ...(vanityName === undefined ? [] : [claimRoute(link, vanityName)]),
         ...(carried ? carried.extra(link) : []),
       ]);
       return link;
     } catch (error) {
       if (!(error instanceof TransactionConditionFailed)) throw error;
       const failed = new Set(error.failedIndexes);
-      if (failed.has(0)) throw notFound('user not found');
-      if (failed.has(1)) throw forbidden(`shortening this URL would exceed your quota of ${maxUrls} URLs`);
-      if (vanityName !== undefined && failed.has(4)) throw conflict(VANITY_TAKEN);
-      if (carried && failed.has(3)) throw conflict(CODE_TAKEN);
+      if (failed.has(0)) throw forbidden(`shortening this URL would exceed your quota of ${maxUrls} URLs`);
+      if (vanityName !== undefined && failed.has(3)) throw conflict(VANITY_TAKEN);
+      if (carried && failed.has(2)) throw conflict(CODE_TAKEN);
       if (carried || attempt >= CODE_ATTEMPTS) throw error;
     }
   }
-}
-
-/** A new name's route item: the name must be free. */
-function createRoute(link: LinkRecord, name: string) {
-  const item = putRoute(link, name);
-  const { ExpressionAttributeValues: _, ...put } = item.Put as NonNullable<typeof item.Put>;
-  return { Put: { ...put, ConditionExpression: 'attribute_not_exists(pk)' } };
 }
 
 /** The caller's link by id (its code); another user's, or none: undefined. */
@@ -143,14 +130,10 @@ export const requireLink = (link: LinkRecord | undefined): LinkRecord => {
 /** Every link of the user, newest first (Zipline answers them all, without pages). */
 export async function listLinks(userId: string): Promise<LinkRecord[]> {
   const links: LinkRecord[] = [];
-  const pages = paginateQuery(
-    { client: documents },
-    {
-      TableName: tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': userKey(userId).pk, ':prefix': LINK_PREFIX },
-    },
-  );
+  const pages = queryPages({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': userKey(userId).pk, ':prefix': LINK_PREFIX },
+  });
   for await (const page of pages) links.push(...(page.Items ?? []).map(fromLinkItem));
   return links.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }

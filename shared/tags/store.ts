@@ -1,11 +1,17 @@
 import { forEachConcurrently } from '#shared/concurrency';
 import { getItem } from '#shared/db/client';
-import { LIVE_USER } from '#shared/db/expressions/conditions';
+import { UpdateBuilder } from '#shared/db/expressions/update';
 import { fileStatsKey } from '#shared/db/keys/files';
 import { TAG_PREFIX, tagKey, tagNameKey } from '#shared/db/keys/tags';
 import { userKey } from '#shared/db/keys/users';
-import { checkIn, deleteIn, putIn, queryPages, updateIn } from '#shared/db/table-calls';
-import { type Carried, TransactionConditionFailed, transactWrite } from '#shared/db/transact';
+import { deleteIn, putIn, queryPages, updateIn } from '#shared/db/table-calls';
+import {
+  type Carried,
+  type TransactItem,
+  TransactionConditionFailed,
+  transactAsActiveOwner,
+  transactWrite,
+} from '#shared/db/transact';
 import { conflict, invalid, notFound } from '#shared/errors';
 import { taggedFileIds } from '#shared/files/listing/by-tag';
 import type { FileRecord, TagSummary } from '#shared/files/model';
@@ -15,6 +21,19 @@ import { fromTagItem, MAX_TAGS_PER_USER, type TagRecord, toTagResource } from '#
 
 export const TAG_NOT_FOUND = 'tag not found';
 export const TAG_EXISTS = 'a tag with this name already exists';
+
+/**
+ * The owner's tag count (`tags`, on the file counters item) moved by `delta`; a raise on condition
+ * that it stays under `MAX_TAGS_PER_USER`.
+ */
+function tagCountUpdate(userId: string, delta: 1 | -1): TransactItem {
+  const update = new UpdateBuilder().add('tags', delta);
+  if (delta > 0) {
+    const tags = update.name('tags');
+    update.when(`attribute_not_exists(${tags}) OR ${tags} < ${update.value(MAX_TAGS_PER_USER)}`);
+  }
+  return updateIn(fileStatsKey(userId), update.build());
+}
 
 /**
  * Creates a tag: the tag item and its name's claim (`TAGNAME#<lower-case name>`), with the owner
@@ -32,8 +51,7 @@ export async function createTag(
   const createdAt = carried?.createdAt ?? now;
   const tag: TagRecord = { id: newFileId(), userId, name, color, createdAt, updatedAt: now };
   try {
-    await transactWrite([
-      checkIn(userKey(userId), { ConditionExpression: LIVE_USER }),
+    await transactAsActiveOwner(userId, [
       putIn(
         { ...tagNameKey(userId, name), tagId: tag.id },
         { ConditionExpression: 'attribute_not_exists(pk)' },
@@ -42,19 +60,13 @@ export async function createTag(
         { ...tagKey(userId, tag.id), entity: 'TAG', ...tag },
         { ConditionExpression: 'attribute_not_exists(pk)' },
       ),
-      updateIn(fileStatsKey(userId), {
-        UpdateExpression: 'ADD #tags :one',
-        ConditionExpression: 'attribute_not_exists(#tags) OR #tags < :max',
-        ExpressionAttributeNames: { '#tags': 'tags' },
-        ExpressionAttributeValues: { ':one': 1, ':max': MAX_TAGS_PER_USER },
-      }),
+      tagCountUpdate(userId, 1),
       ...(carried ? carried.extra(tag) : []),
     ]);
   } catch (error) {
     if (!(error instanceof TransactionConditionFailed)) throw error;
-    if (error.failedIndexes.includes(0)) throw notFound('user not found');
-    if (error.failedIndexes.includes(1)) throw conflict(TAG_EXISTS);
-    if (error.failedIndexes.includes(3)) throw invalid(`a user has at most ${MAX_TAGS_PER_USER} tags`);
+    if (error.failedIndexes.includes(0)) throw conflict(TAG_EXISTS);
+    if (error.failedIndexes.includes(2)) throw invalid(`a user has at most ${MAX_TAGS_PER_USER} tags`);
     throw error;
   }
   return tag;
@@ -133,11 +145,7 @@ export async function deleteTag(userId: string, tagId: string): Promise<TagRecor
     await transactWrite([
       deleteIn(tagKey(userId, tagId), { ConditionExpression: 'attribute_exists(pk)' }),
       deleteIn(tagNameKey(userId, tag.name)),
-      updateIn(fileStatsKey(userId), {
-        UpdateExpression: 'ADD #tags :minusOne',
-        ExpressionAttributeNames: { '#tags': 'tags' },
-        ExpressionAttributeValues: { ':minusOne': -1 },
-      }),
+      tagCountUpdate(userId, -1),
     ]);
   } catch (error) {
     if (error instanceof TransactionConditionFailed) throw notFound(TAG_NOT_FOUND);

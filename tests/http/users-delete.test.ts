@@ -1,8 +1,12 @@
 import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { jest } from '@jest/globals';
 import { documents, dynamodb, tableName } from '#shared/db/client';
+import { linkRouteKey } from '#shared/db/keys/links';
 import { userKey, usernameKey } from '#shared/db/keys/users';
+import { createExport } from '#shared/exports/store';
+import { createLink } from '#shared/links/store';
 import { logger } from '#shared/log/logger';
+import { createTag } from '#shared/tags/store';
 import { decodeAvatar } from '#shared/users/avatar/avatar';
 import { updateUser } from '#shared/users/changes';
 import type { UserRecord } from '#shared/users/model';
@@ -202,4 +206,32 @@ test('a change that read the user before its deletion began cannot land after it
   expect((await call('DELETE', `/api/users/${user.id}`, { cookie: admin.cookie })).status).toBe(200);
   expect(await partitionItems(user.id)).toEqual([]);
   expect(await usernameHeld(user.username)).toBe(false);
+});
+
+test('a link, tag or export made by a request that authenticated before the deletion began is refused', async () => {
+  const admin = await signedInUser('ADMIN');
+  const user = await userWithData(0);
+  // The final transaction (the first is the mark): the user is marked and its partition emptied.
+  failNth('TransactWriteItems', 2);
+  expect((await call('DELETE', `/api/users/${user.id}`, { cookie: admin.cookie })).status).toBe(503);
+  dynamodb.middlewareStack.remove('injectedFault');
+
+  const vanity = `late-${user.id.slice(0, 8)}`;
+  const link = {
+    destination: 'https://example.com/',
+    vanity,
+    enabled: true,
+    maxViews: null,
+    passwordHash: null,
+  };
+  // Each answers what the request's next call would get (401), and writes nothing.
+  await expect(createLink(user.id, link, null)).rejects.toMatchObject({ kind: 'unauthenticated' });
+  await expect(createTag(user.id, 'late', '#123456')).rejects.toMatchObject({ kind: 'unauthenticated' });
+  await expect(createExport(user.id)).rejects.toMatchObject({ kind: 'unauthenticated' });
+  expect((await partitionItems(user.id)).map((item) => item.sk)).toEqual(['USER']);
+  const route = await documents.send(new GetCommand({ TableName: tableName, Key: linkRouteKey(vanity) }));
+  expect(route.Item).toBeUndefined();
+
+  expect((await call('DELETE', `/api/users/${user.id}`, { cookie: admin.cookie })).status).toBe(200);
+  expect(await partitionItems(user.id)).toEqual([]);
 });

@@ -182,3 +182,28 @@ test('only shared/db spells the generic index names (gsiN)', () => {
 test('the index check sees the names (shared/db spells them)', () => {
   expect(GENERIC_INDEX_NAME.test(readFileSync(join(root, 'shared/db/keys/files.ts'), 'utf8'))).toBe(true);
 });
+
+/**
+ * The table is named by shared/db alone (`inTable`, the table calls, `transactWrite`), and update
+ * expressions are written by the one builder (`UpdateBuilder`): an entity's module says what to change,
+ * never how DynamoDB spells it. Features added later (links, exports, tags, invites) had drifted back
+ * to both.
+ */
+const STORAGE_SPELLINGS = [/\bTableName\b/, /\bUpdateExpression\b/];
+test('only shared/db names the table or writes an update expression', () => {
+  const spelling = files.filter((file) => {
+    if (file.startsWith('shared/db/')) return false;
+    const text = readFileSync(join(root, file), 'utf8');
+    return STORAGE_SPELLINGS.some((pattern) => pattern.test(text));
+  });
+  expect(spelling).toEqual([]);
+});
+
+test('the storage spelling check sees the spellings (shared/db has both)', () => {
+  const text = (file: string) => readFileSync(join(root, file), 'utf8');
+  expect(STORAGE_SPELLINGS.map((pattern) => pattern.test(text('shared/db/expressions/update.ts')))).toEqual([
+    false,
+    true,
+  ]);
+  expect((STORAGE_SPELLINGS[0] as RegExp).test(text('shared/db/client.ts'))).toBe(true);
+});
