@@ -71,11 +71,16 @@ function dynamoDbLocalDirectory(): string {
  * `npm start` (docs/performance.md, "npm start throughput"), with the quick compiler only (C1): the
  * optimizing one never settled under uploads, its thread alone took 29 ms of CPU per upload after
  * 400 of them, more than all of C1's code then spent answering (docs/performance.md, "Uploads").
+ * The heap starts at 32 MB and grows as it needs: the JVM's default start is a 64th of the machine's
+ * memory (376 MB on 24 GB), which the serial collector then fills before it collects, so the same
+ * work took 510-547 MB on one machine and would take more on a bigger one; from 32 MB it peaked at
+ * 296 MB, with the same CPU per request (docs/performance.md, "DynamoDB Local's memory").
  */
 function dynamoDbLocalArguments(options: { port: number; dataDir?: string }): string[] {
   const directory = dynamoDbLocalDirectory();
   return [
     '-XX:+UseSerialGC',
+    '-Xms32m',
     '-XX:CompileThresholdScaling=0.2',
     '-XX:TieredStopAtLevel=1',
     `-Djava.library.path=${join(directory, 'DynamoDBLocal_lib')}`,

@@ -21,6 +21,11 @@ const turns = async (count: number) => {
   for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
 };
 
+/** Waits until `holds` is true (a retry waits for a timer, which a fixed count of turns may outrun). */
+const until = async (holds: () => boolean) => {
+  while (!holds()) await turns(1);
+};
+
 test('the runner hands a function its events one at a time, as a queue (thumbnails decode in its process)', async () => {
   const started: string[] = [];
   const releases = new Map<string, ReturnType<typeof deferred>>();
@@ -48,6 +53,8 @@ test('the runner hands a function its events one at a time, as a queue (thumbnai
   await turns(20);
   expect(started).toEqual(['files/u/a']);
   for (const expected of [['a'], ['a', 'b'], ['a', 'b', 'c'], ['a', 'b', 'c', 'a']]) {
+    await until(() => started.length >= expected.length);
+    // Nothing else starts while this one runs.
     await turns(20);
     expect(started).toEqual(expected.map((key) => `files/u/${key}`));
     releases.get(started.at(-1) as string)?.resolve();
