@@ -53,14 +53,12 @@ export const toLinkItem = (link: LinkRecord) => ({
 
 /**
  * The owner's link count moved by `delta` (ADD: concurrent changes never lose one), on condition
- * that a raise stays under `maxUrls` when there is one.
+ * that it stays at most `maxUrls` when there is one.
  */
 export function linkCountUpdate(userId: string, delta: 1 | -1, maxUrls: number | null = null): TransactItem {
-  const update = new UpdateBuilder().add('count', delta);
-  if (maxUrls !== null) {
-    const count = update.name('count');
-    update.when(`attribute_not_exists(${count}) OR ${count} < ${update.value(maxUrls)}`);
-  }
+  const update = new UpdateBuilder();
+  if (maxUrls === null) update.add('count', delta);
+  else update.addUpTo('count', delta, maxUrls);
   return updateIn(linkStatsKey(userId), update.build());
 }
 
@@ -68,9 +66,10 @@ export function linkCountUpdate(userId: string, delta: 1 | -1, maxUrls: number |
 const CODE_ATTEMPTS = 3;
 
 /**
- * Creates a link in one transaction: the owner is live (`transactAsActiveOwner`), the owner's link count is raised under
- * `maxUrls` (a conditional ADD on LINKSTATS: concurrent creations never pass the quota), the link
- * item, and a route item per name, each claiming its name (a taken vanity: 409, nothing written).
+ * Creates a link in one transaction: the owner is live (`transactAsActiveOwner`), the owner's link
+ * count is raised up to `maxUrls` (a conditional ADD on LINKSTATS: concurrent creations never pass
+ * the quota), the link item, and a route item per name, each claiming its name (a taken vanity: 409,
+ * nothing written).
  */
 export async function createLink(
   userId: string,

@@ -24,14 +24,12 @@ export const TAG_EXISTS = 'a tag with this name already exists';
 
 /**
  * The owner's tag count (`tags`, on the file counters item) moved by `delta`; a raise on condition
- * that it stays under `MAX_TAGS_PER_USER`.
+ * that it stays at most `MAX_TAGS_PER_USER`.
  */
 function tagCountUpdate(userId: string, delta: 1 | -1): TransactItem {
-  const update = new UpdateBuilder().add('tags', delta);
-  if (delta > 0) {
-    const tags = update.name('tags');
-    update.when(`attribute_not_exists(${tags}) OR ${tags} < ${update.value(MAX_TAGS_PER_USER)}`);
-  }
+  const update = new UpdateBuilder();
+  if (delta > 0) update.addUpTo('tags', delta, MAX_TAGS_PER_USER);
+  else update.add('tags', delta);
   return updateIn(fileStatsKey(userId), update.build());
 }
 

@@ -53,3 +53,13 @@ test('no condition, no ConditionExpression; no value, no ExpressionAttributeValu
     ExpressionAttributeNames: { '#n0': 'totpSecret' },
   });
 });
+
+test('a counter added up to a limit: the ADD, on condition that the result stays at most the limit', () => {
+  const update = new UpdateBuilder().addUpTo('count', 3, 10).add('writes', 1);
+  expect(update.build()).toEqual({
+    UpdateExpression: 'ADD #n0 :v1, #n1 :v2',
+    ConditionExpression: '(attribute_not_exists(#n0) OR #n0 <= :v0)',
+    ExpressionAttributeNames: { '#n0': 'count', '#n1': 'writes' },
+    ExpressionAttributeValues: { ':v0': 7, ':v1': 3, ':v2': 1 },
+  });
+});

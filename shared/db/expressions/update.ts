@@ -85,6 +85,16 @@ export class UpdateBuilder {
     return this;
   }
 
+  /**
+   * Adds `delta` to a counter on condition that the result stays at most `limit` (a counter not yet
+   * written passes): quotas and caps that concurrent writes can never pass together.
+   */
+  addUpTo(path: AttributePath, delta: number, limit: number): this {
+    const ref = this.ref(path);
+    this.when(`(attribute_not_exists(${ref}) OR ${ref} <= ${this.value(limit - delta)})`);
+    return this.add(path, delta);
+  }
+
   /** Takes elements out of a set attribute. */
   deleteFromSet(path: AttributePath, elements: Set<string>): this {
     this.deletes.push(`${this.ref(path)} ${this.value(elements)}`);

@@ -70,21 +70,21 @@ export function statsUpdate(
   limits?: QuotaLimits,
   maxPending?: number,
 ): TransactItem {
+  const limitOf: Partial<Record<keyof CountersDelta, number>> = {
+    files: limits?.maxFiles,
+    bytes: limits?.maxBytes,
+    pendingFiles: maxPending,
+  };
   const update = new UpdateBuilder();
-  for (const counter of COUNTERS) update.add(counter, delta[counter]);
+  for (const counter of COUNTERS) {
+    const limit = limitOf[counter];
+    if (limit === undefined) update.add(counter, delta[counter]);
+    else update.addUpTo(counter, delta[counter], limit);
+  }
   // Every change is counted, so the type recount (infra/type-counts-upgrade.ts) sees one it raced.
   update.add(COUNTER_WRITES, 1);
-  const conditions: string[] = [];
-  const atMost = (counter: string, limit: number) => {
-    const name = update.name(counter);
-    conditions.push(`(attribute_not_exists(${name}) OR ${name} <= ${update.value(limit)})`);
-  };
-  if (limits?.maxFiles !== undefined) atMost('files', limits.maxFiles - delta.files);
-  if (limits?.maxBytes !== undefined) atMost('bytes', limits.maxBytes - delta.bytes);
-  if (maxPending !== undefined) atMost('pendingFiles', maxPending - delta.pendingFiles);
   return updateIn(fileStatsKey(userId), {
     ...update.build(),
-    ...(conditions.length ? { ConditionExpression: conditions.join(' AND ') } : {}),
     ...(maxPending === undefined ? {} : { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const }),
   });
 }
