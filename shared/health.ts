@@ -1,5 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, inTable } from '#shared/db/client';
+import { getItem } from '#shared/db/client';
 import { setupKey } from '#shared/db/keys/instance';
 
 /**
@@ -7,5 +6,5 @@ import { setupKey } from '#shared/db/keys/instance';
  * marker; whether it exists does not matter). Throws what the SDK throws when the table does not.
  */
 export async function pingTable(): Promise<void> {
-  await documents.send(new GetCommand(inTable({ Key: setupKey, ProjectionExpression: 'pk' })));
+  await getItem(setupKey, { attributes: ['pk'] });
 }

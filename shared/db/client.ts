@@ -82,15 +82,25 @@ export const onTable = <T>(requests: T): Record<string, T> => ({ [tableName]: re
 /** A batch answer's part for the service's table (its `UnprocessedItems`, `Responses`). */
 export const ofTable = <T>(byTable: Record<string, T> | undefined): T | undefined => byTable?.[tableName];
 
-/** One item by its key, unmarshalled as the document client would; undefined when there is none. */
+/**
+ * One item by its key, unmarshalled as the document client would; undefined when there is none.
+ * `attributes` limits what is sent back (the key alone: `['pk']`).
+ */
 export async function getItem(
   key: Record<string, string>,
-  options: { consistent?: boolean } = {},
+  options: { consistent?: boolean; attributes?: string[] } = {},
 ): Promise<Record<string, unknown> | undefined> {
+  const names = options.attributes?.map((name, index) => [`#a${index}`, name] as const);
   const result = await itemReader.read({
     TableName: tableName,
     Key: marshall(key),
     ConsistentRead: options.consistent === true,
+    ...(names
+      ? {
+          ProjectionExpression: names.map(([placeholder]) => placeholder).join(', '),
+          ExpressionAttributeNames: Object.fromEntries(names),
+        }
+      : {}),
   });
   return result.Item && unmarshall(result.Item);
 }

@@ -1,17 +1,20 @@
 import {
+  BatchWriteCommand,
   DeleteCommand,
+  PutCommand,
   paginateQuery,
   QueryCommand,
   type QueryCommandInput,
   UpdateCommand,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { documents, inTable } from '#shared/db/client';
+import { documents, inTable, ofTable, onTable } from '#shared/db/client';
+import { isWorkLeft, type RetryPolicy, retry, WorkLeft } from '#shared/db/contention/retry';
 import type { TransactItem } from '#shared/db/transact';
 
 /**
  * The document client's calls and transaction items on the service's one table (named by `inTable`),
- * for entity modules that send a whole command at a time; single reads are `getItem` (client.ts).
+ * for entity modules, which send no command of their own; single reads are `getItem` (client.ts).
  */
 
 type Key = Record<string, string>;
@@ -57,3 +60,30 @@ export const checkIn = (
 /** One DeleteItem, on `condition` if given. */
 export const deleteItem = (key: Key, condition: Condition = {}) =>
   documents.send(new DeleteCommand(inTable({ Key: key, ...condition })));
+
+/** One PutItem, on `condition` if given. */
+export const putItem = (item: Record<string, unknown>, condition: Condition = {}) =>
+  documents.send(new PutCommand(inTable({ Item: item, ...condition })));
+
+/** Keys per BatchWriteItem, DynamoDB's limit. */
+const BATCH_WRITE_SIZE = 25;
+
+/**
+ * Deletes items by key, 25 a BatchWriteItem one after another, sending again what DynamoDB leaves
+ * unprocessed: up to `attempts` times a batch, then `exhausted()` is thrown (by default the retry's).
+ */
+export async function deleteItems(
+  keys: Record<string, unknown>[],
+  options: Pick<RetryPolicy, 'attempts' | 'exhausted'>,
+): Promise<void> {
+  for (let offset = 0; offset < keys.length; offset += BATCH_WRITE_SIZE) {
+    let requests = keys.slice(offset, offset + BATCH_WRITE_SIZE).map((Key) => ({ DeleteRequest: { Key } }));
+    await retry({ ...options, baseMs: 20, retryable: isWorkLeft }, async () => {
+      const result = await documents.send(new BatchWriteCommand({ RequestItems: onTable(requests) }));
+      requests = (ofTable(result.UnprocessedItems) ?? []).flatMap((request) =>
+        request.DeleteRequest?.Key ? [{ DeleteRequest: { Key: request.DeleteRequest.Key } }] : [],
+      );
+      if (requests.length > 0) throw new WorkLeft();
+    });
+  }
+}

@@ -1,10 +1,9 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, getItem, inTable } from '#shared/db/client';
+import { getItem } from '#shared/db/client';
 import { isConditionFailure } from '#shared/db/expressions/conditions';
 import { UpdateBuilder } from '#shared/db/expressions/update';
 import { INVITES_PARTITION, inviteKey } from '#shared/db/keys/instance';
-import { deleteItem, queryPages, updateIn } from '#shared/db/table-calls';
+import { deleteItem, putItem, queryPages, updateIn } from '#shared/db/table-calls';
 import type { TransactItem } from '#shared/db/transact';
 import { notFound } from '#shared/errors';
 
@@ -62,9 +61,9 @@ export async function createInvite(input: NewInvite): Promise<Invite> {
       inviter: input.inviter,
     };
     try {
-      const Item = { ...inviteKey(invite.code), ...invite };
-      await documents.send(
-        new PutCommand(inTable({ Item, ConditionExpression: 'attribute_not_exists(pk)' })),
+      await putItem(
+        { ...inviteKey(invite.code), ...invite },
+        { ConditionExpression: 'attribute_not_exists(pk)' },
       );
       return invite;
     } catch (error) {

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, inTable } from '#shared/db/client';
 import { isConditionFailure } from '#shared/db/expressions/conditions';
 import { webauthnChallengeKey } from '#shared/db/keys/users';
+import { deleteItem, putItem } from '#shared/db/table-calls';
 
 /**
  * WebAuthn challenges, kept server-side: each is stored (by its hash) with what it was issued for
@@ -26,17 +25,13 @@ const purposeAttributes = (purpose: ChallengePurpose) =>
     : { purpose: 'register', userId: purpose.registerFor };
 
 export async function storeChallenge(challenge: string, purpose: ChallengePurpose): Promise<void> {
-  await documents.send(
-    new PutCommand(
-      inTable({
-        Item: {
-          ...webauthnChallengeKey(hashOf(challenge)),
-          ...purposeAttributes(purpose),
-          expiresAt: Math.floor(Date.now() / 1000) + CHALLENGE_SECONDS,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    ),
+  await putItem(
+    {
+      ...webauthnChallengeKey(hashOf(challenge)),
+      ...purposeAttributes(purpose),
+      expiresAt: Math.floor(Date.now() / 1000) + CHALLENGE_SECONDS,
+    },
+    { ConditionExpression: 'attribute_not_exists(pk)' },
   );
 }
 
@@ -47,20 +42,15 @@ export async function storeChallenge(challenge: string, purpose: ChallengePurpos
 export async function consumeChallenge(challenge: string, purpose: ChallengePurpose): Promise<boolean> {
   const { purpose: kind, userId } = purposeAttributes(purpose);
   try {
-    await documents.send(
-      new DeleteCommand(
-        inTable({
-          Key: webauthnChallengeKey(hashOf(challenge)),
-          ConditionExpression:
-            'attribute_exists(pk) AND purpose = :purpose AND userId = :userId AND expiresAt > :now',
-          ExpressionAttributeValues: {
-            ':purpose': kind,
-            ':userId': userId,
-            ':now': Math.floor(Date.now() / 1000),
-          },
-        }),
-      ),
-    );
+    await deleteItem(webauthnChallengeKey(hashOf(challenge)), {
+      ConditionExpression:
+        'attribute_exists(pk) AND purpose = :purpose AND userId = :userId AND expiresAt > :now',
+      ExpressionAttributeValues: {
+        ':purpose': kind,
+        ':userId': userId,
+        ':now': Math.floor(Date.now() / 1000),
+      },
+    });
     return true;
   } catch (error) {
     if (isConditionFailure(error)) return false;

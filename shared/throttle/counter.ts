@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config/service';
-import { documents, inTable } from '#shared/db/client';
 import { isConditionFailure, unlessConditionFails } from '#shared/db/expressions/conditions';
 import { UpdateBuilder } from '#shared/db/expressions/update';
 import { throttleKey } from '#shared/db/keys/instance';
+import { deleteItem, updateItem } from '#shared/db/table-calls';
 import { ServiceError } from '#shared/errors';
 
 /** What is being limited, e.g. login attempts for one username. */
@@ -51,7 +50,7 @@ export async function countAttempt(limit: Limit, now = Date.now()): Promise<Atte
     const count = new UpdateBuilder().add('attempts', 1).set('expiresAt', windowEnd);
     const attempts = count.name('attempts');
     count.when(`attribute_not_exists(${attempts}) OR ${attempts} < ${count.value(limit.max)}`);
-    await documents.send(new UpdateCommand(inTable({ Key: key, ...count.build() })));
+    await updateItem(key, count.build());
   } catch (error) {
     if (isConditionFailure(error)) {
       throw new ServiceError('rate_limited', TOO_MANY_ATTEMPTS, {
@@ -68,12 +67,10 @@ export async function refundAttempt(attempt: Attempt): Promise<void> {
   const refund = new UpdateBuilder().add('attempts', -1);
   // Never recreate a counter that has expired meanwhile.
   refund.when(`attribute_exists(${refund.name('attempts')})`);
-  await unlessConditionFails(
-    documents.send(new UpdateCommand(inTable({ Key: attempt.key, ...refund.build() }))),
-  );
+  await unlessConditionFails(updateItem(attempt.key, refund.build()));
 }
 
 /** Clears the counter an attempt was counted on (e.g. a username's failures after a good login). */
 export async function resetCounter(attempt: Attempt): Promise<void> {
-  await documents.send(new DeleteCommand(inTable({ Key: attempt.key })));
+  await deleteItem(attempt.key);
 }

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, inTable } from '#shared/db/client';
+import { getItem } from '#shared/db/client';
 import { setupKey } from '#shared/db/keys/instance';
 import { userIndexKey, userKey } from '#shared/db/keys/users';
 import { type TransactItem, TransactionConditionFailed, transactWrite } from '#shared/db/transact';
@@ -124,6 +123,5 @@ export async function createUser(input: NewUser, options: { firstUser?: boolean 
 }
 
 export async function isSetupDone(): Promise<boolean> {
-  const result = await documents.send(new GetCommand(inTable({ Key: setupKey, ProjectionExpression: 'pk' })));
-  return result.Item !== undefined;
+  return (await getItem(setupKey, { attributes: ['pk'] })) !== undefined;
 }

@@ -1,8 +1,6 @@
-import { BatchWriteCommand, DeleteCommand, paginateQuery, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, inTable, ofTable, onTable } from '#shared/db/client';
-import { isWorkLeft, retry, WorkLeft } from '#shared/db/contention/retry';
 import { UpdateBuilder } from '#shared/db/expressions/update';
 import { pendingDeletionKey, userKey } from '#shared/db/keys/users';
+import { deleteItem, deleteItems, queryItems, queryPages } from '#shared/db/table-calls';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { notFound, ServiceError } from '#shared/errors';
 import type { Role, UserRecord } from '#shared/users/model';
@@ -68,14 +66,11 @@ export interface PendingDeletion {
 /** The deletions under way (consistent reads), oldest page first. */
 export async function pendingDeletions(): Promise<PendingDeletion[]> {
   const deletions: PendingDeletion[] = [];
-  const pages = paginateQuery(
-    { client: documents },
-    inTable({
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': pendingDeletionKey('').pk },
-      ConsistentRead: true,
-    }),
-  );
+  const pages = queryPages({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': pendingDeletionKey('').pk },
+    ConsistentRead: true,
+  });
   for await (const page of pages) {
     for (const item of page.Items ?? []) {
       deletions.push({ userId: String(item.sk).slice('USER#'.length), contents: item.contents === true });
@@ -86,7 +81,7 @@ export async function pendingDeletions(): Promise<PendingDeletion[]> {
 
 /** Drops the record of a deletion whose user is gone (or was never marked). */
 export async function forgetDeletion(userId: string): Promise<void> {
-  await documents.send(new DeleteCommand(inTable({ Key: pendingDeletionKey(userId) })));
+  await deleteItem(pendingDeletionKey(userId));
 }
 
 /** What a deletion does with each batch of the partition before deleting it. */
@@ -112,19 +107,15 @@ export async function deletePartitionChildren(
   let exclusiveStartKey: Record<string, unknown> | undefined;
   do {
     if (!timeLeft()) return false;
-    const page = await documents.send(
-      new QueryCommand(
-        inTable({
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': pk },
-          ProjectionExpression: ['pk', 'sk', ...Object.keys(names)].join(', '),
-          ...(cleanup.attributes.length ? { ExpressionAttributeNames: names } : {}),
-          ConsistentRead: true,
-          Limit: PAGE_ITEMS,
-          ExclusiveStartKey: exclusiveStartKey,
-        }),
-      ),
-    );
+    const page = await queryItems({
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': pk },
+      ProjectionExpression: ['pk', 'sk', ...Object.keys(names)].join(', '),
+      ...(cleanup.attributes.length ? { ExpressionAttributeNames: names } : {}),
+      ConsistentRead: true,
+      Limit: PAGE_ITEMS,
+      ExclusiveStartKey: exclusiveStartKey,
+    });
     const children = (page.Items ?? []).filter((item) => item.sk !== userSk);
     const batches: Record<string, unknown>[][] = [];
     for (let offset = 0; offset < children.length; offset += BATCH_ITEMS) {
@@ -169,24 +160,12 @@ export async function removeMarkedUser(user: UserRecord): Promise<void> {
   }
 }
 
-async function deleteBatch(keys: Record<string, unknown>[]): Promise<void> {
-  let requests = keys.map((Key) => ({ DeleteRequest: { Key } }));
-  await retry(
-    {
-      attempts: MAX_BATCH_ATTEMPTS,
-      baseMs: 20,
-      retryable: isWorkLeft,
-      exhausted: () =>
-        new ServiceError('unavailable', 'the user could not be deleted completely, try again', {
-          'retry-after': '1',
-        }),
-    },
-    async () => {
-      const result = await documents.send(new BatchWriteCommand({ RequestItems: onTable(requests) }));
-      requests = (ofTable(result.UnprocessedItems) ?? []).flatMap((request) =>
-        request.DeleteRequest?.Key ? [{ DeleteRequest: { Key: request.DeleteRequest.Key } }] : [],
-      );
-      if (requests.length > 0) throw new WorkLeft();
-    },
-  );
-}
+/** A batch of the partition's items, deleted; a batch DynamoDB keeps leaving unprocessed fails the deletion for now. */
+const deleteBatch = (keys: Record<string, unknown>[]) =>
+  deleteItems(keys, {
+    attempts: MAX_BATCH_ATTEMPTS,
+    exhausted: () =>
+      new ServiceError('unavailable', 'the user could not be deleted completely, try again', {
+        'retry-after': '1',
+      }),
+  });

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, getItem, inTable } from '#shared/db/client';
+import { getItem } from '#shared/db/client';
 import { unlessConditionFails } from '#shared/db/expressions/conditions';
 import type { UpdateBuilder } from '#shared/db/expressions/update';
 import { legacyUsernameKey, userKey, usernameKey } from '#shared/db/keys/users';
+import { updateItem } from '#shared/db/table-calls';
 import type { TransactItem } from '#shared/db/transact';
 import { notFound } from '#shared/errors';
 import type { UserRecord } from '#shared/users/model';
@@ -81,9 +81,7 @@ export const userItemUpdate = (userId: string, update: UpdateBuilder): TransactI
  * thrown as DynamoDB reports it (callers that retry on it).
  */
 export async function sendUserItemUpdate(userId: string, update: UpdateBuilder): Promise<UserRecord> {
-  const result = await documents.send(
-    new UpdateCommand(inTable({ Key: userKey(userId), ...update.build(), ReturnValues: 'ALL_NEW' as const })),
-  );
+  const result = await updateItem(userKey(userId), { ...update.build(), ReturnValues: 'ALL_NEW' });
   return fromItem(result.Attributes) as UserRecord;
 }
 

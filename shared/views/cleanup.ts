@@ -1,24 +1,12 @@
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, tableName } from '#shared/db/client';
-import { isWorkLeft, retry, WorkLeft } from '#shared/db/contention/retry';
+import { deleteItems } from '#shared/db/table-calls';
 import { counterKeys, type ViewSubject } from '#shared/views/counters';
 import { totalKeys } from '#shared/views/totals';
 
-/** Deletes items by key, 25 a BatchWriteItem, what DynamoDB leaves unprocessed again. */
-async function deleteKeys(keys: Record<string, unknown>[]): Promise<void> {
-  for (let offset = 0; offset < keys.length; offset += 25) {
-    let requests: { DeleteRequest: { Key: Record<string, unknown> } }[] = keys
-      .slice(offset, offset + 25)
-      .map((Key) => ({ DeleteRequest: { Key } }));
-    await retry({ attempts: 8, baseMs: 20, retryable: isWorkLeft }, async () => {
-      const result = await documents.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }));
-      requests = (result.UnprocessedItems?.[tableName] ?? []).flatMap((request) =>
-        request.DeleteRequest?.Key ? [{ DeleteRequest: { Key: request.DeleteRequest.Key } }] : [],
-      );
-      if (requests.length > 0) throw new WorkLeft();
-    });
-  }
-}
+/** A batch left unprocessed this many times fails the cleanup, for its caller to run again. */
+const CLEANUP_ATTEMPTS = 8;
+
+/** Deletes items by key, what DynamoDB leaves unprocessed again. */
+const deleteKeys = (keys: Record<string, unknown>[]) => deleteItems(keys, { attempts: CLEANUP_ATTEMPTS });
 
 /** Deletes the view counters of deleted links or files (their own partitions, outside the owner's). */
 export const deleteViewCounters = (kind: ViewSubject['kind'], ids: string[]) =>

@@ -199,6 +199,26 @@ test('only shared/db names the table or writes an update expression', () => {
   expect(spelling).toEqual([]);
 });
 
+/**
+ * Nor does any other module send a command itself: the table calls (table-calls.ts, reads.ts,
+ * `getItem`, `transactWrite`) are the one way to the table, so a fault, a retry or a cost is
+ * handled in one place. Types from the SDK are fine.
+ */
+const SENDS_ITS_OWN = [
+  /^import \{[^}]*\b(?!type )\w*(Command|paginate\w+)\b[^}]*\} from '@aws-sdk\/(lib|client)-dynamodb'/m,
+  /\b(documents|inTable|onTable|ofTable|tableName)\b[^;]*from '#shared\/db\/client'/,
+];
+test('only shared/db sends DynamoDB commands or names the table', () => {
+  const sending = files.filter((file) => {
+    if (file.startsWith('shared/db/') || !file.startsWith('shared/')) return false;
+    const text = readFileSync(join(root, file), 'utf8');
+    return SENDS_ITS_OWN.some((pattern) => pattern.test(text));
+  });
+  expect(sending).toEqual([]);
+  const calls = readFileSync(join(root, 'shared/db/table-calls.ts'), 'utf8');
+  expect(SENDS_ITS_OWN.map((pattern) => pattern.test(calls))).toEqual([true, true]);
+});
+
 test('the storage spelling check sees the spellings (shared/db has both)', () => {
   const text = (file: string) => readFileSync(join(root, file), 'utf8');
   expect(STORAGE_SPELLINGS.map((pattern) => pattern.test(text('shared/db/expressions/update.ts')))).toEqual([

@@ -1,6 +1,5 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, inTable } from '#shared/db/client';
 import { avatarChunkKey, userKey } from '#shared/db/keys/users';
+import { queryItems } from '#shared/db/table-calls';
 import type { Avatar } from '#shared/users/model';
 
 /**
@@ -38,14 +37,10 @@ export function avatarWrites(userId: string, avatar: Avatar | null) {
 }
 
 export async function getAvatar(userId: string): Promise<Avatar | undefined> {
-  const result = await documents.send(
-    new QueryCommand(
-      inTable({
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': userKey(userId).pk, ':prefix': 'AVATAR#' },
-      }),
-    ),
-  );
+  const result = await queryItems({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': userKey(userId).pk, ':prefix': 'AVATAR#' },
+  });
   const items = (result.Items ?? []).sort((a, b) => String(a.sk).localeCompare(String(b.sk)));
   const first = items[0];
   if (!first || items.length !== first.chunks) return undefined;

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, getItem, inTable } from '#shared/db/client';
+import { getItem } from '#shared/db/client';
 import { isConditionFailure, LIVE_USER } from '#shared/db/expressions/conditions';
 import { UpdateBuilder } from '#shared/db/expressions/update';
 import { oauthFlowKey, oauthIdentityKey } from '#shared/db/keys/users';
+import { putItem } from '#shared/db/table-calls';
 import { type TransactItem, TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { conflict, invalid } from '#shared/errors';
 import type { OAuthLink, UserRecord } from '#shared/users/model';
@@ -133,13 +133,9 @@ const FLOW_RECORD_SECONDS = 3600;
 export async function consumeFlowState(state: string): Promise<boolean> {
   const hash = createHash('sha256').update(state).digest('base64url');
   try {
-    await documents.send(
-      new PutCommand(
-        inTable({
-          Item: { ...oauthFlowKey(hash), expiresAt: Math.floor(Date.now() / 1000) + FLOW_RECORD_SECONDS },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      ),
+    await putItem(
+      { ...oauthFlowKey(hash), expiresAt: Math.floor(Date.now() / 1000) + FLOW_RECORD_SECONDS },
+      { ConditionExpression: 'attribute_not_exists(pk)' },
     );
     return true;
   } catch (error) {
