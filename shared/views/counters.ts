@@ -75,11 +75,10 @@ export async function countOnCounters(subject: ViewSubject, limit: ViewLimit): P
   } else {
     const allowed = limit.maxViews - limit.viewsBeforeLimit;
     if (allowed <= 0) return undefined;
-    const condition = viewsLeftCondition(update, allowed);
+    update.when(viewsLeftCondition(update, allowed));
     const counted = await unlessConditionFails(
       updateItem(counterKey(subject.kind, subject.id, 'max'), {
         ...update.build(),
-        ConditionExpression: condition,
         ReturnValues: 'UPDATED_NEW',
       }),
     );

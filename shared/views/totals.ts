@@ -42,10 +42,10 @@ function ownerUpdate(userId: string, delta: OwnerDelta, batch: string) {
     .set('lastBatch', batch);
   const marker = update.name('lastBatch');
   const notApplied = `(attribute_not_exists(${marker}) OR ${marker} <> ${update.value(batch)})`;
-  const onlyTakes = delta.files <= 0 && delta.links <= 0;
+  if (delta.files <= 0 && delta.links <= 0) update.when('attribute_exists(pk)');
+  update.when(notApplied);
   return updateIn(viewTotalsKey(userId, 0), {
     ...update.build(),
-    ConditionExpression: onlyTakes ? `attribute_exists(pk) AND ${notApplied}` : notApplied,
     ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
   });
 }

@@ -219,6 +219,16 @@ test('only shared/db sends DynamoDB commands or names the table', () => {
   expect(SENDS_ITS_OWN.map((pattern) => pattern.test(calls))).toEqual([true, true]);
 });
 
+/** An update's condition is the builder's (`when`): one spelled after `build()` would drop the builder's own. */
+const CONDITION_AFTER_BUILD = /\.build\(\),\s*ConditionExpression\b/;
+test("no update's condition is written over its builder's", () => {
+  const overriding = files.filter((file) =>
+    CONDITION_AFTER_BUILD.test(readFileSync(join(root, file), 'utf8')),
+  );
+  expect(overriding).toEqual([]);
+  expect(CONDITION_AFTER_BUILD.test('{ ...update.build(),\n  ConditionExpression: condition }')).toBe(true);
+});
+
 test('the storage spelling check sees the spellings (shared/db has both)', () => {
   const text = (file: string) => readFileSync(join(root, file), 'utf8');
   expect(STORAGE_SPELLINGS.map((pattern) => pattern.test(text('shared/db/expressions/update.ts')))).toEqual([

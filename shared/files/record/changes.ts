@@ -83,10 +83,8 @@ export async function changeFile(
       update.setOrRemove(`${index}pk`, indexed[`${index}pk`] ?? null);
       update.setOrRemove(`${index}sk`, indexed[`${index}sk`] ?? null);
     }
-    const condition = `${update.name('version')} = ${update.value(current.version)}`;
-    const items: TransactItem[] = [
-      updateIn(fileKey(userId, fileId), { ...update.build(), ConditionExpression: condition }),
-    ];
+    update.when(`${update.name('version')} = ${update.value(current.version)}`);
+    const items: TransactItem[] = [updateIn(fileKey(userId, fileId), update.build())];
     // A favourite toggle or a type change between media and other moves the filter counters.
     const countersChange = current.favorite !== next.favorite || isMedia(current.type) !== isMedia(next.type);
     if (countersChange) {

@@ -33,11 +33,10 @@ const OPEN_FOLDER = 'attribute_exists(pk) AND attribute_not_exists(deleting)';
 
 /** The folder's counter moved by `delta`; taking files (delta > 0) needs an open folder. */
 function folderCounter(userId: string, folderId: string, delta: number): TransactItem {
-  const update = new UpdateBuilder().add('files', delta);
-  return updateIn(folderKey(userId, folderId), {
-    ...update.build(),
-    ConditionExpression: delta > 0 ? OPEN_FOLDER : 'attribute_exists(pk)',
-  });
+  const update = new UpdateBuilder()
+    .add('files', delta)
+    .when(delta > 0 ? OPEN_FOLDER : 'attribute_exists(pk)');
+  return updateIn(folderKey(userId, folderId), update.build());
 }
 
 /** A file's member item in its folder: its owner, flags and index keys under the folder's partition. */

@@ -17,8 +17,8 @@ export async function recordThumbnail(
 ): Promise<boolean> {
   try {
     const update = new UpdateBuilder().set('thumbnail', thumbnail);
-    const condition = `attribute_exists(pk) AND ${update.name('objectKey')} = ${update.value(objectKey)}`;
-    await updateItem(fileKey(userId, fileId), { ...update.build(), ConditionExpression: condition });
+    update.when(`attribute_exists(pk) AND ${update.name('objectKey')} = ${update.value(objectKey)}`);
+    await updateItem(fileKey(userId, fileId), update.build());
     return true;
   } catch (error) {
     if (isConditionFailure(error)) return false;

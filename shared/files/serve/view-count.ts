@@ -76,12 +76,9 @@ async function updateFileIf(
   update: UpdateBuilder,
   condition: string,
 ): Promise<FileRecord | undefined> {
+  update.when(condition);
   const result = await unlessConditionFails(
-    updateItem(fileKey(userId, fileId), {
-      ...update.build(),
-      ConditionExpression: condition,
-      ReturnValues: 'ALL_NEW',
-    }),
+    updateItem(fileKey(userId, fileId), { ...update.build(), ReturnValues: 'ALL_NEW' }),
   );
   return result && fromFileItem(result.Attributes ?? {});
 }
