@@ -56,7 +56,7 @@ export const BUDGETS = {
    * The runner holds s3rver, the dashboard's files and the schedules besides the API. Through the
    * first minute and the warm reads (150 MB measured); then over the whole session, uploads included:
    * under a sustained upload load V8 lets the old generation fill to about 170 MB between full
-   * collections, which bring it back to 44-60 MB live (231-246 MB peak RSS measured, 2026-11-27;
+   * collections, which bring it back to 44-60 MB live (182-260 MB peak RSS measured, 2026-11-27;
    * docs/performance.md, "The runner's memory under uploads").
    */
   maxRunnerReadsRssMb: 200,

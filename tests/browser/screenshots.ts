@@ -110,6 +110,31 @@ try {
           // The report's one view is used up.
           if (name === 'quarterly-report.pdf') await page.request.get((await answer.json()).files[0].url);
         }
+        // Two folders holding some of the files, one of them public; and three short links.
+        const examples = await (await page.request.get(`${runner.url}/api/user/files?perpage=100`)).json();
+        const idOf = (name: string) =>
+          (examples.page as { id: string; originalName: string }[]).find((file) => file.originalName === name)
+            ?.id;
+        for (const [folder, members, open] of [
+          ['Trips', ['sunset.png', 'forest.png', 'ocean.png', 'notes.md'], true],
+          ['Work', ['quarterly-report.pdf', 'screen-recording.mp4'], false],
+        ] as const) {
+          const made = await page.request.post(`${runner.url}/api/user/folders`, {
+            data: { name: folder, isPublic: open, files: members.map(idOf) },
+          });
+          if (!made.ok()) throw new Error(`folder ${folder}: ${made.status()} ${await made.text()}`);
+        }
+        for (const link of [
+          { destination: 'https://github.com/alex/dotfiles' },
+          { destination: 'https://calendar.example.com/alex/30min', vanity: 'meet' },
+          { destination: 'https://docs.example.org/onboarding/week-one', vanity: 'Onboarding' },
+        ]) {
+          // Zipline's header for a link's view limit.
+          const headers: Record<string, string> =
+            link.vanity === 'Onboarding' ? { 'x-zipline-max-views': '25' } : {};
+          const made = await page.request.post(`${runner.url}/api/user/urls`, { data: link, headers });
+          if (!made.ok()) throw new Error(`link ${link.destination}: ${made.status()} ${await made.text()}`);
+        }
         // Link settings in use, so the settings page shows its embed preview filled in.
         await page.request.patch(`${runner.url}/api/user`, {
           data: {
@@ -195,6 +220,14 @@ try {
           await page.request.delete(`${runner.url}/api/user/files/${file.id}`);
         }
       }
+      await page.goto(`${runner.url}/folders`);
+      await page.getByRole('heading', { name: 'Folders' }).waitFor();
+      await page.getByRole('textbox', { name: 'Name of Work' }).waitFor();
+      await shot('folders');
+      await page.goto(`${runner.url}/links`);
+      await page.getByRole('heading', { name: 'Links' }).waitFor();
+      await page.getByText('/go/Onboarding').first().waitFor();
+      await shot('links');
       for (const tab of ['account', 'view', 'uploaders']) {
         await page.goto(`${runner.url}/settings?tab=${tab}`);
         await page.getByRole('heading', { name: 'Settings' }).waitFor();
