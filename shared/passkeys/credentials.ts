@@ -2,6 +2,7 @@ import { getItem } from '#shared/db/client';
 import { LIVE_USER } from '#shared/db/expressions/conditions';
 import { UpdateBuilder } from '#shared/db/expressions/update';
 import { passkeyKey } from '#shared/db/keys/users';
+import { putIn, updateIn } from '#shared/db/table-calls';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { conflict, invalid, notFound } from '#shared/errors';
 import type { PasskeyEntry, UserRecord } from '#shared/users/model';
@@ -55,20 +56,18 @@ export async function addPasskey(
   );
   try {
     await transactWrite([
-      {
-        Put: {
-          Item: {
-            ...passkeyKey(credential.id),
-            userId: user.id,
-            publicKey: Buffer.from(credential.publicKey).toString('base64url'),
-            counter: credential.counter,
-            transports: credential.transports,
-            rpId: credential.rpId,
-            createdAt: entry.createdAt,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
+      putIn(
+        {
+          ...passkeyKey(credential.id),
+          userId: user.id,
+          publicKey: Buffer.from(credential.publicKey).toString('base64url'),
+          counter: credential.counter,
+          transports: credential.transports,
+          rpId: credential.rpId,
+          createdAt: entry.createdAt,
         },
-      },
+        { ConditionExpression: 'attribute_not_exists(pk)' },
+      ),
       userItemUpdate(user.id, addition),
     ]);
   } catch (error) {
@@ -164,7 +163,7 @@ export async function recordUse(
   );
   try {
     await transactWrite([
-      { Update: { Key: passkeyKey(credential.id), ...counterUpdate.build() } },
+      updateIn(passkeyKey(credential.id), counterUpdate.build()),
       userItemUpdate(
         user.id,
         whenEntryIs(new UpdateBuilder().set([PASSKEYS, index, 'lastUsed'], now), index, credential.id),

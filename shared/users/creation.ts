@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { getItem } from '#shared/db/client';
 import { setupKey } from '#shared/db/keys/instance';
 import { userIndexKey, userKey } from '#shared/db/keys/users';
+import { putIn } from '#shared/db/table-calls';
 import { type TransactItem, TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { conflict, forbidden, invalid } from '#shared/errors';
 import { INVITE_REFUSED, inviteUse } from '#shared/invites/invites';
@@ -74,26 +75,22 @@ export async function createUser(input: NewUser, options: { firstUser?: boolean 
   };
   const claims = claimUsername(user.username, user.id);
   const items = [
-    {
-      Put: {
-        Item: {
-          ...userKey(user.id),
-          ...userIndexKey(roleRank(user.role), user.id),
-          ...user,
-          ...linkedSetOf(user.oauthProviders),
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
+    putIn(
+      {
+        ...userKey(user.id),
+        ...userIndexKey(roleRank(user.role), user.id),
+        ...user,
+        ...linkedSetOf(user.oauthProviders),
       },
-    },
+      { ConditionExpression: 'attribute_not_exists(pk)' },
+    ),
     ...claims,
     ...(options.firstUser
       ? [
-          {
-            Put: {
-              Item: { ...setupKey, userId: user.id, createdAt: now },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
+          putIn(
+            { ...setupKey, userId: user.id, createdAt: now },
+            { ConditionExpression: 'attribute_not_exists(pk)' },
+          ),
         ]
       : []),
     ...(input.identity ? [claimIdentity(input.identity, user.id)] : []),

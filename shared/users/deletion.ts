@@ -1,6 +1,6 @@
 import { UpdateBuilder } from '#shared/db/expressions/update';
 import { pendingDeletionKey, userKey } from '#shared/db/keys/users';
-import { deleteItem, deleteItems, queryItems, queryPages } from '#shared/db/table-calls';
+import { deleteIn, deleteItem, deleteItems, queryItems, queryPages, updateIn } from '#shared/db/table-calls';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { notFound, ServiceError } from '#shared/errors';
 import type { Role, UserRecord } from '#shared/users/model';
@@ -46,7 +46,7 @@ export async function markDeleting(
     if (contents) pending.set('contents', true);
     await transactWrite([
       userItemUpdate(userId, mark),
-      { Update: { Key: pendingDeletionKey(userId), ...pending.build() } },
+      updateIn(pendingDeletionKey(userId), pending.build()),
     ]);
   } catch (error) {
     if (error instanceof TransactionConditionFailed) throw notFound('user not found');
@@ -142,13 +142,8 @@ export async function deletePartitionChildren(
 export async function removeMarkedUser(user: UserRecord): Promise<void> {
   try {
     await transactWrite([
-      {
-        Delete: {
-          Key: userKey(user.id),
-          ConditionExpression: 'attribute_exists(deletingAt)',
-        },
-      },
-      { Delete: { Key: pendingDeletionKey(user.id) } },
+      deleteIn(userKey(user.id), { ConditionExpression: 'attribute_exists(deletingAt)' }),
+      deleteIn(pendingDeletionKey(user.id)),
       ...releaseUsername(user.username, user.id),
       ...releaseIdentities(user),
       ...releasePasskeys(user),

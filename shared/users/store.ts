@@ -3,7 +3,7 @@ import { getItem } from '#shared/db/client';
 import { unlessConditionFails } from '#shared/db/expressions/conditions';
 import type { UpdateBuilder } from '#shared/db/expressions/update';
 import { legacyUsernameKey, userKey, usernameKey } from '#shared/db/keys/users';
-import { updateItem } from '#shared/db/table-calls';
+import { updateIn, updateItem } from '#shared/db/table-calls';
 import type { TransactItem } from '#shared/db/transact';
 import { notFound } from '#shared/errors';
 import type { UserRecord } from '#shared/users/model';
@@ -72,9 +72,8 @@ export async function findUserByUsername(username: string): Promise<UserRecord |
 }
 
 /** The user item's update as an item of a transaction (its condition included). */
-export const userItemUpdate = (userId: string, update: UpdateBuilder): TransactItem => ({
-  Update: { Key: userKey(userId), ...update.build() },
-});
+export const userItemUpdate = (userId: string, update: UpdateBuilder): TransactItem =>
+  updateIn(userKey(userId), update.build());
 
 /**
  * One conditional UpdateItem of a user item, returning the user as written; a failed condition is

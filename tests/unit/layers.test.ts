@@ -219,6 +219,21 @@ test('only shared/db sends DynamoDB commands or names the table', () => {
   expect(SENDS_ITS_OWN.map((pattern) => pattern.test(calls))).toEqual([true, true]);
 });
 
+/** Transaction items too are the table calls' (`putIn`, `updateIn`, `deleteIn`, `checkIn`), never spelled out. */
+const HAND_SPELLED_ITEM = /\b(Put|Update|Delete|ConditionCheck): \{\s*(Item|Key)\b/;
+test('only shared/db spells a transaction item', () => {
+  const spelling = files.filter(
+    (file) =>
+      file.startsWith('shared/') &&
+      !file.startsWith('shared/db/') &&
+      HAND_SPELLED_ITEM.test(readFileSync(join(root, file), 'utf8')),
+  );
+  expect(spelling).toEqual([]);
+  expect(HAND_SPELLED_ITEM.test('{\n  Delete: {\n    Key: key,')).toBe(true);
+  // An S3 DeleteObjects request is not a transaction item.
+  expect(HAND_SPELLED_ITEM.test('Delete: { Objects: keys, Quiet: true }')).toBe(false);
+});
+
 /** An update's condition is the builder's (`when`): one spelled after `build()` would drop the builder's own. */
 const CONDITION_AFTER_BUILD = /\.build\(\),\s*ConditionExpression\b/;
 test("no update's condition is written over its builder's", () => {

@@ -4,6 +4,15 @@
  */
 export const LIVE_USER = 'attribute_exists(pk) AND attribute_not_exists(deletingAt)';
 
+/**
+ * A unique value's claim item (a username, a provider account, a passkey) that is gone or held by
+ * `userId`: what a release or a re-check of the user's own claim may act on.
+ */
+export const goneOrHeldBy = (userId: string) => ({
+  ConditionExpression: 'attribute_not_exists(pk) OR userId = :userId',
+  ExpressionAttributeValues: { ':userId': userId },
+});
+
 /** True when DynamoDB refused a write because its ConditionExpression did not hold. */
 export const isConditionFailure = (error: unknown): boolean =>
   error instanceof Error && error.name === 'ConditionalCheckFailedException';

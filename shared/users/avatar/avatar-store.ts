@@ -1,5 +1,5 @@
 import { avatarChunkKey, userKey } from '#shared/db/keys/users';
-import { queryItems } from '#shared/db/table-calls';
+import { deleteIn, putIn, queryItems } from '#shared/db/table-calls';
 import type { Avatar } from '#shared/users/model';
 
 /**
@@ -22,17 +22,8 @@ export function avatarWrites(userId: string, avatar: Avatar | null) {
   return Array.from({ length: AVATAR_CHUNKS }, (_, index) => {
     const chunk = chunks[index];
     return chunk
-      ? {
-          Put: {
-            Item: {
-              ...avatarChunkKey(userId, index),
-              data: chunk,
-              chunks: chunks.length,
-              mime: avatar?.mime,
-            },
-          },
-        }
-      : { Delete: { Key: avatarChunkKey(userId, index) } };
+      ? putIn({ ...avatarChunkKey(userId, index), data: chunk, chunks: chunks.length, mime: avatar?.mime })
+      : deleteIn(avatarChunkKey(userId, index));
   });
 }
 

@@ -1,4 +1,6 @@
+import { goneOrHeldBy } from '#shared/db/expressions/conditions';
 import { legacyUsernameKey, usernameKey, usernameSkeletonKey } from '#shared/db/keys/users';
+import { checkIn, deleteIn, putIn } from '#shared/db/table-calls';
 import type { TransactItem } from '#shared/db/transact';
 import { usernameSkeletonHash } from '#shared/users/names/username-skeleton';
 
@@ -23,25 +25,14 @@ interface KeyedItem {
 function claims(username: string, userId: string): KeyedItem[] {
   const put = (key: Key): KeyedItem => ({
     key,
-    item: {
-      Put: {
-        Item: { ...key, userId },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
+    item: putIn({ ...key, userId }, { ConditionExpression: 'attribute_not_exists(pk)' }),
   });
   const items = [put(usernameKey(username)), put(usernameSkeletonKey(usernameSkeletonHash(username)))];
   const legacy = legacyUsernameKey(username);
   if (legacy.pk !== usernameKey(username).pk) {
     items.push({
       key: legacy,
-      item: {
-        ConditionCheck: {
-          Key: legacy,
-          ConditionExpression: 'attribute_not_exists(pk) OR userId = :userId',
-          ExpressionAttributeValues: { ':userId': userId },
-        },
-      },
+      item: checkIn(legacy, goneOrHeldBy(userId)),
     });
   }
   return items;
@@ -54,13 +45,7 @@ function releases(username: string, userId: string): KeyedItem[] {
   if (legacy.pk !== usernameKey(username).pk) keys.push(legacy);
   return keys.map((key) => ({
     key,
-    item: {
-      Delete: {
-        Key: key,
-        ConditionExpression: 'attribute_not_exists(pk) OR userId = :userId',
-        ExpressionAttributeValues: { ':userId': userId },
-      },
-    },
+    item: deleteIn(key, goneOrHeldBy(userId)),
   }));
 }
 

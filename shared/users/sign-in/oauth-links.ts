@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { getItem } from '#shared/db/client';
-import { isConditionFailure, LIVE_USER } from '#shared/db/expressions/conditions';
+import { goneOrHeldBy, isConditionFailure, LIVE_USER } from '#shared/db/expressions/conditions';
 import { UpdateBuilder } from '#shared/db/expressions/update';
 import { oauthFlowKey, oauthIdentityKey } from '#shared/db/keys/users';
-import { putItem } from '#shared/db/table-calls';
+import { deleteIn, putIn, putItem } from '#shared/db/table-calls';
 import { type TransactItem, TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { conflict, invalid } from '#shared/errors';
 import type { OAuthLink, UserRecord } from '#shared/users/model';
@@ -33,12 +33,10 @@ export const ALREADY_LINKED_ELSEWHERE = 'this provider account is already linked
 
 /** The constraint item's Put: fails when any user holds the identity. */
 export function claimIdentity(identity: ProviderIdentity, userId: string): TransactItem {
-  return {
-    Put: {
-      Item: { ...oauthIdentityKey(identity.provider, identity.providerId), userId },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  };
+  return putIn(
+    { ...oauthIdentityKey(identity.provider, identity.providerId), userId },
+    { ConditionExpression: 'attribute_not_exists(pk)' },
+  );
 }
 
 /** Deletes the user's constraint items (a user deletion; what an older user lacks is skipped). */
@@ -47,13 +45,7 @@ export function releaseIdentities(user: UserRecord): TransactItem[] {
 }
 
 function releaseIdentity(link: OAuthLink, userId: string): TransactItem {
-  return {
-    Delete: {
-      Key: oauthIdentityKey(link.provider, link.providerId),
-      ConditionExpression: 'attribute_not_exists(pk) OR userId = :userId',
-      ExpressionAttributeValues: { ':userId': userId },
-    },
-  };
+  return deleteIn(oauthIdentityKey(link.provider, link.providerId), goneOrHeldBy(userId));
 }
 
 /** The link a new identity becomes, and the attributes a user created with it starts with. */

@@ -1,4 +1,6 @@
+import { goneOrHeldBy } from '#shared/db/expressions/conditions';
 import { passkeyKey } from '#shared/db/keys/users';
+import { deleteIn } from '#shared/db/table-calls';
 import type { TransactItem } from '#shared/db/transact';
 import type { UserRecord } from '#shared/users/model';
 
@@ -7,13 +9,7 @@ import type { UserRecord } from '#shared/users/model';
  * already gone is skipped). Here, beside the user, because a user's deletion releases them too.
  */
 export function releasePasskey(passkeyId: string, userId: string): TransactItem {
-  return {
-    Delete: {
-      Key: passkeyKey(passkeyId),
-      ConditionExpression: 'attribute_not_exists(pk) OR userId = :userId',
-      ExpressionAttributeValues: { ':userId': userId },
-    },
-  };
+  return deleteIn(passkeyKey(passkeyId), goneOrHeldBy(userId));
 }
 
 /** The user's credentials, deleted with the user. */
