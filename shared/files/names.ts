@@ -23,6 +23,9 @@ export function newFileId(now = Date.now()): string {
 /** Whether `value` has the shape of a `newFileId()` (a public name may have it too). */
 export const isFileId = (value: string) => /^[0-9a-z]{26}$/.test(value);
 
+/** Names are sort keys of the file indexes: bounded well inside DynamoDB's 1,024-byte key limit. */
+export const MAX_NAME_BYTES = 255;
+
 /**
  * How the public name is chosen (`x-zipline-format`). `gfycat` and its current name `random-words`
  * have no word list here and are `random`: every generated name carries 64 random bits or more.

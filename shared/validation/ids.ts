@@ -1,7 +1,6 @@
 import { notFound } from '#shared/errors';
-import { isFileId } from '#shared/files/names';
+import { isFileId, MAX_NAME_BYTES } from '#shared/files/names';
 import type { HttpRequest } from '#shared/http/request';
-import { MAX_NAME_BYTES } from '#shared/validation/files/schemas';
 
 /**
  * The formats of the ids a path can name. A path parameter is checked against its format before

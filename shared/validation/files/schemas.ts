@@ -2,12 +2,9 @@ import * as v from 'valibot';
 import { invalid } from '#shared/errors';
 import { MIME_TYPE } from '#shared/files/mime-type';
 import { LIST_FILTERS, SEARCH_FIELDS, SORT_FIELDS } from '#shared/files/model';
-import { uploadedFileName } from '#shared/files/names';
+import { MAX_NAME_BYTES, uploadedFileName } from '#shared/files/names';
 import { fileTagsSchema } from '#shared/validation/tags/schemas';
 import { MAX_PASSWORD_BYTES, NO_CONTROL_CHARACTERS, strictMessage } from '#shared/validation/text';
-
-/** Names are sort keys of the file indexes: bounded well inside DynamoDB's 1,024-byte key limit. */
-export const MAX_NAME_BYTES = 255;
 
 export const fileNameSchema = v.pipe(
   v.string('must be a string'),
