@@ -82,6 +82,15 @@ export const onTable = <T>(requests: T): Record<string, T> => ({ [tableName]: re
 /** A batch answer's part for the service's table (its `UnprocessedItems`, `Responses`). */
 export const ofTable = <T>(byTable: Record<string, T> | undefined): T | undefined => byTable?.[tableName];
 
+/** A read's projection of `attributes`, each named by a placeholder (any may be a reserved word). */
+export function projectionOf(attributes: string[]) {
+  const names = attributes.map((name, index) => [`#p${index}`, name] as const);
+  return {
+    ProjectionExpression: names.map(([placeholder]) => placeholder).join(', '),
+    ExpressionAttributeNames: Object.fromEntries(names),
+  };
+}
+
 /**
  * One item by its key, unmarshalled as the document client would; undefined when there is none.
  * `attributes` limits what is sent back (the key alone: `['pk']`).
@@ -90,17 +99,11 @@ export async function getItem(
   key: Record<string, string>,
   options: { consistent?: boolean; attributes?: string[] } = {},
 ): Promise<Record<string, unknown> | undefined> {
-  const names = options.attributes?.map((name, index) => [`#a${index}`, name] as const);
   const result = await itemReader.read({
     TableName: tableName,
     Key: marshall(key),
     ConsistentRead: options.consistent === true,
-    ...(names
-      ? {
-          ProjectionExpression: names.map(([placeholder]) => placeholder).join(', '),
-          ExpressionAttributeNames: Object.fromEntries(names),
-        }
-      : {}),
+    ...(options.attributes ? projectionOf(options.attributes) : {}),
   });
   return result.Item && unmarshall(result.Item);
 }

@@ -1,7 +1,7 @@
 import { BatchGetCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { forEachConcurrently } from '#shared/concurrency';
-import { documents, itemReader, tableName } from '#shared/db/client';
+import { documents, itemReader, projectionOf, tableName } from '#shared/db/client';
 import { isWorkLeft, retry, WorkLeft } from '#shared/db/contention/retry';
 
 /** Reads that any entity's listing uses: batched gets by key, and single query pages. */
@@ -26,14 +26,7 @@ export async function batchGetItems(
   for (let offset = 0; offset < keys.length; offset += BATCH_GET_SIZE) {
     batches.push(keys.slice(offset, offset + BATCH_GET_SIZE).map(({ pk, sk }) => ({ pk, sk })));
   }
-  const projection = attributes
-    ? {
-        ProjectionExpression: ['pk', 'sk', ...attributes].map((_, index) => `#p${index}`).join(', '),
-        ExpressionAttributeNames: Object.fromEntries(
-          ['pk', 'sk', ...attributes].map((name, index) => [`#p${index}`, name]),
-        ),
-      }
-    : {};
+  const projection = attributes ? projectionOf(['pk', 'sk', ...attributes]) : {};
   const readBatch = async (batch: Record<string, unknown>[]) => {
     let pending = batch;
     // Unprocessed keys are read again until none is left.

@@ -47,9 +47,7 @@ export async function countAttempt(limit: Limit, now = Date.now()): Promise<Atte
   const subjectHash = createHash('sha256').update(limit.subject).digest('base64url');
   const key = throttleKey(limit.scope, subjectHash, windowStart);
   try {
-    const count = new UpdateBuilder().add('attempts', 1).set('expiresAt', windowEnd);
-    const attempts = count.name('attempts');
-    count.when(`attribute_not_exists(${attempts}) OR ${attempts} < ${count.value(limit.max)}`);
+    const count = new UpdateBuilder().addUpTo('attempts', 1, limit.max).set('expiresAt', windowEnd);
     await updateItem(key, count.build());
   } catch (error) {
     if (isConditionFailure(error)) {

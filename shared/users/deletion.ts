@@ -1,3 +1,4 @@
+import { projectionOf } from '#shared/db/client';
 import { UpdateBuilder } from '#shared/db/expressions/update';
 import { pendingDeletionKey, userKey } from '#shared/db/keys/users';
 import { deleteIn, deleteItem, deleteItems, queryItems, queryPages, updateIn } from '#shared/db/table-calls';
@@ -103,15 +104,13 @@ export async function deletePartitionChildren(
   timeLeft: () => boolean,
 ): Promise<boolean> {
   const { pk, sk: userSk } = userKey(userId);
-  const names = Object.fromEntries(cleanup.attributes.map((name, index) => [`#a${index}`, name]));
   let exclusiveStartKey: Record<string, unknown> | undefined;
   do {
     if (!timeLeft()) return false;
     const page = await queryItems({
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': pk },
-      ProjectionExpression: ['pk', 'sk', ...Object.keys(names)].join(', '),
-      ...(cleanup.attributes.length ? { ExpressionAttributeNames: names } : {}),
+      ...projectionOf(['pk', 'sk', ...cleanup.attributes]),
       ConsistentRead: true,
       Limit: PAGE_ITEMS,
       ExclusiveStartKey: exclusiveStartKey,
