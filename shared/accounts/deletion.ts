@@ -1,4 +1,3 @@
-import { ServiceError } from '#shared/errors';
 import { deleteFilesBytes, deleteUserObjects, FILE_BYTES_ATTRIBUTES } from '#shared/files/bucket/objects';
 import { NAME_CLAIM_ATTRIBUTES, releaseFileNames } from '#shared/files/record/name-claims';
 import { POPULAR_RELEASE_ATTRIBUTES, releasePopularCounters } from '#shared/files/serve/popular-views';
@@ -12,7 +11,7 @@ import {
   pendingDeletions,
   removeMarkedUser,
 } from '#shared/users/deletion';
-import type { Role, UserRecord } from '#shared/users/model';
+import type { UserRecord } from '#shared/users/model';
 import { judge, type Party } from '#shared/users/roles';
 import { getUser } from '#shared/users/store';
 import { deleteViewTotals } from '#shared/views/cleanup';
@@ -59,7 +58,7 @@ export async function deleteUserAs(
   timeLeft: () => boolean,
 ): Promise<DeletionResult> {
   enforce(judge(actor, 'delete', target));
-  return deleteUserCompletely(target.id, target.role, options, timeLeft);
+  return deleteUserCompletely(target, options, timeLeft);
 }
 
 /**
@@ -76,16 +75,17 @@ export async function deleteUserAs(
  * 4. Delete the user item, the pending record and the username in one transaction (`removeMarkedUser`).
  *
  * Steps 2 and 3 stop when `timeLeft()` says so (`done: false`); the worker, or the same request
- * again, goes on from there. A retry repeats every step; each is idempotent. `expectedRole` is the
- * role the caller was allowed to act on: a concurrent role change makes the deletion refuse (404).
+ * again, goes on from there. A retry repeats every step; each is idempotent, and runs of the same
+ * deletion at once (a request and the worker, which takes up every marked deletion) both end done.
+ * `target` is the user as the caller was allowed to act on it: a concurrent role change makes the
+ * deletion refuse (404).
  */
 export async function deleteUserCompletely(
-  userId: string,
-  expectedRole: Role,
+  target: UserRecord,
   options: DeletionOptions,
   timeLeft: () => boolean,
 ): Promise<DeletionResult> {
-  const marked = await markDeleting(userId, expectedRole, options.contents);
+  const marked = await markDeleting(target, options.contents);
   return { user: marked, done: await finishDeletion(marked, options.contents, timeLeft) };
 }
 
@@ -130,13 +130,7 @@ export async function continueDeletions(
       await forgetDeletion(deletion.userId);
       continue;
     }
-    try {
-      if (await finishDeletion(user, deletion.contents, timeLeft)) finished++;
-    } catch (error) {
-      // Finished by a request at the same time (its user item went first): nothing is left.
-      if (!(error instanceof ServiceError && error.kind === 'not_found')) throw error;
-      finished++;
-    }
+    if (await finishDeletion(user, deletion.contents, timeLeft)) finished++;
   }
   return { finished, left: pending.length - finished };
 }

@@ -4,7 +4,7 @@ import { pendingDeletionKey, userKey } from '#shared/db/keys/users';
 import { deleteIn, deleteItem, deleteItems, queryItems, queryPages, updateIn } from '#shared/db/table-calls';
 import { TransactionConditionFailed, transactWrite } from '#shared/db/transact';
 import { notFound, ServiceError } from '#shared/errors';
-import type { Role, UserRecord } from '#shared/users/model';
+import type { UserRecord } from '#shared/users/model';
 import { releaseUsername } from '#shared/users/names/username-claims';
 import { releaseIdentities } from '#shared/users/sign-in/oauth-links';
 import { releasePasskeys } from '#shared/users/sign-in/passkey-claims';
@@ -27,35 +27,31 @@ const MAX_BATCH_ATTEMPTS = 5;
  * one transaction: from here on cookie, token and login are refused, neither `updateUser` nor any
  * file write (they check the mark in their transactions) writes anything more for this user, and
  * the worker finds the deletion if this request runs out of time. A concurrent change of the role
- * the caller was allowed to act on makes it refuse (404).
+ * the caller was allowed to act on (`target.role`) makes it refuse (404). Answers the marked user, or
+ * `target` marked when the user is gone by the time it is read again: the worker (or another
+ * request) took the deletion up and finished it in between, which is what was asked.
  */
-export async function markDeleting(
-  userId: string,
-  expectedRole: Role,
-  contents: boolean,
-): Promise<UserRecord> {
+export async function markDeleting(target: UserRecord, contents: boolean): Promise<UserRecord> {
+  const now = new Date().toISOString();
   try {
-    const now = new Date().toISOString();
     const mark = new UpdateBuilder()
       .setIfAbsent('deletingAt', now)
       .set('sessions', {})
       .set('sessionAgents', {})
       .set('tokenNonce', newTokenNonce());
-    mark.when(`attribute_exists(pk) AND ${mark.name('role')} = ${mark.value(expectedRole)}`);
+    mark.when(`attribute_exists(pk) AND ${mark.name('role')} = ${mark.value(target.role)}`);
     // Once asked for, deleting the bytes stays asked for.
     const pending = new UpdateBuilder().setIfAbsent('markedAt', now);
     if (contents) pending.set('contents', true);
     await transactWrite([
-      userItemUpdate(userId, mark),
-      updateIn(pendingDeletionKey(userId), pending.build()),
+      userItemUpdate(target.id, mark),
+      updateIn(pendingDeletionKey(target.id), pending.build()),
     ]);
   } catch (error) {
     if (error instanceof TransactionConditionFailed) throw notFound('user not found');
     throw error;
   }
-  const marked = await getUser(userId, { consistent: true });
-  if (!marked) throw notFound('user not found');
-  return marked;
+  return (await getUser(target.id, { consistent: true })) ?? { ...target, deletingAt: now };
 }
 
 /** A deletion under way: its user, and whether the stored bytes go too. */
@@ -136,7 +132,9 @@ export async function deletePartitionChildren(
 /**
  * Deletes the user item, the username constraint, the linked provider accounts' constraints and the
  * passkeys' credentials in one transaction: the username and those accounts are released exactly
- * when the user is gone, never before (no orphan can block them; nothing is left to leak).
+ * when the user is gone, never before (no orphan can block them; nothing is left to leak). A
+ * condition fails only when the user item is gone: another run of the same deletion (the worker, or
+ * a second request) finished it first, and this one is done too.
  */
 export async function removeMarkedUser(user: UserRecord): Promise<void> {
   try {
@@ -148,9 +146,7 @@ export async function removeMarkedUser(user: UserRecord): Promise<void> {
       ...releasePasskeys(user),
     ]);
   } catch (error) {
-    // Another request finished the same deletion first.
-    if (error instanceof TransactionConditionFailed) throw notFound('user not found');
-    throw error;
+    if (!(error instanceof TransactionConditionFailed)) throw error;
   }
 }
 
