@@ -1,6 +1,5 @@
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, dynamodb, tableName } from '#shared/db/client';
+import { dynamodb, getItem } from '#shared/db/client';
 import { fileNameKey } from '#shared/db/keys/files';
 import { pendingDeletionKey, usernameKey } from '#shared/db/keys/users';
 import { bucketName, s3 } from '#shared/s3/client';
@@ -18,31 +17,31 @@ import { signedInUser } from '../support/users.ts';
  */
 type Worker = (event: unknown, context: unknown) => Promise<{ finished: number; left: number }>;
 
-const workerContext = { awsRequestId: 'race', getRemainingTimeInMillis: () => 60_000 };
+/** One whole run of the worker, with a minute of Lambda time (its schedule's function has 60 s). */
+async function runWorker() {
+  const worker = (await loadHandler('users/continue-deletions')) as unknown as Worker;
+  return worker({}, { awsRequestId: 'race', getRemainingTimeInMillis: () => 60_000 });
+}
 
 /**
- * Runs a whole worker run at one point of the request's transactions: right after the one that
- * marks the user (`markedAt` is the pending record's), or right before the one that removes it
- * (its condition is on `deletingAt`). The worker's own transactions pass untouched.
+ * Runs the worker once at one point of the request's transactions: right after the one that marks
+ * the user (`markedAt` is the pending record's), or right before the one that removes it (its
+ * condition is on `deletingAt`). The worker's own transactions pass untouched.
  */
 function workerAt(moment: 'after the mark' | 'before the removal') {
   const reports: { finished: number; left: number }[] = [];
   let started = false;
+  const runOnce = async () => {
+    started = true;
+    reports.push(await runWorker());
+  };
   dynamodb.middlewareStack.add(
     (next, context) => async (args) => {
-      const sent = JSON.stringify((args as { input?: unknown }).input ?? '');
-      const runWorker = async () => {
-        started = true;
-        const worker = (await loadHandler('users/continue-deletions')) as unknown as Worker;
-        reports.push(await worker({}, workerContext));
-      };
       if (started || context.commandName !== 'TransactWriteItemsCommand') return next(args);
-      if (moment === 'before the removal' && sent.includes('attribute_exists(deletingAt)')) {
-        await runWorker();
-        return next(args);
-      }
+      const sent = JSON.stringify((args as { input?: unknown }).input ?? '');
+      if (moment === 'before the removal' && sent.includes('attribute_exists(deletingAt)')) await runOnce();
       const result = await next(args);
-      if (moment === 'after the mark' && sent.includes('markedAt')) await runWorker();
+      if (moment === 'after the mark' && sent.includes('markedAt')) await runOnce();
       return result;
     },
     { step: 'initialize', name: 'workerBetween' },
@@ -54,8 +53,7 @@ afterEach(() => {
   dynamodb.middlewareStack.remove('workerBetween');
 });
 
-const read = async (key: Record<string, string>) =>
-  (await documents.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
+const read = (key: Record<string, string>) => getItem(key, { consistent: true });
 
 test.each(['after the mark', 'before the removal'] as const)(
   'the worker finishing a deletion %s of its request: the request answers 200, nothing is left',
@@ -93,7 +91,6 @@ test.each(['after the mark', 'before the removal'] as const)(
     );
     expect(objects.KeyCount).toBe(0);
     // Nothing is left for a later run either.
-    const worker = (await loadHandler('users/continue-deletions')) as unknown as Worker;
-    expect(await worker({}, workerContext)).toEqual({ finished: 0, left: 0 });
+    expect(await runWorker()).toEqual({ finished: 0, left: 0 });
   },
 );
